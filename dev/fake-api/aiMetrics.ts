@@ -1,0 +1,166 @@
+/**
+ * Synthetic AI-visibility measurements.
+ *
+ * One "sample" is what an engine answered for one search term in one time slot, seen from one brand: was the brand
+ * named, at which position, with which sentiment, how many mentions and citations. Samples come from a stateless
+ * hash of (domain, brand, term, engine, slot), so any window, filter or aggregation can be computed on demand and
+ * stays consistent between calls. Aggregates are then plain averages and sums over the selected samples, which is
+ * why narrowing topics[], search_terms[] or engine[] visibly changes the numbers.
+ */
+import { DAY_MS } from './format';
+import { hashString } from './prng';
+import type { AiDomain, AiSearchTerm } from './state';
+
+export const ENGINE_NAMES: Record<string, string> = {
+	chatgpt_gui: 'ChatGPT',
+	google_ai_overview: 'Google AI Overview',
+};
+
+export const engineName = (id: string): string => ENGINE_NAMES[id] ?? id;
+
+export const ORPHANED_TOPIC = { id: '_orphaned', name: 'Search Terms Without Topic' };
+
+export interface Brand {
+	name: string;
+	isOwnBrand: boolean;
+	variations: string[];
+	strength: number;
+	domain: string;
+}
+
+export interface Sample {
+	detected: boolean;
+	position: number;
+	sentiment: number;
+	mentions: number;
+	citations: number;
+}
+
+export interface Aggregate {
+	visibilityScore: number;
+	sentiment: number;
+	mentions: number;
+	citations: number;
+	avgPosition: number;
+	detectionRate: number;
+	top3: number;
+	validMetricsCount: number;
+	appearances: number;
+}
+
+function mix(h: number): number {
+	h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+	h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+	return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Deterministic sample; `slot` is an hour or day index since the epoch. */
+export function sample(brand: Brand, termKey: number, engine: string, slot: number): Sample {
+	let h = mix(termKey ^ hashString(brand.name + '\u0001' + engine) ^ Math.imul(slot, 0x9e3779b1));
+	const u = (): number => {
+		h = mix(h + 0x6d2b79f5);
+		return h / 4294967296;
+	};
+	const termAffinity = (termKey % 1000) / 1000;
+	const detected = u() < Math.min(0.95, brand.strength * (0.6 + 0.8 * termAffinity));
+	const position = detected ? 1 + Math.floor(u() * (1 + (1 - brand.strength) * 8)) : 0;
+	const sentiment = Math.round(35 + 55 * (0.4 * brand.strength + 0.6 * u()));
+	const mentions = detected ? 1 + Math.floor(u() * 3) : 0;
+	const citations = detected && u() < 0.6 ? 1 + Math.floor(u() * 2) : 0;
+	return { detected, position, sentiment, mentions, citations };
+}
+
+export function aggregate(samples: Sample[]): Aggregate {
+	let detected = 0;
+	let visibility = 0;
+	let positions = 0;
+	let sentiments = 0;
+	let top3 = 0;
+	let mentions = 0;
+	let citations = 0;
+	for (const s of samples) {
+		mentions += s.mentions;
+		citations += s.citations;
+		if (!s.detected) continue;
+		detected++;
+		visibility += Math.max(0, 100 - (s.position - 1) * 12);
+		positions += s.position;
+		sentiments += s.sentiment;
+		if (s.position <= 3) top3++;
+	}
+	const n = samples.length;
+	const pct = (x: number): number => (n === 0 ? 0 : Math.round((x / n) * 10000) / 100);
+	return {
+		visibilityScore: n === 0 ? 0 : Math.round((visibility / n) * 100) / 100,
+		sentiment: detected === 0 ? 0 : Math.round((sentiments / detected) * 100) / 100,
+		mentions,
+		citations,
+		avgPosition: detected === 0 ? 0 : Math.round((positions / detected) * 100) / 100,
+		detectionRate: pct(detected),
+		top3: pct(top3),
+		validMetricsCount: n,
+		appearances: detected,
+	};
+}
+
+export type Aggregation = 'hourly' | 'daily' | 'weekly' | 'monthly';
+export const AGGREGATIONS: readonly Aggregation[] = ['hourly', 'daily', 'weekly', 'monthly'];
+
+/** Start of the bucket containing ms: UTC hour, day, ISO week (Monday) or calendar month. */
+export function bucketStart(ms: number, aggregation: Aggregation): number {
+	if (aggregation === 'hourly') return Math.floor(ms / 3_600_000) * 3_600_000;
+	const day = Math.floor(ms / DAY_MS) * DAY_MS;
+	if (aggregation === 'daily') return day;
+	if (aggregation === 'weekly') {
+		const weekday = (new Date(day).getUTCDay() + 6) % 7;
+		return day - weekday * DAY_MS;
+	}
+	const d = new Date(day);
+	return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+export interface Selection {
+	terms: AiSearchTerm[];
+	/** Engine filter; empty = every engine of each term. */
+	engines: string[];
+}
+
+/** Pairs (term, engine) selected by the filters. */
+export function pairs(sel: Selection): Array<{ term: AiSearchTerm; termKey: number; engine: string }> {
+	const out = [];
+	for (const term of sel.terms) {
+		const termKey = hashString(term.id);
+		for (const engine of term.engines) if (sel.engines.length === 0 || sel.engines.includes(engine)) out.push({ term, termKey, engine });
+	}
+	return out;
+}
+
+/**
+ * Samples in [from, to): hourly slots for the hourly aggregation, daily slots otherwise, grouped into buckets.
+ * Returns bucket start -> samples, in time order.
+ */
+export function bucketedSamples(
+	brand: Brand,
+	selected: ReturnType<typeof pairs>,
+	from: number,
+	to: number,
+	aggregation: Aggregation,
+): Map<number, Sample[]> {
+	const slotMs = aggregation === 'hourly' ? 3_600_000 : DAY_MS;
+	const buckets = new Map<number, Sample[]>();
+	for (let t = Math.ceil(from / slotMs) * slotMs; t < to; t += slotMs) {
+		const key = bucketStart(t, aggregation);
+		let list = buckets.get(key);
+		if (!list) buckets.set(key, (list = []));
+		const slot = Math.floor(t / slotMs) + (aggregation === 'hourly' ? 1_000_000 : 0);
+		for (const p of selected) list.push(sample(brand, p.termKey, p.engine, slot));
+	}
+	return buckets;
+}
+
+export function brandsOf(d: AiDomain): Brand[] {
+	return [
+		{ name: d.brandName, isOwnBrand: true, variations: d.brandVariations, strength: d.strength, domain: d.domain },
+		...d.competitors.map((c) => ({ name: c.name, isOwnBrand: false, variations: c.variations, strength: c.strength, domain: c.domain })),
+	];
+}

@@ -1,0 +1,52 @@
+/** Alerts: endpoint #20. */
+import { invalid } from '../errors';
+import { alertRecord } from '../records';
+import type { Alert } from '../state';
+import { ok, pageWindow, queryString, selfLink, type Handler } from '../context';
+
+/** Default page size of the alert list (not documented; the fake's choice). */
+export const ALERTS_DEFAULT_PER_PAGE = 25;
+export const ALERT_SORT_FIELDS = ['created_at', 'time', 'id'] as const;
+
+/**
+ * #20 Alerts, newest first by default. Ordered by created_at then id (`time` is the same instant as created_at),
+ * in `sort_direction`. `last=N` (a positive integer) keeps the alerts of the last N days; other `last` and any
+ * `view_type` values are accepted and ignored, since their meaning is not documented.
+ */
+export const listAlerts: Handler = (ctx) => {
+	const state = ctx.state;
+	const q = ctx.query;
+	const direction = (queryString(q, 'sort_direction') || 'desc').toLowerCase();
+	if (direction !== 'asc' && direction !== 'desc') throw invalid('sort_direction must be "asc" or "desc".', { parameter: 'sort_direction' });
+	const field = queryString(q, 'sort_field') || 'created_at';
+	if (!(ALERT_SORT_FIELDS as readonly string[]).includes(field)) {
+		throw invalid(`sort_field must be one of ${ALERT_SORT_FIELDS.join(', ')}.`, { parameter: 'sort_field' });
+	}
+	let alerts: Alert[] = state.alerts;
+	const last = queryString(q, 'last');
+	if (last !== undefined && /^\d+$/.test(last) && Number(last) > 0) {
+		const since = state.nowSeconds() - Number(last) * 86400;
+		alerts = alerts.filter((a) => a.createdAt >= since);
+	}
+	const sign = direction === 'asc' ? 1 : -1;
+	const sorted =
+		field === 'id'
+			? [...alerts].sort((a, b) => sign * (a.id - b.id))
+			: [...alerts].sort((a, b) => sign * (a.createdAt - b.createdAt || a.id - b.id));
+	const w = pageWindow(q, sorted.length, ALERTS_DEFAULT_PER_PAGE);
+	const data = sorted.slice(w.start, w.end).map(alertRecord);
+	// Links keep the caller's filters so that following `next` continues the same listing.
+	const keep: Record<string, string | undefined> = {};
+	for (const name of ['last', 'sort_direction', 'sort_field', 'view_type']) keep[name] = queryString(q, name);
+	const link = (page: number): string => selfLink(ctx, { ...keep, per_page: w.perPage, page });
+	return ok({
+		data,
+		meta: { pagination: { total: w.total, count: data.length, per_page: w.perPage, current_page: w.page, total_pages: w.totalPages } },
+		links: {
+			self: link(w.page),
+			first: link(1),
+			next: w.page < w.totalPages ? link(w.page + 1) : null,
+			last: link(w.totalPages),
+		},
+	});
+};

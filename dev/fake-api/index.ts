@@ -1,0 +1,21 @@
+/**
+ * The project's fake of the Keyword.com API (SERP Tracker API v2 + AI Visibility), for tests, benchmarks and the
+ * demo. See README.md beside this file.
+ */
+export {
+	DEFAULT_TOKEN,
+	FakeKeywordApi,
+	type AddKeywordsOptions,
+	type FakeKeywordApiOptions,
+	type FaultKind,
+	type FaultSpec,
+	type RecordedRequest,
+} from './server';
+export { ApiError, errorBody, type ErrorBody } from './errors';
+export type { GroupRecord, KeywordRecord } from './records';
+export type { SeedName } from './seed';
+export type { AddAlertsOptions, KeywordInput, RankUpdateOptions } from './state';
+export { FakeState } from './state';
+export { KEYWORDS_DEFAULT_PER_PAGE, RANKING_URLS_DEFAULT_PER_PAGE, CHART_MAX_DAYS, MAX_KW_LENGTH } from './handlers/keywords';
+export { ALERTS_DEFAULT_PER_PAGE } from './handlers/alerts';
+export { MAX_PER_PAGE } from './context';

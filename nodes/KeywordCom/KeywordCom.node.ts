@@ -1,0 +1,78 @@
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { listSearch } from './listSearch';
+import { accountDescription } from './resources/account';
+import { aiDomainDescription } from './resources/aiDomain';
+import { aiMetricDescription } from './resources/aiMetric';
+import { aiSearchTermDescription } from './resources/aiSearchTerm';
+import { alertDescription } from './resources/alert';
+import { competitorDescription } from './resources/competitor';
+import { keywordDescription } from './resources/keyword';
+import { projectDescription } from './resources/project';
+import { rankingHistoryDescription } from './resources/rankingHistory';
+import { shareOfVoiceDescription } from './resources/shareOfVoice';
+import { tagDescription } from './resources/tag';
+import { topPageDescription } from './resources/topPage';
+
+/**
+ * Keyword.com: the SERP Tracker API v2 and the AI Visibility API as a declarative node. Each resource folder holds
+ * one file per operation; `shared/` holds the field builders, validation and the request runner they all use.
+ */
+export class KeywordCom implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Keyword.com',
+		name: 'keywordCom',
+		icon: { light: 'file:../../icons/keyword-com.svg', dark: 'file:../../icons/keyword-com.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Track keyword rankings, alerts, share of voice and AI visibility with Keyword.com',
+		defaults: { name: 'Keyword.com' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'keywordComApi', required: true }],
+		requestDefaults: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'AI Visibility Domain', value: 'aiDomain' },
+					{ name: 'AI Visibility Metric', value: 'aiMetric' },
+					{ name: 'AI Visibility Search Term', value: 'aiSearchTerm' },
+					{ name: 'Alert', value: 'alert' },
+					{ name: 'Competitor', value: 'competitor' },
+					{ name: 'Keyword', value: 'keyword' },
+					{ name: 'Project or Group', value: 'project' },
+					{ name: 'Ranking History', value: 'rankingHistory' },
+					{ name: 'Share of Voice', value: 'shareOfVoice' },
+					{ name: 'Tag', value: 'tag' },
+					{ name: 'Top Page', value: 'topPage' },
+				],
+				default: 'keyword',
+			},
+			...accountDescription,
+			...aiDomainDescription,
+			...aiMetricDescription,
+			...aiSearchTermDescription,
+			...alertDescription,
+			...competitorDescription,
+			...keywordDescription,
+			...projectDescription,
+			...rankingHistoryDescription,
+			...shareOfVoiceDescription,
+			...tagDescription,
+			...topPageDescription,
+		],
+	};
+
+	methods = { listSearch };
+}

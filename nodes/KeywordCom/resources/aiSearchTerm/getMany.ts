@@ -1,0 +1,20 @@
+import { API_PREFIX } from '../../shared/constants';
+import { domainField } from '../../shared/fields';
+import { defineOperation } from '../../shared/operation';
+import { checkOpaqueId } from '../../shared/validation';
+
+/** #25 GET /api/v2/ai-visibility/domains/{domain_id}/search-terms */
+export const getManyAiSearchTerms = defineOperation({
+	resource: 'aiSearchTerm',
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get the search terms of an AI visibility domain',
+	description:
+		'List the prompts tracked for a domain in AI search engines: engines, topic, status, update interval, last and next run',
+	method: 'GET',
+	path: `${API_PREFIX}/ai-visibility/domains/{domainId}/search-terms`,
+	fields: [domainField()],
+	simplify: true,
+	prepare: (input) => ({ path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) } }),
+	output: { type: 'records', kind: 'searchTerm' },
+});

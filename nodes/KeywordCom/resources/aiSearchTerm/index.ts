@@ -1,0 +1,4 @@
+import { describeResource } from '../../shared/operation';
+import { getManyAiSearchTerms } from './getMany';
+
+export const aiSearchTermDescription = describeResource('aiSearchTerm', [getManyAiSearchTerms], 'getMany');

@@ -1,0 +1,40 @@
+import { API_PREFIX } from '../../shared/constants';
+import { dateField, groupField, keywordIdField, options, projectField } from '../../shared/fields';
+import { defineOperation } from '../../shared/operation';
+import { readTarget } from '../../shared/target';
+import { checkNumericId, checkOptionalDate } from '../../shared/validation';
+import { keywordSegment } from './keywordSegment';
+
+/** #12 DELETE /api/v2/groups/{project_name}/keywords/{keyword_id}[&date=YYYY-MM-DD] */
+export const deleteKeyword = defineOperation({
+	resource: 'keyword',
+	value: 'delete',
+	name: 'Delete',
+	action: 'Delete a keyword',
+	description: 'Stop tracking one keyword. Its whole ranking history is deleted; this cannot be undone.',
+	method: 'DELETE',
+	path: `${API_PREFIX}/groups/{target}/keywords/{keyword}`,
+	fields: [
+		projectField(),
+		groupField(),
+		keywordIdField(),
+		options([dateField('date', 'Date', 'Date suffix the API accepts on this path (rarely needed)')]),
+	],
+	prepare: (input) => ({
+		path: {
+			target: readTarget(input).encoded,
+			keyword: keywordSegment(
+				checkNumericId('Keyword ID', input.get('keywordId')),
+				checkOptionalDate('Date', input.get('options.date', '')),
+			),
+		},
+	}),
+	output: {
+		type: 'confirmation',
+		result: (input) => ({
+			deleted: true,
+			keyword_id: String(input.get('keywordId')).trim(),
+			project: readTarget(input).name,
+		}),
+	},
+});

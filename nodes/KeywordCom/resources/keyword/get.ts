@@ -1,0 +1,35 @@
+import { API_PREFIX } from '../../shared/constants';
+import { dateField, groupField, keywordIdField, options, projectField } from '../../shared/fields';
+import { defineOperation } from '../../shared/operation';
+import { readTarget } from '../../shared/target';
+import { checkNumericId, checkOptionalDate } from '../../shared/validation';
+import { keywordSegment } from './keywordSegment';
+
+/** #11 GET /api/v2/groups/{project_name}/keywords/{keyword_id}[&date=YYYY-MM-DD] */
+export const getKeyword = defineOperation({
+	resource: 'keyword',
+	value: 'get',
+	name: 'Get',
+	action: 'Get a keyword',
+	description:
+		'Get one tracked keyword with its current rank, best rank, ranking URL, search volume and SERP features, optionally as of a past date',
+	method: 'GET',
+	path: `${API_PREFIX}/groups/{target}/keywords/{keyword}`,
+	fields: [
+		projectField(),
+		groupField(),
+		keywordIdField(),
+		options([dateField('date', 'Date', 'Return the ranking data of this date instead of the latest')]),
+	],
+	simplify: true,
+	prepare: (input) => ({
+		path: {
+			target: readTarget(input).encoded,
+			keyword: keywordSegment(
+				checkNumericId('Keyword ID', input.get('keywordId')),
+				checkOptionalDate('Date', input.get('options.date', '')),
+			),
+		},
+	}),
+	output: { type: 'record', kind: 'keyword' },
+});

@@ -1,0 +1,41 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { API_PREFIX, GROUP_SEPARATOR } from '../../shared/constants';
+import { defineOperation } from '../../shared/operation';
+
+/** #1 GET /api/v2/groups/active */
+export const getManyProjects = defineOperation({
+	resource: 'project',
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many projects and groups',
+	description:
+		'List every active project and group of the account with keyword counts, tags and when ranks were last updated',
+	method: 'GET',
+	path: `${API_PREFIX}/groups/active`,
+	fields: [
+		{
+			displayName: 'Include',
+			name: 'include',
+			type: 'options',
+			default: 'all',
+			options: [
+				{ name: 'Projects and Groups', value: 'all' },
+				{ name: 'Projects Only', value: 'projects' },
+				{ name: 'Groups Only', value: 'groups' },
+			],
+			description: 'Which records to return. Groups are named "Project[sub]Group".',
+		},
+	],
+	simplify: true,
+	output: {
+		type: 'records',
+		kind: 'group',
+		select: (body, input) => {
+			const records = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+			const include = input.get('include', 'all');
+			if (include === 'all') return records;
+			return records.filter((record) => String(record.id).includes(GROUP_SEPARATOR) === (include === 'groups'));
+		},
+	},
+});

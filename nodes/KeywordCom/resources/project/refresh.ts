@@ -1,0 +1,35 @@
+import { API_PREFIX } from '../../shared/constants';
+import { projectIdField } from '../../shared/fields';
+import { defineOperation } from '../../shared/operation';
+import { checkNumericId } from '../../shared/validation';
+
+/** #5 POST /api/v2/keywords/refresh */
+export const refreshProject = defineOperation({
+	resource: 'project',
+	value: 'refresh',
+	name: 'Refresh Ranks',
+	action: 'Refresh the keyword ranks of a project',
+	description:
+		'Start an on-demand rank refresh of a project (and optionally its groups). Uses the daily on-demand refresh allowance.',
+	method: 'POST',
+	path: `${API_PREFIX}/keywords/refresh`,
+	fields: [
+		projectIdField('The project or group to refresh'),
+		{
+			displayName: 'Include Groups',
+			name: 'includeSubGroups',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to refresh the groups of the project as well',
+		},
+	],
+	prepare: (input) => ({
+		body: {
+			data: {
+				include_sub_groups: input.get('includeSubGroups', true) === true,
+				project_ids: [Number(checkNumericId('Project', input.get('projectId')))],
+			},
+		},
+	}),
+	output: { type: 'body' },
+});

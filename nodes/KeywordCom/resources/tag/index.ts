@@ -1,0 +1,4 @@
+import { describeResource } from '../../shared/operation';
+import { getManyTags } from './getMany';
+
+export const tagDescription = describeResource('tag', [getManyTags], 'getMany');

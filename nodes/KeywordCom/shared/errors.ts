@@ -1,0 +1,145 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { redactText } from './redact';
+
+/**
+ * Turns an HTTP failure into words a user can act on: the status, the API's own message when its body has one
+ * (whatever its shape: JSON:API `errors[]`, `{message}`, `{error}`, plain text, HTML or nothing), and what to check.
+ */
+export interface ApiFailure {
+	status?: number;
+	body?: unknown;
+	/** Network-level failure code such as ECONNRESET or ETIMEDOUT. */
+	code?: string;
+	rawMessage?: string;
+}
+
+const ADVICE: Record<number, string> = {
+	400: 'The request was not understood. Check the values of the fields of this operation.',
+	401: 'The API token was rejected. Copy it again from Keyword.com → Settings → Account and update the credential.',
+	403: 'This token may not do this. Check your plan limits (keywords, daily additions, on-demand refreshes) and that the token is the account\'s master token.',
+	404: 'Not found. Check the project or group name (case and spaces matter), the keyword id or the domain id.',
+	405: 'Keyword.com does not allow this method here. Check the Base URL of the credential.',
+	409: 'The request conflicts with the current state (for example a project that already exists).',
+	422: 'Keyword.com refused one of the values. The message above says which.',
+	429: 'Too many requests. Wait a little or lower the node\'s Concurrency option.',
+};
+
+const STATUS_TITLES: Record<number, string> = {
+	400: 'Bad request',
+	401: 'Authentication failed',
+	403: 'Forbidden',
+	404: 'Not found',
+	405: 'Method not allowed',
+	409: 'Conflict',
+	422: 'Invalid value',
+	429: 'Rate limit reached',
+	500: 'Keyword.com server error',
+	502: 'Keyword.com is unreachable (bad gateway)',
+	503: 'Keyword.com is unavailable',
+	504: 'Keyword.com timed out (gateway)',
+};
+
+function clip(text: string, max = 300): string {
+	const flat = text.replace(/\s+/g, ' ').trim();
+	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** The API's own message, from any body shape it may send. */
+export function extractApiMessage(body: unknown): string | undefined {
+	if (body === undefined || body === null) return undefined;
+	if (typeof body === 'string') {
+		const text = body.trim();
+		if (text === '') return undefined;
+		if (text.startsWith('{') || text.startsWith('[')) {
+			try {
+				return extractApiMessage(JSON.parse(text));
+			} catch {
+				return clip(text);
+			}
+		}
+		if (/^<!doctype|^<html|<\/?[a-z][\s\S]*>/i.test(text)) {
+			const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+			const heading = /<h1[^>]*>([^<]*)<\/h1>/i.exec(text)?.[1];
+			return title || heading ? clip(title || heading || '') : undefined;
+		}
+		return clip(text);
+	}
+	if (Buffer.isBuffer(body)) return extractApiMessage(body.toString('utf8'));
+	if (typeof body !== 'object') return clip(String(body));
+	const object = body as IDataObject;
+	if (Array.isArray(object.errors)) {
+		const parts = (object.errors as unknown[]).map((entry) => {
+			if (typeof entry === 'string') return entry;
+			const error = (entry ?? {}) as IDataObject;
+			const detail = error.detail ?? error.message ?? error.title;
+			const pointer = (error.source as IDataObject | undefined)?.pointer ?? (error.source as IDataObject | undefined)?.parameter;
+			return detail ? `${String(detail)}${pointer ? ` (${String(pointer)})` : ''}` : undefined;
+		});
+		const text = parts.filter(Boolean).join('; ');
+		if (text) return clip(text);
+	}
+	if (object.errors && typeof object.errors === 'object' && !Array.isArray(object.errors)) {
+		// Laravel validation style: {errors: {field: [messages]}}
+		const text = Object.entries(object.errors as IDataObject)
+			.map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(', ') : String(messages)}`)
+			.join('; ');
+		if (text) return clip(text);
+	}
+	for (const key of ['message', 'error_description', 'error', 'detail', 'title']) {
+		const value = object[key];
+		if (typeof value === 'string' && value.trim() !== '') return clip(value);
+		if (value && typeof value === 'object') {
+			const nested = extractApiMessage(value);
+			if (nested) return nested;
+		}
+	}
+	return undefined;
+}
+
+const NETWORK_MESSAGES: Record<string, string> = {
+	ECONNREFUSED: 'Could not connect to Keyword.com (connection refused). Check the Base URL of the credential.',
+	ECONNRESET: 'The connection to Keyword.com was closed before an answer arrived.',
+	ENOTFOUND: 'The Keyword.com host could not be found. Check the Base URL of the credential.',
+	ETIMEDOUT: 'Keyword.com did not answer in time.',
+	ECONNABORTED: 'Keyword.com did not answer in time.',
+	EPIPE: 'The connection to Keyword.com was closed while sending.',
+};
+
+export interface DescribedFailure {
+	message: string;
+	description: string;
+	httpCode: string;
+}
+
+/** Message and description for a failure, with any trace of the token removed. */
+export function describeFailure(failure: ApiFailure, token?: string, context?: string): DescribedFailure {
+	const { status } = failure;
+	const apiMessage = extractApiMessage(failure.body);
+	let message: string;
+	let description: string;
+	if (status && status >= 400) {
+		const title = STATUS_TITLES[status] ?? (status >= 500 ? 'Keyword.com server error' : 'Request failed');
+		message = `${title} (HTTP ${status})${apiMessage ? `: ${apiMessage}` : ''}`;
+		description =
+			ADVICE[status] ??
+			(status >= 500
+				? 'Keyword.com had a problem answering. Try again later; if it persists, contact Keyword.com support.'
+				: 'Check the values of this operation.');
+	} else if (failure.code && NETWORK_MESSAGES[failure.code]) {
+		message = NETWORK_MESSAGES[failure.code];
+		description = `Network error ${failure.code}.`;
+	} else if (status && status < 400) {
+		message = `Keyword.com answered HTTP ${status} with a body that could not be read${apiMessage ? `: ${apiMessage}` : ''}`;
+		description = 'The answer was empty, cut off or not JSON. Try again; if it persists, contact Keyword.com support.';
+	} else {
+		message = `The request to Keyword.com failed${failure.rawMessage ? `: ${clip(failure.rawMessage, 200)}` : ''}`;
+		description = 'Check the Base URL of the credential and the network connection of n8n.';
+	}
+	if (context) description = `${description} (${context})`;
+	return {
+		message: redactText(message, token),
+		description: redactText(description, token),
+		httpCode: status ? String(status) : failure.code ?? 'none',
+	};
+}

@@ -1,0 +1,100 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE } from './constants';
+
+/**
+ * The API pages its lists in two shapes:
+ * - `meta.pagination.{current_page,total_pages}` (keywords #13, alerts #20);
+ * - Laravel's paginator, `meta.{current_page,last_page}` with `links.next` (top pages #21).
+ * Both take `page` and `per_page` in the query.
+ */
+export type PageStyle = 'pagination' | 'laravel';
+
+export interface PageInfo {
+	records: unknown[];
+	/** Total number of pages when the page says so. */
+	totalPages?: number;
+	hasNext: boolean;
+}
+
+export function readPage(style: PageStyle, body: unknown, page: number, perPage: number): PageInfo {
+	const object = (body ?? {}) as IDataObject;
+	const records = Array.isArray(object.data) ? (object.data as unknown[]) : [];
+	const meta = (object.meta ?? {}) as IDataObject;
+	const links = (object.links ?? {}) as IDataObject;
+	const pagination = (style === 'pagination' ? meta.pagination : meta) as IDataObject | undefined;
+	const total = Number(style === 'pagination' ? pagination?.total_pages : pagination?.last_page);
+	const totalPages = Number.isFinite(total) && total >= 0 ? total : undefined;
+	const hasNext =
+		totalPages !== undefined
+			? page < totalPages
+			: links.next
+				? true
+				: records.length >= perPage;
+	return { records, totalPages, hasNext };
+}
+
+/** How many records to ask per page and at most how many pages to read for Return All / Limit. */
+export function planPages(returnAll: boolean, limit: number): { perPage: number; maxRecords: number } {
+	if (returnAll) return { perPage: MAX_PAGE_SIZE, maxRecords: Number.POSITIVE_INFINITY };
+	return { perPage: Math.min(MAX_PAGE_SIZE, Math.max(1, limit)), maxRecords: limit };
+}
+
+/** Runs `task` over `inputs` with at most `concurrency` running at once; results keep the input order. */
+export async function mapConcurrent<T, R>(
+	inputs: readonly T[],
+	concurrency: number,
+	task: (input: T, index: number) => Promise<R>,
+): Promise<R[]> {
+	const results = new Array<R>(inputs.length);
+	let next = 0;
+	let failed = false;
+	const worker = async () => {
+		while (!failed && next < inputs.length) {
+			const index = next++;
+			try {
+				results[index] = await task(inputs[index], index);
+			} catch (error) {
+				failed = true;
+				throw error;
+			}
+		}
+	};
+	const workers = Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker);
+	await Promise.all(workers);
+	return results;
+}
+
+export type FetchPage = (page: number, perPage: number) => Promise<unknown>;
+
+/**
+ * Reads a paged list. Page 1 tells how many pages there are; the rest are fetched `concurrency` at a time, in order,
+ * and no page beyond what Limit needs is requested. Without a page count it falls back to one page after another.
+ */
+export async function collectPages(
+	style: PageStyle,
+	fetchPage: FetchPage,
+	{ returnAll, limit, concurrency }: { returnAll: boolean; limit: number; concurrency: number },
+): Promise<unknown[]> {
+	const { perPage, maxRecords } = planPages(returnAll, limit);
+	const first = readPage(style, await fetchPage(1, perPage), 1, perPage);
+	const records = [...first.records];
+	if (records.length >= maxRecords || !first.hasNext) return records.slice(0, maxRecords);
+
+	if (first.totalPages !== undefined) {
+		const neededPages = Math.min(first.totalPages, Math.ceil(maxRecords / perPage));
+		const pages = Array.from({ length: Math.max(0, neededPages - 1) }, (_, index) => index + 2);
+		const bodies = await mapConcurrent(pages, concurrency, async (page) => await fetchPage(page, perPage));
+		for (const [index, body] of bodies.entries()) {
+			records.push(...readPage(style, body, pages[index], perPage).records);
+		}
+		return records.slice(0, maxRecords);
+	}
+
+	for (let page = 2; records.length < maxRecords; page++) {
+		const info = readPage(style, await fetchPage(page, perPage), page, perPage);
+		records.push(...info.records);
+		if (!info.hasNext || info.records.length === 0) break;
+	}
+	return records.slice(0, maxRecords);
+}

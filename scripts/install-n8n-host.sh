@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs the pinned real n8n (e2e/host/{package.json,.npmrc,package-lock.json}) into a cache folder outside the
+# repository: $KEYWORD_COM_CACHE/n8n-host-<first 12 hex of the sha256 of those three files>/.
+#
+# - Prints the host folder as its only stdout line; progress goes to stderr.
+# - Warm (stamp present): does nothing.
+# - Cold: copies the three files, `npm install --ignore-scripts` (an install script of a Kafka module downloads from
+#   outside and fails; `npm ci` rejects the lock because some platform packages are missing from the registry), then
+#   builds the native modules n8n needs under Node 24 from their bundled sources. The stamp is written last, so an
+#   interrupted install is redone from where npm left it.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh" >&2
+
+SRC="$ROOT/e2e/host"
+FILES=(package.json .npmrc package-lock.json)
+for f in "${FILES[@]}"; do
+  [ -f "$SRC/$f" ] || { echo "[n8n-host] missing $SRC/$f" >&2; exit 1; }
+done
+KEY="$(cd "$SRC" && cat "${FILES[@]}" | sha256sum | cut -c1-12)"
+HOST="$KEYWORD_COM_CACHE/n8n-host-$KEY"
+STAMP="$HOST/.installed"
+
+if [ -f "$STAMP" ] && [ -x "$HOST/node_modules/.bin/n8n" ]; then
+  echo "$HOST"
+  exit 0
+fi
+
+log() { echo "[n8n-host] $(date +%H:%M:%S) $*" >&2; }
+START=$SECONDS
+mkdir -p "$HOST"
+# One installer at a time per host folder (parallel test files may all call this).
+exec 9>"$HOST.lock"
+if command -v flock >/dev/null 2>&1; then
+  flock 9
+  if [ -f "$STAMP" ]; then echo "$HOST"; exit 0; fi
+fi
+
+log "installing n8n into $HOST (Node $(node -v); takes a few minutes once)"
+for f in "${FILES[@]}"; do cp "$SRC/$f" "$HOST/$f"; done
+cd "$HOST"
+
+log "npm install --ignore-scripts"
+npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+
+log "building sqlite3 from its bundled source"
+JOBS=2 npm rebuild sqlite3 --foreground-scripts --loglevel=error >&2
+
+# Nothing else needs building: isolated-vm (n8n 2.x's default "vm" expression engine) loads the Node 24 prebuild it
+# ships; the other modules with install scripts (kafka, oracledb, cpu-features, sentry profilers, ...) are optional
+# or have pure-JS fallbacks.
+node -e "require('./node_modules/sqlite3')" >&2 || { log "sqlite3 does not load"; exit 1; }
+node -e "const ivm = require('./node_modules/isolated-vm'); new ivm.Isolate().dispose()" >&2 ||
+  { log "isolated-vm does not load under $(node -v)"; exit 1; }
+[ -x node_modules/.bin/n8n ] || { log "node_modules/.bin/n8n is missing"; exit 1; }
+
+date -u +%Y-%m-%dT%H:%M:%SZ > "$STAMP"
+log "done in $((SECONDS - START)) s"
+echo "$HOST"

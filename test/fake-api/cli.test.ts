@@ -1,0 +1,50 @@
+/** The CLI: one JSON line when listening, flags applied, clean exit on SIGTERM. */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+const CLI = path.resolve(__dirname, '../../dev/fake-api/cli.js');
+
+function firstLine(child: ChildProcess): Promise<string> {
+	return new Promise((resolve, reject) => {
+		let buf = '';
+		child.stdout!.on('data', (chunk: Buffer) => {
+			buf += chunk.toString('utf8');
+			const nl = buf.indexOf('\n');
+			if (nl !== -1) resolve(buf.slice(0, nl));
+		});
+		child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+	});
+}
+
+describe('fake API: CLI', () => {
+	it('starts, prints {baseUrl, token}, serves the flags, and exits 0 on SIGTERM', async () => {
+		const child = spawn(process.execPath, [CLI, '--port', '0', '--seed', 'empty', '--token', 'cli-token', '--keywords', '300', '--project', 'Bulk & Co'], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		try {
+			const info = JSON.parse(await firstLine(child)) as { baseUrl: string; token: string };
+			assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+			assert.equal(info.token, 'cli-token');
+			const res = await fetch(`${info.baseUrl}/api/v2/groups/active`, { headers: { authorization: 'Bearer cli-token' } });
+			const body: any = await res.json();
+			assert.deepEqual(body.data.map((g: any) => [g.id, g.attributes.keywords_count.ACTIVE]), [['Bulk & Co', 300]]);
+			const state: any = await (await fetch(`${info.baseUrl}/__control/state`)).json();
+			assert.equal(state.keywords, 300);
+		} finally {
+			child.kill('SIGTERM');
+		}
+		const [code] = await once(child, 'exit');
+		assert.equal(code, 0);
+	});
+
+	it('refuses a non-loopback host and unknown flags', async () => {
+		for (const args of [['--host', '0.0.0.0'], ['--bogus'], ['--seed', 'full']]) {
+			const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+			const [code] = await once(child, 'exit');
+			assert.equal(code, 2, args.join(' '));
+		}
+	});
+});
