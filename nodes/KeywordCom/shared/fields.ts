@@ -111,7 +111,7 @@ export const keywordIdField = (): INodeProperties => ({
 	default: '',
 	required: true,
 	placeholder: 'e.g. 272678916',
-	description: 'The numeric ID of the keyword (the "id" of a keyword record)',
+	description: 'The numeric ID of the keyword, as listed by Keyword → Get Many',
 });
 
 export const keywordIdsField = (description: string): INodeProperties => ({

@@ -144,7 +144,8 @@ function shapeOutput(config: OperationConfig, body: unknown, runtime: OperationR
 			return [shapeRecord(object.data ?? body, output.kind, runtime.simplify)];
 		case 'body': {
 			if (!body || typeof body !== 'object' || Array.isArray(body)) return [{ data: body as never }];
-			const { links: _links, ...rest } = object;
+			const rest = { ...object };
+			delete rest.links;
 			return [rest];
 		}
 		case 'confirmation': {

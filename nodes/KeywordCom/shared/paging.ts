@@ -52,12 +52,12 @@ export async function mapConcurrent<T, R>(
 	const worker = async () => {
 		while (!failed && next < inputs.length) {
 			const index = next++;
-			try {
-				results[index] = await task(inputs[index], index);
-			} catch (error) {
+			const pending = task(inputs[index], index);
+			// A failed page stops the other workers from starting new pages; the failure itself propagates below.
+			pending.catch(() => {
 				failed = true;
-				throw error;
-			}
+			});
+			results[index] = await pending;
 		}
 	};
 	const workers = Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker);

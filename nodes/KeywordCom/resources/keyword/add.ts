@@ -1,4 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { API_PREFIX, DEFAULT_ADD_CHUNK_SIZE } from '../../shared/constants';
 import { groupField, options, projectField } from '../../shared/fields';
@@ -194,11 +195,18 @@ export const addKeywords = defineOperation({
 			try {
 				response = await send({ method: 'POST', url, body: { data: chunk } });
 			} catch (error) {
-				if (start > 0 && error instanceof Error) {
-					(error as Error & { description?: string }).description =
-						`${(error as { description?: string }).description ?? ''} ${start} of ${entries.length} keywords were already sent in earlier requests and accepted (added ${added}, duplicates ${duplicates}).`.trim();
-				}
-				throw error;
+				// When earlier chunks were accepted, say so: the user neither loses track nor re-adds them blindly.
+				const failure = error as NodeApiError;
+				const progress =
+					start === 0
+						? ''
+						: ` ${start} of ${entries.length} keywords had already been sent in earlier requests and were accepted (added ${added}, duplicates ${duplicates}); the rest were not sent.`;
+				throw new NodeApiError(input.node, { message: failure.message } as JsonObject, {
+					message: failure.message,
+					description: `${failure.description ?? ''}${progress}`.trim(),
+					httpCode: failure.httpCode ?? undefined,
+					itemIndex: input.itemIndex,
+				});
 			}
 			const body = (response.body ?? {}) as IDataObject;
 			const counts = ((body.meta as IDataObject | undefined)?.counts ?? {}) as IDataObject;

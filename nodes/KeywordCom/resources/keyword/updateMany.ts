@@ -74,7 +74,7 @@ export const updateManyKeywords = defineOperation({
 			if (key === 'json') {
 				const parsed = typeof value === 'string' ? safeJson(value) : value;
 				if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-					throw new InputError('Other Attributes (JSON)', 'must be a JSON object');
+					throw new InputError('Other Attributes (JSON)', 'must be a JSON object (check the JSON syntax)');
 				}
 				Object.assign(attributes, parsed);
 			} else if (key === 'tagsSplited') attributes.tagsSplited = checkTextList('Tags', value);
@@ -103,6 +103,6 @@ function safeJson(text: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch {
-		throw new InputError('Other Attributes (JSON)', 'is not valid JSON');
+		return undefined;
 	}
 }

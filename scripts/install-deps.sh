@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the project's dev dependencies with Node 24 when node_modules is missing or older than the lock file.
+# Install scripts are skipped (a transitive Kafka module downloads from outside); the native modules the tests
+# load ship prebuilt binaries for Node 24.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+stamp=node_modules/.keyword-com-install
+want=$(cat package.json package-lock.json 2>/dev/null | sha256sum | cut -c1-16)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  exit 0
+fi
+echo "[install] npm install (Node $(node --version))" >&2
+npm install --no-audit --no-fund --ignore-scripts --loglevel=error >&2
+echo "$want" > "$stamp"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it. Works on a fresh machine with only Node 20 and npm: it installs Node 24,
+# the dev dependencies, a pinned real n8n (cached outside the repository) and Chromium for the editor test.
+#
+#   npm test                 everything
+#   npm test -- --fast       everything but the real-n8n end-to-end tier
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+fast=false
+for arg in "$@"; do [ "$arg" = "--fast" ] && fast=true; done
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "dependencies"
+bash scripts/install-deps.sh
+
+step "build and lint the package"
+npm run build --silent
+npm run lint --silent
+
+step "compile tests and tools"
+rm -rf build
+npx tsc -p tsconfig.test.json
+
+results=$(mktemp)
+run_tests() { # label, node --test args...
+  local label=$1; shift
+  step "$label"
+  set +e
+  node --test "$@" 2>&1 | tee -a "$results"
+  local status=${PIPESTATUS[0]}
+  set -e
+  return "$status"
+}
+
+status=0
+run_tests "unit, fake API, harness and engine tests (n8n's execution engine, real HTTP to the fake API)" \
+  --test-concurrency=2 \
+  'build/test/unit/**/*.test.js' 'build/test/fake-api/**/*.test.js' 'build/test/harness-selftest/**/*.test.js' \
+  'build/test/engine/**/*.test.js' 'build/test/trigger/**/*.test.js' || status=1
+
+if [ "$fast" = false ]; then
+  step "real n8n host and Chromium"
+  bash scripts/install-n8n-host.sh >/dev/null
+  [ -f scripts/install-chromium.sh ] && bash scripts/install-chromium.sh
+  run_tests "end-to-end tests in a real n8n" --test-concurrency=1 \
+    'build/test/e2e-smoke/**/*.test.js' 'build/test/e2e/**/*.test.js' || status=1
+fi
+
+pass=$(grep -E '^ℹ pass [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
+fail=$(grep -E '^ℹ fail [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
+skipped=$(grep -E '^ℹ skipped [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
+rm -f "$results"
+echo
+echo "total: $pass passed, $fail failed, $skipped skipped"
+if [ "$status" -ne 0 ] || [ "$fail" -ne 0 ] || [ "$pass" -eq 0 ]; then exit 1; fi

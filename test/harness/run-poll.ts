@@ -1,0 +1,159 @@
+/**
+ * `runPoll`: one poll of a polling trigger through n8n-core's `PollContext`, the way n8n's active-workflow
+ * manager ('trigger' mode) or "Fetch Test Event" ('manual' mode) calls `nodeType.poll`.
+ */
+import { PollContext } from 'n8n-core';
+import { Workflow } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+
+import { createAdditionalData, nextExecutionId } from './additional-data';
+import { TestCredentialsHelper, defaultCredentialTypes } from './credentials';
+import { TestNodeTypes, fullTypeName } from './node-types';
+import { latestVersion, saveParametersLikeEditor } from './run-node';
+import { ensureN8nEnvironment } from './setup';
+
+export interface RunPollOptions {
+	nodeType: INodeType | IVersionedNodeType;
+	typeName?: string;
+	typeVersion?: number;
+	parameters: INodeParameters;
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** The node's static data before the poll (stored under `node:<node name>` of the workflow's static data). */
+	staticData?: IDataObject;
+	/** The workflow's global static data (`getWorkflowStaticData('global')`). */
+	globalStaticData?: IDataObject;
+	/** 'trigger' = an active workflow's poll (default), 'manual' = "Fetch Test Event". */
+	mode?: 'trigger' | 'manual';
+	/** Default 'activate' in trigger mode ('init' = after an n8n start), 'manual' in manual mode. */
+	activation?: WorkflowActivateMode;
+	/** Default 'Keyword.com Trigger'. */
+	nodeName?: string;
+	credentialTypes?: ICredentialType[];
+	loopbackOnly?: boolean;
+}
+
+export interface RunPollResult {
+	/** What `poll()` returned (null = nothing new). Not set when it threw. */
+	items: INodeExecutionData[][] | null;
+	/** The node's static data after the poll, in memory (what the next poll of the same running workflow sees), deep-copied. */
+	staticData: IDataObject;
+	/**
+	 * What n8n would have written to its database, i.e. what a restarted instance sees: n8n saves the workflow's
+	 * static data (if changed) only when a trigger-mode poll emits items. After a `null` poll, a throw, or any
+	 * manual-mode poll, the stored data stays what it was before.
+	 */
+	persistedStaticData: IDataObject;
+	/** Whether the workflow's static data was marked as changed (ObservableObject `__dataChanged`). */
+	staticDataChanged: boolean;
+	/** The error `poll()` threw. */
+	error?: Error;
+	credentialsHelper: TestCredentialsHelper;
+}
+
+/** A deep copy of (possibly Proxy-wrapped, ObservableObject) static data: own enumerable keys only. */
+export function copyStaticData<T>(value: T): T {
+	if (value === null || typeof value !== 'object') return value;
+	if (value instanceof Date) return new Date(value.getTime()) as T;
+	if (Array.isArray(value)) return value.map((v) => copyStaticData(v)) as T;
+	const out: Record<string, unknown> = {};
+	for (const key of Object.keys(value)) out[key] = copyStaticData((value as Record<string, unknown>)[key]);
+	return out as T;
+}
+
+export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
+	ensureN8nEnvironment();
+	const { nodeType } = options;
+	const mode = options.mode ?? 'trigger';
+	const activation: WorkflowActivateMode = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
+	const typeName = options.typeName ?? fullTypeName(nodeType);
+	const typeVersion = options.typeVersion ?? latestVersion(nodeType);
+	const nodeName = options.nodeName ?? 'Keyword.com Trigger';
+	const nodeTypes = new TestNodeTypes({ [typeName]: nodeType });
+	const description = nodeTypes.getByNameAndVersion(typeName, typeVersion).description;
+
+	const credentials: INode['credentials'] = {};
+	let credentialIndex = 0;
+	for (const credentialType of Object.keys(options.credentials)) {
+		credentialIndex += 1;
+		credentials[credentialType] = { id: String(credentialIndex), name: `${credentialType} (test)` };
+	}
+	const node: INode = {
+		id: 'trigger-under-test',
+		name: nodeName,
+		type: typeName,
+		typeVersion,
+		position: [0, 0],
+		parameters: saveParametersLikeEditor(description, structuredClone(options.parameters), typeVersion),
+		credentials,
+	};
+
+	const storedNodeData = copyStaticData(options.staticData ?? {});
+	const workflowStaticData: IDataObject = {};
+	if (options.globalStaticData) workflowStaticData.global = copyStaticData(options.globalStaticData);
+	if (options.staticData) workflowStaticData[`node:${nodeName}`] = copyStaticData(options.staticData);
+
+	const workflow = new Workflow({
+		id: 'harness-workflow',
+		name: 'Harness workflow',
+		nodes: [node],
+		connections: {},
+		nodeTypes,
+		active: mode === 'trigger',
+		settings: { executionOrder: 'v1' },
+		staticData: workflowStaticData,
+	});
+	const workflowNode = workflow.getNode(nodeName)!;
+
+	const credentialsHelper = new TestCredentialsHelper(
+		options.credentials,
+		options.credentialTypes ?? defaultCredentialTypes(),
+		{ loopbackOnly: options.loopbackOnly },
+	);
+	const additionalData = createAdditionalData(credentialsHelper, undefined, nextExecutionId());
+	const emitted: INodeExecutionData[][][] = [];
+	const context = new PollContext(
+		workflow,
+		workflowNode,
+		additionalData,
+		mode,
+		activation,
+		(data) => {
+			emitted.push(data);
+		},
+		() => {},
+	);
+
+	const pollType = nodeTypes.getByNameAndVersion(typeName, typeVersion);
+	if (!pollType.poll) throw new Error(`test harness: node type "${typeName}" has no poll()`);
+
+	let items: INodeExecutionData[][] | null = null;
+	let error: Error | undefined;
+	try {
+		items = await pollType.poll.call(context);
+	} catch (e) {
+		error = e as Error;
+	}
+
+	const staticData = copyStaticData(workflow.staticData[`node:${nodeName}`] as IDataObject | undefined) ?? {};
+	const staticDataChanged = (workflow.staticData as IDataObject & { __dataChanged?: boolean }).__dataChanged === true;
+	const saved = mode === 'trigger' && !error && items !== null && staticDataChanged;
+	const result: RunPollResult = {
+		items: error ? null : items,
+		staticData,
+		persistedStaticData: saved ? copyStaticData(staticData) : storedNodeData,
+		staticDataChanged,
+		credentialsHelper,
+	};
+	if (error) result.error = error;
+	return result;
+}
