@@ -7,102 +7,95 @@ import { DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_SIZE } from './constants';
  * them to their resource and operation.
  */
 
+interface LocatorSpec {
+	name: string;
+	displayName: string;
+	description: string;
+	required: boolean;
+	searchListMethod: string;
+	listPlaceholder: string;
+	/** The second way to give the value: typed name, or typed ID (digits only when `numeric`). */
+	typed: { mode: 'name' | 'id'; placeholder: string; numeric?: boolean };
+}
+
+/** A resource locator: a searchable list from the API, or the value typed in. */
+function locator(spec: LocatorSpec): INodeProperties {
+	const numericValidation = spec.typed.numeric
+		? [{ type: 'regex' as const, properties: { regex: '^[0-9]+$', errorMessage: 'An ID is a whole number' } }]
+		: undefined;
+	return {
+		displayName: spec.displayName,
+		name: spec.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: spec.required,
+		description: spec.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: spec.listPlaceholder,
+				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: spec.typed.mode === 'name' ? 'By Name' : 'By ID',
+				name: spec.typed.mode,
+				type: 'string',
+				placeholder: spec.typed.placeholder,
+				...(numericValidation ? { validation: numericValidation } : {}),
+			},
+		],
+	};
+}
+
 /** Project picked from the account's list (#1) or typed by name. The value is the project name. */
-export const projectField = (description = 'The project to work on'): INodeProperties => ({
-	displayName: 'Project',
-	name: 'project',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description,
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a project…',
-			typeOptions: { searchListMethod: 'searchProjects', searchable: true },
-		},
-		{
-			displayName: 'By Name',
-			name: 'name',
-			type: 'string',
-			placeholder: 'e.g. Acme Shoes',
-		},
-	],
-});
+export const projectField = (description = 'The project to work on'): INodeProperties =>
+	locator({
+		name: 'project',
+		displayName: 'Project',
+		description,
+		required: true,
+		searchListMethod: 'searchProjects',
+		listPlaceholder: 'Select a project…',
+		typed: { mode: 'name', placeholder: 'e.g. Acme Shoes' },
+	});
 
 /** Optional group of the chosen project; the node composes `<project>[sub]<group>`. */
-export const groupField = (): INodeProperties => ({
-	displayName: 'Group',
-	name: 'group',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	description:
-		'A group inside the project. Leave empty to use the project itself. Type the group name only: the node adds the [sub] separator.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a group (optional)…',
-			typeOptions: { searchListMethod: 'searchGroups', searchable: true },
-		},
-		{
-			displayName: 'By Name',
-			name: 'name',
-			type: 'string',
-			placeholder: 'e.g. Blog',
-		},
-	],
-});
+export const groupField = (): INodeProperties =>
+	locator({
+		name: 'group',
+		displayName: 'Group',
+		description:
+			'A group inside the project. Leave empty to use the project itself. Type the group name only: the node adds the [sub] separator.',
+		required: false,
+		searchListMethod: 'searchGroups',
+		listPlaceholder: 'Select a group (optional)…',
+		typed: { mode: 'name', placeholder: 'e.g. Blog' },
+	});
 
 /** Project or group chosen by its numeric id (the endpoints under /projects/{project_id}). */
-export const projectIdField = (description = 'The project or group, by its numeric ID'): INodeProperties => ({
-	displayName: 'Project',
-	name: 'projectId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description,
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a project or group…',
-			typeOptions: { searchListMethod: 'searchProjectIds', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 1234',
-			validation: [
-				{ type: 'regex', properties: { regex: '^[0-9]+$', errorMessage: 'A project ID is a whole number' } },
-			],
-		},
-	],
-});
+export const projectIdField = (description = 'The project or group, by its numeric ID'): INodeProperties =>
+	locator({
+		name: 'projectId',
+		displayName: 'Project',
+		description,
+		required: true,
+		searchListMethod: 'searchProjectIds',
+		listPlaceholder: 'Select a project or group…',
+		typed: { mode: 'id', placeholder: 'e.g. 1234', numeric: true },
+	});
 
-export const domainField = (): INodeProperties => ({
-	displayName: 'Domain',
-	name: 'domainId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The AI visibility domain',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a domain…',
-			typeOptions: { searchListMethod: 'searchDomains', searchable: true },
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 7' },
-	],
-});
+export const domainField = (): INodeProperties =>
+	locator({
+		name: 'domainId',
+		displayName: 'Domain',
+		description: 'The AI visibility domain',
+		required: true,
+		searchListMethod: 'searchDomains',
+		listPlaceholder: 'Select a domain…',
+		typed: { mode: 'id', placeholder: 'e.g. 7' },
+	});
 
 export const keywordIdField = (): INodeProperties => ({
 	displayName: 'Keyword ID',

@@ -2,8 +2,7 @@ import { API_PREFIX } from '../../shared/constants';
 import { dateField, groupField, keywordIdField, options, projectField } from '../../shared/fields';
 import { defineOperation } from '../../shared/operation';
 import { readTarget } from '../../shared/target';
-import { checkNumericId, checkOptionalDate } from '../../shared/validation';
-import { keywordSegment } from './keywordSegment';
+import { keywordPath } from './keywordSegment';
 
 /** #12 DELETE /api/v2/groups/{project_name}/keywords/{keyword_id}[&date=YYYY-MM-DD] */
 export const deleteKeyword = defineOperation({
@@ -20,15 +19,7 @@ export const deleteKeyword = defineOperation({
 		keywordIdField(),
 		options([dateField('date', 'Date', 'Date suffix the API accepts on this path (rarely needed)')]),
 	],
-	prepare: (input) => ({
-		path: {
-			target: readTarget(input).encoded,
-			keyword: keywordSegment(
-				checkNumericId('Keyword ID', input.get('keywordId')),
-				checkOptionalDate('Date', input.get('options.date', '')),
-			),
-		},
-	}),
+	prepare: (input) => ({ path: keywordPath(input) }),
 	output: {
 		type: 'confirmation',
 		result: (input) => ({

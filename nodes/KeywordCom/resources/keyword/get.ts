@@ -1,9 +1,7 @@
 import { API_PREFIX } from '../../shared/constants';
 import { dateField, groupField, keywordIdField, options, projectField } from '../../shared/fields';
 import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
-import { checkNumericId, checkOptionalDate } from '../../shared/validation';
-import { keywordSegment } from './keywordSegment';
+import { keywordPath } from './keywordSegment';
 
 /** #11 GET /api/v2/groups/{project_name}/keywords/{keyword_id}[&date=YYYY-MM-DD] */
 export const getKeyword = defineOperation({
@@ -22,14 +20,6 @@ export const getKeyword = defineOperation({
 		options([dateField('date', 'Date', 'Return the ranking data of this date instead of the latest')]),
 	],
 	simplify: true,
-	prepare: (input) => ({
-		path: {
-			target: readTarget(input).encoded,
-			keyword: keywordSegment(
-				checkNumericId('Keyword ID', input.get('keywordId')),
-				checkOptionalDate('Date', input.get('options.date', '')),
-			),
-		},
-	}),
+	prepare: (input) => ({ path: keywordPath(input) }),
 	output: { type: 'record', kind: 'keyword' },
 });
