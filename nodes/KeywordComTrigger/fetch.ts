@@ -1,0 +1,80 @@
+/** The trigger's I/O: every request goes through the action node's transport (retries, redacted errors). */
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import {
+	API_PREFIX,
+	DEFAULT_PAGE_CONCURRENCY,
+	MAX_PAGE_SIZE,
+} from '../KeywordCom/shared/constants';
+import { collectPages } from '../KeywordCom/shared/paging';
+import { apiRequest, type RetryPolicy } from '../KeywordCom/shared/transport';
+import { encodeTarget } from '../KeywordCom/shared/validation';
+import { splitName } from './logic/scope';
+import type { TriggerApi } from './poll';
+
+/**
+ * A poll runs again a minute later anyway: retry briefly (a 429's Retry-After is honoured up to the cap), then fail
+ * the poll and leave the cursor where it was.
+ */
+export const TRIGGER_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 3,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+};
+
+export const DEFAULT_BASE_URL = 'https://app.keyword.com';
+
+/** A request that has not answered after this long fails (and is retried like a dropped connection). */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+function keywordListPath(name: string): string {
+	const { project, group } = splitName(name);
+	return `${API_PREFIX}/groups/${encodeTarget(project, group ?? '')}/keywords/`;
+}
+
+function serverSeconds(headers: Record<string, unknown>): number {
+	const date = headers.date ?? headers.Date;
+	const ms = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+	return Math.floor((Number.isNaN(ms) ? Date.now() : ms) / 1000);
+}
+
+export function createApi(
+	context: IPollFunctions,
+	baseUrl: string,
+	policy = TRIGGER_RETRY_POLICY,
+): TriggerApi {
+	const base = { baseURL: baseUrl, timeout: REQUEST_TIMEOUT_MS };
+	const get = async (url: string, qs?: IDataObject) =>
+		await apiRequest(context, { method: 'GET', url, qs, base }, { policy });
+	const keywordPage = async (name: string, page: number, perPage: number) =>
+		(await get(keywordListPath(name), { per_page: perPage, page })).body;
+	return {
+		alertsPage: async (page, perPage) =>
+			(
+				await get(`${API_PREFIX}/alerts`, {
+					sort_field: 'created_at',
+					sort_direction: 'desc',
+					per_page: perPage,
+					page,
+				})
+			).body,
+		activeGroups: async () => {
+			const response = await get(`${API_PREFIX}/groups/active`);
+			return {
+				body: response.body,
+				serverTime: serverSeconds(response.headers),
+			};
+		},
+		keywordPage,
+		keywordList: async (name) =>
+			await collectPages(
+				'pagination',
+				async (page, perPage) => await keywordPage(name, page, perPage),
+				{
+					returnAll: true,
+					limit: MAX_PAGE_SIZE,
+					concurrency: DEFAULT_PAGE_CONCURRENCY,
+				},
+			),
+	};
+}

@@ -1,0 +1,304 @@
+/**
+ * The trigger's poll() run through n8n-core's PollContext (test/harness) against the fake API over HTTP.
+ * The fake's clock lags the real one by minutes, so no project ever looks "updated this very second" (hot) here;
+ * that case is covered by logic.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import { FakeKeywordApi } from '../../dev/fake-api';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { runPoll, type RunPollResult } from '../harness';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+interface Fixture {
+	api: FakeKeywordApi;
+	tick(seconds?: number): void;
+	poll(parameters: IDataObject, staticData?: IDataObject, mode?: 'trigger' | 'manual'): Promise<RunPollResult>;
+	items(result: RunPollResult): IDataObject[];
+	paths(): string[];
+}
+
+async function fixture(seed: 'demo' | 'empty' = 'demo'): Promise<Fixture> {
+	let clock = Date.now() - 10 * 60_000;
+	const api = new FakeKeywordApi({ seed, now: () => clock });
+	await api.start();
+	const nodeType = new KeywordComTrigger();
+	return {
+		api,
+		tick: (seconds = 1) => {
+			clock += seconds * 1000;
+		},
+		poll: async (parameters, staticData, mode = 'trigger') => {
+			api.clearRequests();
+			return await runPoll({
+				nodeType,
+				parameters: parameters as INodeParameters,
+				credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
+				staticData,
+				mode,
+			});
+		},
+		items: (result) => {
+			assert.equal(result.error, undefined, result.error?.message);
+			return (result.items?.[0] ?? []).map((item) => item.json);
+		},
+		paths: () => api.requests.map((r) => `${r.path}${r.query.page ? `#${String(r.query.page)}` : ''}`),
+	};
+}
+
+/** What a restarted n8n reads back: the static data as JSON. */
+const restart = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+const ALERTS = { event: 'newAlert' };
+const KEYWORDS = { event: 'keywordUpdated' };
+
+describe('New Alert through n8n', () => {
+	let f: Fixture;
+	before(async () => {
+		f = await fixture();
+	});
+	after(async () => await f.api.stop());
+
+	let state: IDataObject = {};
+
+	it('first activation emits nothing, with one request, and records where "now" is', async () => {
+		const activation = await f.poll(ALERTS);
+		assert.equal(activation.items, null);
+		assert.deepEqual(f.paths(), ['/api/v2/alerts#1']);
+		assert.deepEqual(f.api.requests[0].query, { sort_field: 'created_at', sort_direction: 'desc', per_page: '250', page: '1' });
+		// n8n saves static data after activation (the activator does, even for a null poll).
+		state = restart(activation.staticData);
+		assert.equal(state.e, 'newAlert');
+		const idle = await f.poll(ALERTS, state);
+		assert.equal(idle.items, null);
+		assert.equal(f.api.requests.length, 1);
+	});
+
+	it('600 new alerts (one second): exactly 600 items, oldest first, then nothing', async () => {
+		f.tick();
+		const added = f.api.addAlerts(600).map((a) => String(a.id));
+		const poll = await f.poll(ALERTS, state);
+		const items = f.items(poll);
+		assert.deepEqual(items.map((i) => String(i.id)), added);
+		assert.deepEqual(f.paths(), ['/api/v2/alerts#1', '/api/v2/alerts#2', '/api/v2/alerts#3']);
+		state = restart(poll.persistedStaticData);
+		assert.ok(JSON.stringify(state).length < 4000);
+		const idle = await f.poll(ALERTS, state);
+		assert.equal(idle.items, null);
+		assert.equal(f.api.requests.length, 1);
+	});
+
+	it('alerts sharing one timestamp across polls, and a late one stamped a little earlier', async () => {
+		// Past the lookback window of the 600-alert burst (a window holding more than 200 alerts catches no late ones).
+		f.tick(400);
+		const shared = f.api.addAlerts(2);
+		const stamp = (shared[0].attributes as IDataObject).created_at as number;
+		const a = await f.poll(ALERTS, state);
+		assert.deepEqual(f.items(a).map((i) => String(i.id)), shared.map((x) => String(x.id)));
+		state = restart(a.persistedStaticData);
+		const more = f.api.addAlerts(2, { createdAt: stamp }).map((x) => String(x.id)); // the same second
+		const late = f.api.addAlerts(1, { createdAt: stamp - 60 }).map((x) => String(x.id)); // arrives late
+		const b = await f.poll(ALERTS, state);
+		assert.deepEqual(f.items(b).map((i) => String(i.id)), [...late, ...more]); // oldest first
+		state = restart(b.persistedStaticData);
+		assert.equal((await f.poll(ALERTS, state)).items, null);
+	});
+
+	for (const fault of [
+		{ kind: 'status' as const, status: 500 },
+		{ kind: 'status' as const, status: 429, retryAfter: '0' },
+		{ kind: 'drop' as const },
+		{ kind: 'truncated' as const },
+		{ kind: 'non-json' as const },
+	]) {
+		it(`a ${fault.kind}${fault.status ? ` ${fault.status}` : ''} on page 2 of 3: the poll fails, state unchanged; the next poll emits everything once`, async () => {
+			f.tick();
+			const added = f.api.addAlerts(520).map((a) => String(a.id));
+			let seen = 0;
+			// Fault every attempt at page 2 (the transport retries twice), never page 1.
+			const page2 = { test: () => ++seen > 1 } as unknown as RegExp;
+			f.api.injectFault({ path: page2, times: 3, ...fault });
+			const failed = await f.poll(ALERTS, state);
+			assert.ok(failed.error, 'the poll threw');
+			assert.ok(!failed.error.message.includes(f.api.token));
+			assert.deepEqual(failed.staticData, state, 'static data untouched');
+			assert.deepEqual(failed.persistedStaticData, state);
+			f.api.clearFaults();
+			const retry = await f.poll(ALERTS, restart(failed.persistedStaticData));
+			assert.deepEqual(f.items(retry).map((i) => String(i.id)), added);
+			state = restart(retry.persistedStaticData);
+			assert.equal((await f.poll(ALERTS, state)).items, null);
+		});
+	}
+
+	it('a single transient failure is retried within the poll', async () => {
+		f.tick();
+		const added = f.api.addAlerts(300).map((a) => String(a.id));
+		f.api.injectFault({ path: '/api/v2/alerts', times: 1, kind: 'drop' });
+		const poll = await f.poll(ALERTS, state);
+		assert.deepEqual(f.items(poll).map((i) => String(i.id)), added);
+		state = restart(poll.persistedStaticData);
+	});
+
+	it('project filter, Simplify, and no token in what is emitted', async () => {
+		f.tick();
+		f.api.addAlerts(2, { category: 'Café Zürich' });
+		const blog = f.api.addAlerts(2, { category: 'Acme Shoes[sub]Blog' }).map((a) => String(a.id));
+		const scoped = { ...ALERTS, project: { mode: 'name', value: 'Acme Shoes' }, group: { mode: 'name', value: 'Blog' } };
+		const poll = await f.poll(scoped, state);
+		const items = f.items(poll);
+		assert.deepEqual(items.map((i) => String(i.id)), blog);
+		assert.equal(items[0].project, 'Acme Shoes');
+		assert.equal(items[0].group, 'Blog');
+		assert.equal(typeof items[0].change, 'number');
+		assert.ok(!JSON.stringify(poll.items).includes(f.api.token));
+		state = restart(poll.persistedStaticData);
+		// The Café alerts were consumed by that poll's bookkeeping: an unfiltered poll does not bring them back.
+		assert.equal((await f.poll(ALERTS, state)).items, null);
+		f.tick();
+		f.api.addAlerts(1);
+		const raw = await f.poll({ ...ALERTS, simplify: false }, state);
+		const [record] = f.items(raw);
+		assert.equal(record.type, 'alert');
+		assert.ok((record.attributes as IDataObject).created_at);
+		state = restart(raw.persistedStaticData);
+	});
+
+	it('manual run ("Fetch Test Event") returns the latest alerts and moves no cursor', async () => {
+		const manual = await f.poll(ALERTS, state, 'manual');
+		const items = f.items(manual);
+		assert.ok(items.length >= 1 && items.length <= 5);
+		assert.equal(manual.staticDataChanged, false);
+		assert.deepEqual(manual.staticData, state);
+		const empty = await fixture('empty');
+		try {
+			const none = await empty.poll(ALERTS, {}, 'manual');
+			assert.match(String(none.error?.message), /No alert yet/);
+		} finally {
+			await empty.api.stop();
+		}
+	});
+});
+
+describe('Keyword Updated through n8n', () => {
+	let f: Fixture;
+	let state: IDataObject = {};
+	const BIG = 'Big Project';
+	before(async () => {
+		f = await fixture();
+		f.api.addKeywords(BIG, 50_000);
+		f.api.addProject('Small One');
+		f.api.addKeywords('Small One', 30);
+		f.api.addProject('Small Two');
+		f.api.addKeywords('Small Two', 12);
+		f.tick(5);
+	});
+	after(async () => await f.api.stop());
+
+	it('first activation: one request, nothing emitted', async () => {
+		const activation = await f.poll(KEYWORDS);
+		assert.equal(activation.items, null);
+		assert.deepEqual(f.paths(), ['/api/v2/groups/active']);
+		state = restart(activation.staticData);
+		assert.ok(JSON.stringify(state).length < 2000);
+	});
+
+	it('idle poll with 50,000 keywords: one request', async () => {
+		const idle = await f.poll(KEYWORDS, state);
+		assert.equal(idle.items, null);
+		assert.deepEqual(f.paths(), ['/api/v2/groups/active']);
+	});
+
+	it('a small project moved: only its list is read, one item per keyword with rank, previous rank and change', async () => {
+		f.tick();
+		const updated = f.api.simulateRankUpdate({ category: 'Small Two' });
+		const poll = await f.poll(KEYWORDS, state);
+		assert.deepEqual(f.paths(), ['/api/v2/groups/active', '/api/v2/groups/Small Two/keywords/#1']);
+		assert.equal(f.api.requests[1].query.per_page, '250');
+		const items = f.items(poll);
+		assert.equal(items.length, 12);
+		const byId = new Map(updated.map((k) => [String(k.id), k.attributes as IDataObject]));
+		for (const item of items) {
+			const record = byId.get(String(item.id))!;
+			const history = record.grankhistory as number[];
+			assert.equal(item.rank, record.grank);
+			assert.equal(item.previous_rank, history[1] > 0 ? history[1] : null);
+			assert.equal(item.category, 'Small Two');
+			assert.equal(typeof item.crawled_at_iso, 'string');
+		}
+		assert.ok(!JSON.stringify(poll.items).includes(f.api.token));
+		state = restart(poll.persistedStaticData);
+		assert.equal((await f.poll(KEYWORDS, state)).items, null);
+		assert.equal(f.api.requests.length, 1);
+	});
+
+	it('the 50,000-keyword project moved: ⌈50,000/250⌉ list requests + groups/active, 50,000 items once', async () => {
+		f.tick();
+		f.api.simulateRankUpdate({ category: BIG });
+		const poll = await f.poll(KEYWORDS, state);
+		const paths = f.paths();
+		assert.equal(paths.length, 1 + 200, JSON.stringify(paths.filter((p) => !p.startsWith(`/api/v2/groups/${BIG}/`))));
+		assert.equal(paths.filter((p) => p.startsWith(`/api/v2/groups/${BIG}/keywords`)).length, 200);
+		assert.equal(f.items(poll).length, 50_000);
+		state = restart(poll.persistedStaticData);
+		assert.ok(JSON.stringify(state).length < 6000, `state ${JSON.stringify(state).length} bytes`);
+		assert.equal((await f.poll(KEYWORDS, state)).items, null);
+		assert.equal(f.api.requests.length, 1);
+	});
+
+	it('a keyword refreshed twice between polls: one item with the latest rank', async () => {
+		const [keyword] = f.api.simulateRankUpdate({ category: 'Small One' }).slice(0, 1);
+		void keyword;
+		state = restart((await f.poll(KEYWORDS, state)).persistedStaticData);
+		f.tick();
+		const id = String(keyword.id);
+		f.api.simulateRankUpdate({ keywordIds: [id] });
+		f.tick();
+		const [latest] = f.api.simulateRankUpdate({ keywordIds: [id] });
+		const poll = await f.poll(KEYWORDS, state);
+		const items = f.items(poll);
+		assert.deepEqual(items.map((i) => String(i.id)), [id]);
+		const attributes = latest.attributes as IDataObject;
+		assert.equal(items[0].rank, attributes.grank);
+		state = restart(poll.persistedStaticData);
+	});
+
+	it('Only Rank Changes, project filter (groups included or not)', async () => {
+		f.tick();
+		f.api.simulateRankUpdate({ category: 'Acme Shoes', changeRanks: false });
+		const acme = { ...KEYWORDS, project: { mode: 'list', value: 'Acme Shoes' } };
+		const only = await f.poll({ ...acme, onlyRankChanges: true }, state);
+		assert.equal(only.items, null);
+		// Acme Shoes and its two groups were read (a project's list holds only its own keywords); Café Zürich was not.
+		assert.deepEqual(
+			f.paths().sort(),
+			['/api/v2/groups/Acme Shoes/keywords/#1', '/api/v2/groups/Acme Shoes[sub]Blog/keywords/#1', '/api/v2/groups/Acme Shoes[sub]Shop & Deals/keywords/#1', '/api/v2/groups/active'],
+		);
+		f.tick();
+		f.api.simulateRankUpdate({ category: 'Acme Shoes' });
+		const noGroups = await f.poll({ ...acme, options: { includeGroups: false } }, state);
+		const items = f.items(noGroups);
+		assert.ok(items.length > 0 && items.every((i) => i.category === 'Acme Shoes'));
+		assert.ok(items.every((i) => i.rank_changed === true));
+		state = restart(noGroups.persistedStaticData);
+	});
+
+	it('manual run returns the latest updated keywords and moves no cursor; a failed poll changes nothing', async () => {
+		const manual = await f.poll(KEYWORDS, state, 'manual');
+		const items = f.items(manual);
+		assert.ok(items.length >= 1 && items.length <= 5);
+		assert.deepEqual(manual.staticData, state);
+		assert.equal(manual.staticDataChanged, false);
+		f.tick();
+		f.api.simulateRankUpdate({ category: 'Small One' });
+		f.api.injectFault({ path: /\/keywords\/?$/, times: 50, kind: 'status', status: 503 });
+		const failed = await f.poll(KEYWORDS, state);
+		assert.ok(failed.error);
+		assert.match(failed.error.message, /503/);
+		assert.deepEqual(failed.staticData, state);
+		f.api.clearFaults();
+		const retry = await f.poll(KEYWORDS, state);
+		assert.equal(f.items(retry).length, 30);
+	});
+});
