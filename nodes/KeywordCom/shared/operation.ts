@@ -17,7 +17,7 @@ import { collectPages, type PageStyle } from './paging';
 import { shapeRecord, type RecordKind } from './records';
 import { redactDeep } from './redact';
 import { apiRequest, type ApiRequest, type ApiResponse } from './transport';
-import { InputError } from './validation';
+import { checkInteger, InputError } from './validation';
 
 /**
  * An operation is data: its endpoint (method and path template), its fields, a pure `prepare` that validates the
@@ -40,6 +40,8 @@ export interface PreparedRequest {
 	path?: Record<string, string>;
 	qs?: IDataObject;
 	body?: unknown;
+	/** Checked operation settings that are not part of the request (e.g. the chunk size of Add). */
+	settings?: IDataObject;
 }
 
 export type OutputSpec =
@@ -165,9 +167,14 @@ function runOperation(config: OperationConfig) {
 		const { itemIndex, node } = input;
 		let prepared: PreparedRequest;
 		let url: string;
+		let limit = 0;
+		const returnAll = config.paged ? (this.getNodeParameter('returnAll', false) as boolean) : false;
 		try {
 			prepared = config.prepare?.(input) ?? {};
 			url = fillPath(config.path, prepared.path);
+			if (config.paged && !returnAll) {
+				limit = checkInteger('Limit', this.getNodeParameter('limit', 50), 1, Number.MAX_SAFE_INTEGER);
+			}
 		} catch (error) {
 			throw toOperationError(node, error, itemIndex);
 		}
@@ -185,8 +192,6 @@ function runOperation(config: OperationConfig) {
 		if (config.run) {
 			results = await config.run(runtime);
 		} else if (config.paged) {
-			const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-			const limit = returnAll ? 0 : (this.getNodeParameter('limit', 50) as number);
 			const concurrency = Number(this.getNodeParameter('options.concurrency', DEFAULT_PAGE_CONCURRENCY)) || 1;
 			const records = await collectPages(
 				config.paged,

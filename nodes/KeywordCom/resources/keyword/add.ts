@@ -169,6 +169,9 @@ export const addKeywords = defineOperation({
 		return {
 			path: { target: target.encoded },
 			body: keywords.map((kw) => ({ type: 'keyword', attributes: { ...attributes, kw } })),
+			settings: {
+				chunkSize: checkInteger('Chunk Size', input.get('options.chunkSize', DEFAULT_ADD_CHUNK_SIZE), 1, 1000),
+			},
 		};
 	},
 	output: { type: 'body' },
@@ -179,12 +182,7 @@ export const addKeywords = defineOperation({
 	 */
 	run: async ({ input, prepared, url, send, simplify }) => {
 		const entries = prepared.body as IDataObject[];
-		const chunkSize = checkInteger(
-			'Chunk Size',
-			input.get('options.chunkSize', DEFAULT_ADD_CHUNK_SIZE),
-			1,
-			1000,
-		);
+		const chunkSize = Number(prepared.settings?.chunkSize ?? DEFAULT_ADD_CHUNK_SIZE);
 		let added = 0;
 		let duplicates = 0;
 		const keywords: IDataObject[] = [];

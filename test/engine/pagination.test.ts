@@ -1,0 +1,213 @@
+/**
+ * Paged lists through the engine: keywords #13 and alerts #20 (`meta.pagination`) and top pages #21 (Laravel
+ * `meta.last_page` + `links.next`). Return All asks per_page=250 and reads ⌈n/250⌉ pages; Limit stops early.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { RecordedRequest } from '../../dev/fake-api';
+import { TOKEN, assertOperationError, assertRequest, enc, rl, run, runOk, useFake } from './helpers';
+
+const fake = useFake();
+
+const BULK = 'Bulk Project';
+const KEYWORD_COUNT = 620;
+const PAGES_PROJECT = 'Pages & Co';
+const EXTRA_ALERTS = 600;
+
+let bulkIds: string[] = [];
+
+/** `{page, per_page}` of each request, as numbers. */
+const pagesOf = (requests: RecordedRequest[]) => requests.map((request) => ({ page: Number(request.query.page), per_page: Number(request.query.per_page) }));
+
+function assertPages(requests: RecordedRequest[], rawPath: string, perPage: number, pages: number[], extraQuery: Record<string, string> = {}) {
+	assert.equal(requests.length, pages.length, `requests: ${requests.map((request) => request.rawQuery).join(' | ')}`);
+	for (const request of requests) {
+		assertRequest(request, { method: 'GET', rawPath, body: null });
+		assert.deepEqual({ ...request.query }, { ...extraQuery, page: request.query.page, per_page: String(perPage) });
+	}
+	assert.equal(Number(requests[0].query.page), pages[0], 'page 1 first: it tells how many pages there are');
+	assert.deepEqual(pagesOf(requests).map((entry) => entry.page).sort((a, b) => a - b), pages);
+}
+
+/** What the fake serves for a list, read straight over HTTP (not through the node). */
+async function fetchAll(path: string): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	for (let page = 1; ; page++) {
+		const response = await fetch(`${fake.baseUrl}${path}${path.includes('?') ? '&' : '?'}per_page=250&page=${page}`, {
+			headers: { authorization: `Bearer ${TOKEN}` },
+		});
+		const body = (await response.json()) as { data: IDataObject[] };
+		records.push(...body.data);
+		if (body.data.length < 250) return records;
+	}
+}
+
+const keywordList = (extra: IDataObject = {}) => ({ resource: 'keyword', operation: 'getMany', project: rl(BULK), ...extra });
+
+describe('pagination (engine)', () => {
+	before(() => {
+		bulkIds = fake.api.addKeywords(BULK, KEYWORD_COUNT);
+		assert.equal(bulkIds.length, KEYWORD_COUNT);
+	});
+
+	describe('#13 keywords', () => {
+		it(`#13 keyword getMany Return All reads ${KEYWORD_COUNT} keywords in 3 requests of per_page=250, in id order`, async () => {
+			const { items, requests } = await runOk(fake, keywordList({ returnAll: true }));
+			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2, 3]);
+			assert.equal(requests.length, Math.ceil(KEYWORD_COUNT / 250));
+			assert.equal(items.length, KEYWORD_COUNT);
+			assert.deepEqual(items.map((item) => item.id), bulkIds);
+			assert.ok(items.every((item) => item.category === BULK));
+		});
+
+		it('#13 keyword getMany Limit 30 sends exactly one request with per_page=30', async () => {
+			const { items, requests } = await runOk(fake, keywordList({ limit: 30 }));
+			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 30, [1]);
+			assert.equal(items.length, 30);
+			assert.deepEqual(items.map((item) => item.id), bulkIds.slice(0, 30));
+		});
+
+		it('#13 keyword getMany Limit 250 is one full page, one request', async () => {
+			const { items, requests } = await runOk(fake, keywordList({ limit: 250 }));
+			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1]);
+			assert.deepEqual(items.map((item) => item.id), bulkIds.slice(0, 250));
+		});
+
+		it('#13 keyword getMany Limit 260 sends two requests (per_page=250) and returns 260 items', async () => {
+			const { items, requests } = await runOk(fake, keywordList({ limit: 260 }));
+			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2]);
+			assert.equal(items.length, 260);
+			assert.deepEqual(items.map((item) => item.id), bulkIds.slice(0, 260));
+		});
+
+		it('#13 keyword getMany Limit above the total reads every page once and returns everything', async () => {
+			const { items, requests } = await runOk(fake, keywordList({ limit: 5000 }));
+			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2, 3]);
+			assert.equal(items.length, KEYWORD_COUNT);
+		});
+
+		it('#13 keyword getMany keeps the date filter on every page', async () => {
+			const { items, requests } = await runOk(fake, keywordList({ returnAll: true, options: { date: '2026-01-14' } }));
+			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2, 3], { date: '2026-01-14' });
+			assert.equal(items.length, KEYWORD_COUNT);
+		});
+
+		it('#13 keyword getMany Concurrency 1 and 4 give identical output; 1 reads the pages in order', async () => {
+			const sequential = await runOk(fake, keywordList({ returnAll: true, options: { concurrency: 1 } }));
+			assert.deepEqual(pagesOf(sequential.requests), [
+				{ page: 1, per_page: 250 },
+				{ page: 2, per_page: 250 },
+				{ page: 3, per_page: 250 },
+			]);
+			const parallel = await runOk(fake, keywordList({ returnAll: true, options: { concurrency: 4 } }));
+			assertPages(parallel.requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2, 3]);
+			assert.deepEqual(parallel.items, sequential.items);
+			assert.equal(parallel.items.length, KEYWORD_COUNT);
+			// Slow the fake down so the parallel pages really overlap; the order of the output must not change.
+			fake.api.setLatency(15);
+			try {
+				const slow = await runOk(fake, keywordList({ returnAll: true, options: { concurrency: 4 } }));
+				assert.deepEqual(slow.items, sequential.items);
+			} finally {
+				fake.api.setLatency(0);
+			}
+		});
+
+		it('#13 keyword getMany with Limit 0 (from an expression) sends no request', async () => {
+			const outcome = await run(fake, keywordList({ limit: '={{ 0 }}' }));
+			assert.equal(outcome.requests.length, 0, `Limit 0 must not ask the API for a page: ${outcome.requests.map((r) => r.rawQuery).join(' | ')}`);
+			if (outcome.error) {
+				assertOperationError(outcome.error);
+				assert.match(outcome.error.message, /Limit/);
+			} else assert.equal(outcome.items.length, 0);
+		});
+	});
+
+	describe('#20 alerts', () => {
+		let expectedIds: string[] = [];
+		before(() => {
+			fake.api.addAlerts(EXTRA_ALERTS, { category: BULK });
+			expectedIds = [...fake.api.state.alerts]
+				.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
+				.map((alert) => String(alert.id));
+			assert.equal(expectedIds.length, EXTRA_ALERTS + 12);
+		});
+
+		it('#20 alert getMany Return All reads every alert in ⌈n/250⌉ requests of per_page=250, newest first', async () => {
+			const { items, requests } = await runOk(fake, { resource: 'alert', operation: 'getMany', returnAll: true });
+			assertPages(requests, '/api/v2/alerts', 250, [1, 2, 3]);
+			assert.equal(requests.length, Math.ceil(expectedIds.length / 250));
+			assert.deepEqual(items.map((item) => item.id), expectedIds);
+		});
+
+		it('#20 alert getMany Limit 30 is one request per_page=30; Limit 260 two requests and 260 items', async () => {
+			const thirty = await runOk(fake, { resource: 'alert', operation: 'getMany', limit: 30 });
+			assertPages(thirty.requests, '/api/v2/alerts', 30, [1]);
+			assert.deepEqual(thirty.items.map((item) => item.id), expectedIds.slice(0, 30));
+			const more = await runOk(fake, { resource: 'alert', operation: 'getMany', limit: 260 });
+			assertPages(more.requests, '/api/v2/alerts', 250, [1, 2]);
+			assert.deepEqual(more.items.map((item) => item.id), expectedIds.slice(0, 260));
+		});
+
+		it('#20 alert getMany keeps its filters on every page; Concurrency 1 vs 4 identical', async () => {
+			const options = { sortDirection: 'asc', sortField: 'id' };
+			const sequential = await runOk(fake, { resource: 'alert', operation: 'getMany', returnAll: true, options: { ...options, concurrency: 1 } });
+			assertPages(sequential.requests, '/api/v2/alerts', 250, [1, 2, 3], { sort_direction: 'asc', sort_field: 'id' });
+			assert.deepEqual(pagesOf(sequential.requests).map((entry) => entry.page), [1, 2, 3]);
+			const parallel = await runOk(fake, { resource: 'alert', operation: 'getMany', returnAll: true, options: { ...options, concurrency: 4 } });
+			assert.deepEqual(parallel.items, sequential.items);
+			assert.deepEqual(sequential.items.map((item) => item.id), [...expectedIds].sort((a, b) => Number(a) - Number(b)));
+		});
+	});
+
+	describe('#21 top pages', () => {
+		let expectedUrls: string[] = [];
+		before(async () => {
+			fake.api.addKeywords(
+				PAGES_PROJECT,
+				Array.from({ length: 700 }, (_, index) => ({ kw: `page keyword ${index}`, url: `https://pages.example/p${index}/` })),
+			);
+			const records = await fetchAll(`/api/v2/groups/${enc(PAGES_PROJECT)}/keywords/ranking-urls`);
+			expectedUrls = records.map((record) => String(record.current_ranking_url));
+			assert.ok(expectedUrls.length > 500, `need more than two pages of top pages, the fake serves ${expectedUrls.length}`);
+		});
+
+		it('#21 topPage getMany Return All follows the Laravel paginator: ⌈n/250⌉ requests of per_page=250', async () => {
+			const { items, requests } = await runOk(fake, { resource: 'topPage', operation: 'getMany', project: rl(PAGES_PROJECT), returnAll: true });
+			const pages = Array.from({ length: Math.ceil(expectedUrls.length / 250) }, (_, index) => index + 1);
+			assertPages(requests, '/api/v2/groups/Pages%20%26%20Co/keywords/ranking-urls', 250, pages);
+			assert.deepEqual(items.map((item) => item.current_ranking_url), expectedUrls);
+		});
+
+		it('#21 topPage getMany Limit 30 is one request per_page=30; Limit 260 two requests and 260 items', async () => {
+			const thirty = await runOk(fake, { resource: 'topPage', operation: 'getMany', project: rl(PAGES_PROJECT), limit: 30 });
+			assertPages(thirty.requests, '/api/v2/groups/Pages%20%26%20Co/keywords/ranking-urls', 30, [1]);
+			assert.deepEqual(thirty.items.map((item) => item.current_ranking_url), expectedUrls.slice(0, 30));
+			const more = await runOk(fake, { resource: 'topPage', operation: 'getMany', project: rl(PAGES_PROJECT), limit: 260 });
+			assertPages(more.requests, '/api/v2/groups/Pages%20%26%20Co/keywords/ranking-urls', 250, [1, 2]);
+			assert.deepEqual(more.items.map((item) => item.current_ranking_url), expectedUrls.slice(0, 260));
+		});
+
+		it('#21 topPage getMany Concurrency 1 vs 4 gives identical output', async () => {
+			const sequential = await runOk(fake, {
+				resource: 'topPage',
+				operation: 'getMany',
+				project: rl(PAGES_PROJECT),
+				returnAll: true,
+				options: { concurrency: 1 },
+			});
+			const parallel = await runOk(fake, {
+				resource: 'topPage',
+				operation: 'getMany',
+				project: rl(PAGES_PROJECT),
+				returnAll: true,
+				options: { concurrency: 4 },
+			});
+			assert.deepEqual(parallel.items, sequential.items);
+			assert.equal(parallel.items.length, expectedUrls.length);
+		});
+	});
+});
