@@ -38,7 +38,8 @@ status=0
 run_tests "unit, fake API, harness and engine tests (n8n's execution engine, real HTTP to the fake API)" \
   --test-concurrency=2 \
   'build/test/unit/**/*.test.js' 'build/test/fake-api/**/*.test.js' 'build/test/harness-selftest/**/*.test.js' \
-  'build/test/engine/**/*.test.js' 'build/test/trigger/**/*.test.js' || status=1
+  'build/test/engine/**/*.test.js' 'build/test/trigger/**/*.test.js' 'build/test/reliability/**/*.test.js' \
+  'build/test/bench-counts/**/*.test.js' || status=1
 
 if [ "$fast" = false ]; then
   step "real n8n host and Chromium"

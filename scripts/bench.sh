@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Benchmarks (see BENCHMARKS.md): npm run bench -- [--engine] [--real] [--latency 20,100] ...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+bash scripts/install-deps.sh
+npm run build --silent
+rm -rf build && npx tsc -p tsconfig.test.json
+node build/bench/run.js "$@"
