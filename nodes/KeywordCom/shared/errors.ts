@@ -12,6 +12,17 @@ export interface ApiFailure {
 	/** Network-level failure code such as ECONNRESET or ETIMEDOUT. */
 	code?: string;
 	rawMessage?: string;
+	/**
+	 * The request creates, changes or deletes something and failed in a way that does not tell whether it was carried
+	 * out (dropped connection, time-out, server error, unreadable answer). It was not repeated; the user is told to check.
+	 */
+	mayHaveApplied?: boolean;
+	/** Retry-After asked for a wait longer than the node's cap, so the node stopped instead of waiting. */
+	retryAfterMs?: number;
+	/** The longest wait the node accepts (for the message when Retry-After is longer). */
+	maxWaitMs?: number;
+	/** How many times the request was sent. */
+	attempts?: number;
 }
 
 const ADVICE: Record<number, string> = {
@@ -22,7 +33,7 @@ const ADVICE: Record<number, string> = {
 	405: 'Keyword.com does not allow this method here. Check the Base URL of the credential.',
 	409: 'The request conflicts with the current state (for example a project that already exists).',
 	422: 'Keyword.com refused one of the values. The message above says which.',
-	429: 'Too many requests. Wait a little or lower the node\'s Concurrency option.',
+	429: 'Keyword.com limits how many requests an account may send. Wait a minute before running again, lower the node\'s Concurrency option, or spread the workflow\'s runs; check the API limits of your plan.',
 };
 
 const STATUS_TITLES: Record<number, string> = {
@@ -109,7 +120,13 @@ const NETWORK_MESSAGES: Record<string, string> = {
 export interface DescribedFailure {
 	message: string;
 	description: string;
-	httpCode: string;
+	/** The HTTP status as text; null when no HTTP answer arrived (the network code is in the description). */
+	httpCode: string | null;
+}
+
+function seconds(ms: number): string {
+	const value = Math.ceil(ms / 1000);
+	return `${value} second${value === 1 ? '' : 's'}`;
 }
 
 /** Message and description for a failure, with any trace of the token removed. */
@@ -136,10 +153,16 @@ export function describeFailure(failure: ApiFailure, token?: string, context?: s
 		message = `The request to Keyword.com failed${failure.rawMessage ? `: ${clip(failure.rawMessage, 200)}` : ''}`;
 		description = 'Check the Base URL of the credential and the network connection of n8n.';
 	}
-	if (context) description = `${description} (${context})`;
+	if (failure.retryAfterMs !== undefined && failure.maxWaitMs !== undefined) {
+		description = `${description} Keyword.com asked to wait ${seconds(failure.retryAfterMs)} before the next request, longer than the node waits (${seconds(failure.maxWaitMs)}), so it stopped instead.`;
+	}
+	if (failure.mayHaveApplied) {
+		description = `${description} This request changes data and may have been carried out before the failure. The node did not send it again: check in Keyword.com before you run it again, so nothing is added or deleted twice.`;
+	}
+	if (context) description = `${description} (${failure.attempts && failure.attempts > 1 ? `after ${failure.attempts} attempts, ` : ''}${context})`;
 	return {
 		message: redactText(message, token),
 		description: redactText(description, token),
-		httpCode: status ? String(status) : failure.code ?? 'none',
+		httpCode: status ? String(status) : null,
 	};
 }

@@ -15,7 +15,7 @@ import { DEFAULT_PAGE_CONCURRENCY } from './constants';
 import { concurrencyOption, returnAllFields, simplifyField } from './fields';
 import { collectPages, type PageStyle } from './paging';
 import { shapeRecord, type RecordKind } from './records';
-import { redactDeep } from './redact';
+import { redactDeep, redactText } from './redact';
 import { apiRequest, type ApiRequest, type ApiResponse } from './transport';
 import { checkInteger, InputError } from './validation';
 
@@ -113,9 +113,13 @@ function inputFor(context: IExecutePaginationFunctions): OperationInput {
 	};
 }
 
-function toOperationError(node: INode, error: unknown, itemIndex: number): Error {
+/** Input errors quote the value: a token pasted into a field must not come back in the message. */
+function toOperationError(node: INode, error: unknown, itemIndex: number, token?: string): Error {
 	if (error instanceof InputError) {
-		return new NodeOperationError(node, `Invalid ${error.message}`, { itemIndex, description: error.hint });
+		return new NodeOperationError(node, redactText(`Invalid ${error.message}`, token), {
+			itemIndex,
+			description: error.hint,
+		});
 	}
 	return error as Error;
 }
@@ -165,6 +169,8 @@ function runOperation(config: OperationConfig) {
 	): Promise<INodeExecutionData[]> {
 		const input = inputFor(this);
 		const { itemIndex, node } = input;
+		const credentials = await this.getCredentials('keywordComApi');
+		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
 		let prepared: PreparedRequest;
 		let url: string;
 		let limit = 0;
@@ -176,7 +182,7 @@ function runOperation(config: OperationConfig) {
 				limit = checkInteger('Limit', this.getNodeParameter('limit', 50), 1, Number.MAX_SAFE_INTEGER);
 			}
 		} catch (error) {
-			throw toOperationError(node, error, itemIndex);
+			throw toOperationError(node, error, itemIndex, token);
 		}
 		const base = baseOptions(requestData.options);
 		const runtime: OperationRuntime = {
@@ -217,8 +223,6 @@ function runOperation(config: OperationConfig) {
 			results = shapeOutput(config, response.body, runtime);
 		}
 
-		const credentials = await this.getCredentials('keywordComApi');
-		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
 		const keepAccountToken = config.revealToken?.(input) ?? false;
 		return results.map((json) => ({
 			json: redactDeep(json, token, keepAccountToken),

@@ -5,23 +5,53 @@
 export const REDACTED = '[redacted]';
 
 const TOKEN_PARAMETER = /([?&])api_token=[^&#\s"']*(&?)/gi;
+/** `api_token=<value>` anywhere else in a text (a message quoting a query, a form body…). */
+const TOKEN_ASSIGNMENT = /\bapi_token(=|%3D)(?!\[redacted\])[^&#\s"',;)]+/gi;
 
 /** Removes the `api_token` query parameter from a URL-like string, keeping the rest of the query intact. */
 export function stripTokenParameter(text: string): string {
-	return text.replace(TOKEN_PARAMETER, (_match, lead: string, trail: string) => (trail ? lead : '')).replace(/\?$/, '');
+	return text
+		// `?api_token=x` alone goes with its `?`; `?api_token=x&a=1` keeps `?a=1`. A "?" that ends ordinary text stays.
+		.replace(TOKEN_PARAMETER, (_match, lead: string, trail: string) => (trail ? lead : ''))
+		.replace(TOKEN_ASSIGNMENT, (_match, sign: string) => `api_token${sign}${REDACTED}`);
 }
 
-function tokenForms(token: string | undefined): string[] {
-	if (!token || token.length < 4) return [];
-	const forms = new Set([token, encodeURIComponent(token), encodeURIComponent(token).replace(/%20/g, '+')]);
-	return [...forms];
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Strips token parameters and every literal occurrence of the token (plain or URL-encoded) from a string. */
+/** The token as it may appear in text: as is, URL-encoded (component, URI, `+` for spaces, twice), any hex case. */
+function tokenPattern(token: string | undefined): RegExp | undefined {
+	if (!token || token.length < 4) return undefined;
+	if (cached?.token === token) return cached.pattern;
+	const forms = new Set([token]);
+	try {
+		const component = encodeURIComponent(token);
+		forms.add(component).add(component.replace(/%20/g, '+')).add(encodeURI(token)).add(encodeURIComponent(component));
+	} catch {
+		// A token that is not valid Unicode has no encoded form; the plain form is still removed.
+	}
+	// Longest first, so a longer encoded form is removed whole rather than in part.
+	const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+	const pattern = new RegExp(alternatives.join('|'), 'gi');
+	cached = { token, pattern, gate: new RegExp(`api_token|${alternatives.join('|')}`, 'i') };
+	return pattern;
+}
+
+/** The pattern of the last token seen: redactDeep calls redactText for every string of every record. */
+let cached: { token: string; pattern: RegExp; gate: RegExp } | undefined;
+
+const PARAMETER_GATE = /api_token/i;
+
+/** Strips token parameters and every occurrence of the token (plain or URL-encoded) from a string. */
 export function redactText(text: string, token?: string): string {
-	let result = stripTokenParameter(text);
-	for (const form of tokenForms(token)) result = result.split(form).join(REDACTED);
-	return result;
+	// One test per string first: almost no string of a record holds anything to remove, and lists run into the
+	// hundreds of thousands of strings.
+	const gate = tokenPattern(token) ? cached?.gate : PARAMETER_GATE;
+	if (gate && !gate.test(text)) return text;
+	const result = stripTokenParameter(text);
+	const pattern = tokenPattern(token);
+	return pattern ? result.replace(pattern, REDACTED) : result;
 }
 
 /**

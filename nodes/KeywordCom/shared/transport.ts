@@ -1,6 +1,7 @@
 import type {
 	FunctionsBase,
 	IDataObject,
+	JsonObject,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	RequestHelperFunctions,
@@ -9,6 +10,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
 import { describeFailure, type ApiFailure } from './errors';
+import { redactText } from './redact';
 
 /**
  * The one place every request of both nodes goes through (n8n's httpRequestWithAuthentication underneath).
@@ -16,9 +18,14 @@ import { describeFailure, type ApiFailure } from './errors';
  *
  * Retry policy:
  * - 429 is retried for every method (the API refused the request, so nothing happened), after Retry-After
- *   (seconds or an HTTP date; a default when absent), at most `maxAttempts` tries, each wait capped.
- * - Other failures (5xx, dropped connection, time-out, unreadable body) are retried only for GET: a create or delete
- *   that failed ambiguously may have been applied, and repeating it could add or delete twice.
+ *   (seconds or an HTTP date; exponential back-off from `baseDelayMs` when absent), at most `maxAttempts` tries.
+ *   No wait is longer than `maxDelayMs`: when Retry-After asks for more, the node stops at once with an error that
+ *   says how long Keyword.com asked to wait, instead of waiting the cap and being refused again.
+ * - Other failures (5xx, dropped connection, time-out, unreadable body) are retried only for reads (GET, and the
+ *   chart POST #14) (5xx after its
+ *   Retry-After when it sends one): a create, change or delete that failed ambiguously may have been applied, and
+ *   repeating it could add or delete twice. Its error says so.
+ * - Everything else (4xx) is answered at once.
  */
 export type RequestContext = Pick<FunctionsBase, 'getNode' | 'getCredentials'> & {
 	helpers: Pick<RequestHelperFunctions, 'httpRequestWithAuthentication'>;
@@ -51,8 +58,43 @@ export interface ApiResponse {
 	headers: Record<string, unknown>;
 }
 
-/** Thrown by the request runner; carries the HTTP status for callers (the trigger) that need it. */
-export class KeywordComApiError extends NodeApiError {}
+/**
+ * Thrown by the request runner; carries the HTTP status (`httpCode`) for callers (the trigger) that need it.
+ * Its message and description are exactly the ones `describeFailure` wrote: NodeApiError would otherwise replace
+ * them with n8n's generic text for common statuses and network codes (or for any message that merely contains a
+ * code such as "EPERM", e.g. a project called "Keeperman").
+ */
+export class KeywordComApiError extends NodeApiError {
+	/** Sets message, description and httpCode after NodeApiError's own rewriting. */
+	pin(message: string, description: string, httpCode: string | null): this {
+		this.message = message;
+		this.description = description;
+		this.httpCode = httpCode;
+		return this;
+	}
+}
+
+/**
+ * A copy of `error` (a KeywordComApiError or any error) with `extra` appended to its description, keeping its
+ * message and HTTP code as they are. For callers that add context (e.g. how many chunks were already accepted):
+ * re-wrapping in a plain NodeApiError would let n8n replace the message again.
+ */
+export function withDescription(
+	context: Pick<FunctionsBase, 'getNode'>,
+	error: unknown,
+	extra: string,
+	itemIndex?: number,
+): KeywordComApiError {
+	const source = error as { message?: string; description?: string | null; httpCode?: string | null };
+	const message = source?.message ?? String(error);
+	const description = `${source?.description ?? ''} ${extra}`.trim();
+	const httpCode = source?.httpCode ?? null;
+	return new KeywordComApiError(
+		context.getNode(),
+		{ message, httpCode } as JsonObject,
+		{ message, description, httpCode: httpCode ?? undefined, itemIndex },
+	).pin(message, description, httpCode);
+}
 
 const RETRYABLE_NETWORK_CODES = new Set([
 	'ECONNRESET',
@@ -65,12 +107,28 @@ const RETRYABLE_NETWORK_CODES = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
 
+/** POST endpoints that only read (#14 ranking chart): as safe to repeat as a GET. */
+const READ_ONLY_POSTS = /\/keywords\/chart\/?$/;
+
+/** A path segment that URL parsing would resolve away: ".", "..", or the same with %2E. */
+function hasDotSegment(url: string): boolean {
+	return url
+		.split('?')[0]
+		.split('/')
+		.some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+}
+
+/** Network failures where the request never reached Keyword.com (nothing can have been applied). */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
 /** Seconds (`"3"`) or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: unknown, nowMs = Date.now()): number | undefined {
 	if (value === undefined || value === null) return undefined;
 	const text = String(Array.isArray(value) ? value[0] : value).trim();
 	if (text === '') return undefined;
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	// An HTTP date names its day or month ("Thu, 15 Jan 2026 12:00:00 GMT"); Date.parse alone takes "-5" for a year.
+	if (!/[A-Za-z]{3}/.test(text)) return undefined;
 	const date = Date.parse(text);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - nowMs);
@@ -79,6 +137,14 @@ export function parseRetryAfter(value: unknown, nowMs = Date.now()): number | un
 export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
 	const wanted = retryAfterMs ?? policy.baseDelayMs * 2 ** (attempt - 1);
 	return Math.min(Math.max(0, wanted), policy.maxDelayMs);
+}
+
+function headerValue(headers: unknown, name: string): unknown {
+	if (!headers || typeof headers !== 'object') return undefined;
+	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (key.toLowerCase() === name) return value;
+	}
+	return undefined;
 }
 
 function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -128,14 +194,14 @@ export function toApiError(
 	itemIndex?: number,
 	what?: string,
 ): KeywordComApiError {
-	const described = describeFailure(failure, token, what);
-	// Only the described (redacted) facts go into the error: never the request options, which hold the token.
-	const error = new KeywordComApiError(
+	const { message, description, httpCode } = describeFailure(failure, token, what);
+	// Only the described (redacted) facts go into the error: never the request options or the transport error,
+	// which hold the token (Authorization header) and the API's raw answer.
+	return new KeywordComApiError(
 		context.getNode(),
-		{ message: described.message, httpCode: described.httpCode },
-		{ message: described.message, description: described.description, httpCode: described.httpCode, itemIndex },
-	);
-	return error;
+		{ message, httpCode } as JsonObject,
+		{ message, description, httpCode: httpCode ?? undefined, itemIndex },
+	).pin(message, description, httpCode);
 }
 
 /** Sends one logical request (with its retries) and returns the parsed answer, or throws KeywordComApiError. */
@@ -145,9 +211,24 @@ export async function apiRequest(
 	options: { policy?: RetryPolicy; itemIndex?: number; onAttempt?: () => void } = {},
 ): Promise<ApiResponse> {
 	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
-	const safeToRepeat = (request.method ?? 'GET') === 'GET';
+	const method = (request.method ?? 'GET').toUpperCase();
+	const safeToRepeat = method === 'GET' || (method === 'POST' && READ_ONLY_POSTS.test(request.url.split('?')[0]));
 	const what = `${request.method ?? 'GET'} ${request.url.split('?')[0]}`;
 	let token: string | undefined;
+	if (hasDotSegment(request.url)) {
+		// URL parsing resolves "." and ".." (also as %2E): `DELETE …/groups/..` would reach another endpoint.
+		token = await getToken(context);
+		const message = redactText(
+			`A project, group or id named "." or ".." cannot be used: the request ${what} would reach another address`,
+			token,
+		);
+		const description = 'Rename the project or group in Keyword.com, or check the value the expression gives.';
+		throw new KeywordComApiError(context.getNode(), { message } as JsonObject, {
+			message,
+			description,
+			itemIndex: options.itemIndex,
+		}).pin(message, description, null);
+	}
 	for (let attempt = 1; ; attempt++) {
 		const httpOptions: IHttpRequestOptions = {
 			...(request.base ?? {}),
@@ -181,22 +262,26 @@ export async function apiRequest(
 				retryable = safeToRepeat;
 			} else {
 				failure = { status, body: parsed.ok ? parsed.value : response.body };
-				if (status === 429) {
-					retryable = true;
-					retryAfterMs = parseRetryAfter((response.headers ?? {})['retry-after']);
-				} else {
-					retryable = safeToRepeat && status >= 500;
-				}
+				retryable = status === 429 || (safeToRepeat && status >= 500);
+				// 429 and 503 carry Retry-After; any server error that sends one gets it honoured.
+				if (retryable) retryAfterMs = parseRetryAfter(headerValue(response.headers, 'retry-after'));
 			}
 		} catch (error) {
 			failure = networkFailure(error);
 			retryable = safeToRepeat && failure.status === undefined && RETRYABLE_NETWORK_CODES.has(failure.code ?? '');
 		}
+		if (retryable && retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) {
+			// Waiting the cap would only be refused again: stop now and say how long Keyword.com asked to wait.
+			retryable = false;
+			failure.retryAfterMs = retryAfterMs;
+			failure.maxWaitMs = policy.maxDelayMs;
+		}
 		if (!retryable || attempt >= policy.maxAttempts) {
 			token ??= await getToken(context);
-			const suffix =
-				attempt > 1 ? `after ${attempt} attempts, ${what}` : what;
-			throw toApiError(context, failure, token, options.itemIndex, suffix);
+			failure.attempts = attempt;
+			const refused = failure.status !== undefined && failure.status >= 400 && failure.status < 500;
+			if (!safeToRepeat && !refused && !NEVER_SENT_CODES.has(failure.code ?? '')) failure.mayHaveApplied = true;
+			throw toApiError(context, failure, token, options.itemIndex, what);
 		}
 		await sleep(retryDelay(policy, attempt, retryAfterMs));
 	}

@@ -29,6 +29,20 @@ export class InputError extends Error {
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
+// Half of a surrogate pair (a broken emoji or symbol): it has no UTF-8 form, so it cannot be encoded into a URL.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Checks shared by everything that goes into a path: a dot segment would make the URL name another endpoint. */
+function checkPathText(field: string, text: string): void {
+	if (CONTROL_CHARACTERS.test(text)) {
+		throw new InputError(field, 'must not contain control characters (tabs, line breaks…)');
+	}
+	if (LONE_SURROGATE.test(text)) {
+		throw new InputError(field, 'contains an invalid character (a broken emoji or symbol)');
+	}
+	if (text === '.' || text === '..') throw new InputError(field, `cannot be "${text}"`);
+}
+
 function describe(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
@@ -50,9 +64,7 @@ export function checkName(field: string, value: unknown, { allowEmpty = false } 
 		if (allowEmpty) return '';
 		throw new InputError(field, 'must not be empty');
 	}
-	if (CONTROL_CHARACTERS.test(name)) {
-		throw new InputError(field, 'must not contain control characters (tabs, line breaks…)');
-	}
+	checkPathText(field, name);
 	if (name.toLowerCase().includes(GROUP_SEPARATOR)) {
 		throw new InputError(
 			field,
@@ -130,7 +142,8 @@ export function checkIdList(field: string, value: unknown): string[] {
 export function checkOpaqueId(field: string, value: unknown): string {
 	const id = requireText(field, value ?? '').trim();
 	if (id === '') throw new InputError(field, 'must not be empty');
-	if (CONTROL_CHARACTERS.test(id) || /[\s/?#]/.test(id)) {
+	checkPathText(field, id);
+	if (/[\s/?#]/.test(id)) {
 		throw new InputError(field, `"${id.slice(0, 40)}" is not a valid id`);
 	}
 	return id;

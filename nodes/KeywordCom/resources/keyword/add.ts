@@ -1,11 +1,11 @@
-import type { IDataObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { API_PREFIX, DEFAULT_ADD_CHUNK_SIZE } from '../../shared/constants';
 import { groupField, options, projectField } from '../../shared/fields';
 import { defineOperation } from '../../shared/operation';
 import { shapeRecord } from '../../shared/records';
 import { readTarget } from '../../shared/target';
+import { withDescription } from '../../shared/transport';
 import {
 	checkInteger,
 	checkKeywordText,
@@ -194,17 +194,11 @@ export const addKeywords = defineOperation({
 				response = await send({ method: 'POST', url, body: { data: chunk } });
 			} catch (error) {
 				// When earlier chunks were accepted, say so: the user neither loses track nor re-adds them blindly.
-				const failure = error as NodeApiError;
 				const progress =
 					start === 0
 						? ''
-						: ` ${start} of ${entries.length} keywords had already been sent in earlier requests and were accepted (added ${added}, duplicates ${duplicates}); the rest were not sent.`;
-				throw new NodeApiError(input.node, { message: failure.message } as JsonObject, {
-					message: failure.message,
-					description: `${failure.description ?? ''}${progress}`.trim(),
-					httpCode: failure.httpCode ?? undefined,
-					itemIndex: input.itemIndex,
-				});
+						: `${start} of ${entries.length} keywords had already been sent in earlier requests and were accepted (added ${added}, duplicates ${duplicates}); the rest were not sent.`;
+				throw withDescription({ getNode: () => input.node }, error, progress, input.itemIndex);
 			}
 			const body = (response.body ?? {}) as IDataObject;
 			const counts = ((body.meta as IDataObject | undefined)?.counts ?? {}) as IDataObject;

@@ -1,0 +1,272 @@
+/**
+ * Helpers of the reliability tests: the KeywordCom node runs through n8n's engine (test/harness) against the fake
+ * API over real HTTP, with faults injected into the fake.
+ */
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { FakeKeywordApi, type FakeKeywordApiOptions, type RecordedRequest } from '../../dev/fake-api';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
+import { runNode, type RunNodeError, type RunResult } from '../harness';
+
+/** A token whose URL-encoded form differs from it (`+`, `/`, `=`), so an encoded leak is caught too. */
+export const TOKEN = 'kwc_S3cr3t+T0ken/xyz=42';
+
+/** 2026-01-15T12:00:00Z: stable dates in the fake's data. */
+export const FIXED_NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+export const PROJECT = 'Acme Shoes';
+
+export interface Fake {
+	api: FakeKeywordApi;
+	baseUrl: string;
+	node: KeywordCom;
+}
+
+/** One fake for the enclosing file or describe (filled by a before hook). */
+export function useFake(options: FakeKeywordApiOptions = {}): Fake {
+	const fake = {} as Fake;
+	before(async () => {
+		fake.api = new FakeKeywordApi({ seed: 'demo', token: TOKEN, now: () => FIXED_NOW, ...options });
+		fake.baseUrl = await fake.api.start();
+		fake.node = new KeywordCom();
+	});
+	after(async () => {
+		await fake.api?.stop();
+	});
+	return fake;
+}
+
+export interface RunOptions {
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	apiToken?: string;
+	baseUrl?: string;
+	/** Keep the faults armed before the run (default: they are kept; `clearFaults` clears them first). */
+	clearFaults?: boolean;
+}
+
+export interface Outcome {
+	items: IDataObject[];
+	raw: INodeExecutionData[];
+	error?: RunNodeError;
+	requests: RecordedRequest[];
+	result: RunResult;
+	ms: number;
+}
+
+/** Clears the fake's request log, runs the node, returns its output, its error and the requests the fake got. */
+export async function run(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
+	fake.api.clearRequests();
+	if (options.clearFaults) fake.api.clearFaults();
+	const started = Date.now();
+	const result = await runNode({
+		nodeType: fake.node,
+		parameters,
+		credentials: {
+			keywordComApi: { apiToken: options.apiToken ?? fake.api.token, baseUrl: options.baseUrl ?? `${fake.baseUrl}/` },
+		},
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+	const ms = Date.now() - started;
+	// Faults a test armed but the run did not consume must not leak into the next test.
+	fake.api.clearFaults();
+	return {
+		items: result.items.map((item) => item.json),
+		raw: result.items,
+		error: result.error,
+		requests: [...fake.api.requests],
+		result,
+		ms,
+	};
+}
+
+export async function runOk(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
+	const outcome = await run(fake, parameters, options);
+	if (outcome.error) {
+		assert.fail(`node failed: ${outcome.error.name}: ${outcome.error.message} — ${outcome.error.description ?? ''}`);
+	}
+	return outcome;
+}
+
+/** A resource locator value as the editor saves it. */
+export function rl(value: string | number, mode = 'name'): { __rl: true; mode: string; value: string | number } {
+	return { __rl: true, mode, value };
+}
+
+export function describeRequests(requests: RecordedRequest[]): string {
+	return requests.map((r) => `${r.method} ${r.rawPath}?${r.rawQuery} → ${r.status}`).join(' | ');
+}
+
+/** The forms of a token that must never appear: as is, URL-encoded (both space styles). */
+export function tokenForms(token: string = TOKEN): string[] {
+	return [...new Set([token, encodeURIComponent(token), encodeURIComponent(token).replace(/%20/g, '+')])];
+}
+
+/** Serializes anything (errors with their own fields, cause chains, circular structures) for a leak search. */
+export function serialize(value: unknown, skipKeys: readonly string[] = []): string {
+	const seen = new WeakSet<object>();
+	if (typeof value === 'string') return value;
+	return (
+		JSON.stringify(value, function (key, v: unknown) {
+			if (skipKeys.includes(key)) return undefined;
+			if (v instanceof Error) {
+				const e = v as Error & Record<string, unknown>;
+				const out: Record<string, unknown> = { name: e.name, message: e.message, stack: e.stack };
+				for (const k of Object.keys(e)) out[k] = e[k];
+				if ('cause' in e) out.cause = e.cause;
+				if (seen.has(e)) return '[Circular]';
+				seen.add(e);
+				return out;
+			}
+			if (typeof v === 'object' && v !== null) {
+				if (seen.has(v)) return '[Circular]';
+				seen.add(v);
+			}
+			return v;
+		}) ?? ''
+	);
+}
+
+/**
+ * Where the token appears in `value`, or undefined. `skipKeys`: keys left out of the search (e.g. `node`, the
+ * workflow node n8n attaches to errors, which holds the parameters exactly as the user typed them).
+ */
+export function findTokenLeak(value: unknown, token: string = TOKEN, skipKeys: readonly string[] = []): string | undefined {
+	const text = serialize(value, skipKeys);
+	for (const form of tokenForms(token)) {
+		const at = text.indexOf(form);
+		if (at !== -1) return `"${form}" in …${text.slice(Math.max(0, at - 200), at + 100)}…`;
+	}
+	const parameter = /api_token(=|%3D)(?!\[redacted\])[^&\s"'\\]/i.exec(text);
+	if (parameter) return `an api_token parameter in …${text.slice(Math.max(0, parameter.index - 200), parameter.index + 100)}…`;
+	return undefined;
+}
+
+export function assertNoTokenIn(value: unknown, label: string, token: string = TOKEN, skipKeys: readonly string[] = []): void {
+	const leak = findTokenLeak(value, token, skipKeys);
+	assert.equal(leak, undefined, `${label}: the token leaked: ${leak}`);
+}
+
+/** The keyword ids of a container, read from the fake's state. */
+export function keywordIdsOf(fake: Fake, name: string): string[] {
+	const container = fake.api.state.findContainer(name);
+	assert.ok(container, `container ${name} exists in the fake`);
+	return container.keywordIds.map(String);
+}
+
+export function projectIdOf(fake: Fake, name: string): number {
+	const container = fake.api.state.findContainer(name);
+	assert.ok(container, `container ${name} exists in the fake`);
+	return container.projectId;
+}
+
+export interface OperationCase {
+	label: string;
+	parameters: INodeParameters;
+	method: string;
+	/** Creates or deletes something (never repeated after an ambiguous failure). */
+	mutates: boolean;
+}
+
+/**
+ * Every one of the 28 operations with valid parameters against the demo seed. Mutating ones act on throw-away
+ * names/ids created by `prepare` so they can be run repeatedly.
+ */
+export function allOperations(fake: Fake): OperationCase[] {
+	const acme = projectIdOf(fake, PROJECT);
+	const kw = keywordIdsOf(fake, PROJECT);
+	const domain = fake.api.state.aiDomains[0].id;
+	const get = (label: string, parameters: INodeParameters): OperationCase => ({ label, parameters, method: 'GET', mutates: false });
+	return [
+		get('project getMany', { resource: 'project', operation: 'getMany' }),
+		get('project get', { resource: 'project', operation: 'get', project: rl(PROJECT), group: rl('Blog') }),
+		get('project getRegions', { resource: 'project', operation: 'getRegions', project: rl(PROJECT) }),
+		get('project getMetrics', { resource: 'project', operation: 'getMetrics', project: rl(PROJECT) }),
+		get('tag getMany', { resource: 'tag', operation: 'getMany', project: rl(PROJECT) }),
+		get('keyword get', { resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: kw[0] }),
+		get('keyword getMany', { resource: 'keyword', operation: 'getMany', project: rl(PROJECT), returnAll: true }),
+		get('competitor getHistory', {
+			resource: 'competitor',
+			operation: 'getHistory',
+			project: rl(PROJECT),
+			keywordId: kw[0],
+			startDate: '2026-01-10',
+			endDate: '2026-01-11',
+		}),
+		get('shareOfVoice getLatest', { resource: 'shareOfVoice', operation: 'getLatest', project: rl(PROJECT) }),
+		get('shareOfVoice getHistory', { resource: 'shareOfVoice', operation: 'getHistory', projectId: rl(String(acme), 'id'), daysRange: 7 }),
+		get('alert getMany', { resource: 'alert', operation: 'getMany', returnAll: true }),
+		get('topPage getMany', { resource: 'topPage', operation: 'getMany', project: rl(PROJECT), returnAll: true }),
+		get('account get', { resource: 'account', operation: 'get', simplify: false }),
+		get('aiDomain getMany', { resource: 'aiDomain', operation: 'getMany' }),
+		get('aiDomain get', { resource: 'aiDomain', operation: 'get', domainId: rl(domain, 'id') }),
+		get('aiSearchTerm getMany', { resource: 'aiSearchTerm', operation: 'getMany', domainId: rl(domain, 'id') }),
+		get('aiMetric getDashboard', { resource: 'aiMetric', operation: 'getDashboard', domainId: rl(domain, 'id') }),
+		get('aiMetric getSentiment', { resource: 'aiMetric', operation: 'getSentiment', domainId: rl(domain, 'id') }),
+		get('aiMetric getCitations', { resource: 'aiMetric', operation: 'getCitations', domainId: rl(domain, 'id') }),
+		{
+			label: 'rankingHistory getChart',
+			parameters: { resource: 'rankingHistory', operation: 'getChart', keywordIds: kw[0], days: 5 },
+			method: 'POST',
+			mutates: false,
+		},
+		{
+			label: 'project create',
+			parameters: { resource: 'project', operation: 'create', projectName: 'Scratch Project', currencyCode: 'eur' },
+			method: 'POST',
+			mutates: true,
+		},
+		{
+			label: 'project archive',
+			parameters: { resource: 'project', operation: 'archive', project: rl('Café Zürich') },
+			method: 'PUT',
+			mutates: true,
+		},
+		{
+			label: 'project restore',
+			parameters: { resource: 'project', operation: 'restore', project: rl('Café Zürich') },
+			method: 'GET',
+			mutates: true,
+		},
+		{
+			label: 'project refresh',
+			parameters: { resource: 'project', operation: 'refresh', projectId: rl(String(acme), 'id') },
+			method: 'POST',
+			mutates: true,
+		},
+		{
+			label: 'keyword add',
+			parameters: { resource: 'keyword', operation: 'add', project: rl(PROJECT), keywords: ['leak test one', 'leak test two'], url: 'acmeshoes.com' },
+			method: 'POST',
+			mutates: true,
+		},
+		{
+			label: 'keyword updateMany',
+			parameters: { resource: 'keyword', operation: 'updateMany', projectId: rl(String(acme), 'id'), keywordIds: kw[1], updateFields: { notes: 'hi' } },
+			method: 'PATCH',
+			mutates: true,
+		},
+		{
+			label: 'keyword delete',
+			parameters: { resource: 'keyword', operation: 'delete', project: rl(PROJECT), keywordId: kw[kw.length - 1] },
+			method: 'DELETE',
+			mutates: true,
+		},
+		{
+			label: 'keyword deleteMany',
+			parameters: { resource: 'keyword', operation: 'deleteMany', projectId: rl(String(acme), 'id'), keywordIds: kw[kw.length - 2] },
+			method: 'DELETE',
+			mutates: true,
+		},
+		{
+			label: 'project delete',
+			parameters: { resource: 'project', operation: 'delete', project: rl('Scratch Project') },
+			method: 'DELETE',
+			mutates: true,
+		},
+	];
+}
