@@ -16,7 +16,7 @@ import { concurrencyOption, returnAllFields, simplifyField } from './fields';
 import { collectPages, type PageStyle } from './paging';
 import { shapeRecord, type RecordKind } from './records';
 import { redactDeep, redactText } from './redact';
-import { apiRequest, type ApiRequest, type ApiResponse } from './transport';
+import { apiRequest, SharedPause, type ApiRequest, type ApiResponse } from './transport';
 import { checkInteger, InputError } from './validation';
 
 /**
@@ -185,13 +185,14 @@ function runOperation(config: OperationConfig) {
 			throw toOperationError(node, error, itemIndex, token);
 		}
 		const base = baseOptions(requestData.options);
+		const pause = new SharedPause();
 		const runtime: OperationRuntime = {
 			input,
 			prepared,
 			url,
 			method: config.method,
 			simplify: config.simplify ? (this.getNodeParameter('simplify', true) as boolean) : false,
-			send: async (request) => await apiRequest(this, { ...request, base }, { itemIndex }),
+			send: async (request) => await apiRequest(this, { ...request, base }, { itemIndex, pause }),
 		};
 
 		let results: IDataObject[];

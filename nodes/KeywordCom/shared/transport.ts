@@ -205,10 +205,26 @@ export function toApiError(
 }
 
 /** Sends one logical request (with its retries) and returns the parsed answer, or throws KeywordComApiError. */
+/**
+ * One pause shared by the requests of one operation (the pages of a Return All fetched side by side): when one of
+ * them is told to slow down (429), the others wait too instead of running into the same limit.
+ */
+export class SharedPause {
+	private until = 0;
+
+	hold(ms: number): void {
+		this.until = Math.max(this.until, Date.now() + ms);
+	}
+
+	async wait(): Promise<void> {
+		for (let left = this.until - Date.now(); left > 0; left = this.until - Date.now()) await sleep(left);
+	}
+}
+
 export async function apiRequest(
 	context: RequestContext,
 	request: ApiRequest,
-	options: { policy?: RetryPolicy; itemIndex?: number; onAttempt?: () => void } = {},
+	options: { policy?: RetryPolicy; itemIndex?: number; onAttempt?: () => void; pause?: SharedPause } = {},
 ): Promise<ApiResponse> {
 	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
 	const method = (request.method ?? 'GET').toUpperCase();
@@ -230,6 +246,7 @@ export async function apiRequest(
 		}).pin(message, description, null);
 	}
 	for (let attempt = 1; ; attempt++) {
+		if (options.pause) await options.pause.wait();
 		const httpOptions: IHttpRequestOptions = {
 			...(request.base ?? {}),
 			method: request.method,
@@ -283,6 +300,8 @@ export async function apiRequest(
 			if (!safeToRepeat && !refused && !NEVER_SENT_CODES.has(failure.code ?? '')) failure.mayHaveApplied = true;
 			throw toApiError(context, failure, token, options.itemIndex, what);
 		}
-		await sleep(retryDelay(policy, attempt, retryAfterMs));
+		const delay = retryDelay(policy, attempt, retryAfterMs);
+		if (failure.status === 429) options.pause?.hold(delay);
+		await sleep(delay);
 	}
 }
