@@ -7,25 +7,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-const PACKAGE_NAME = 'n8n-nodes-keyword-com';
+import { packageDir, repoRoot } from './paths';
 
-/** The project root: the nearest folder above this file whose package.json is ours (works from e2e/lib and build/e2e/lib). */
+/**
+ * The package folder (kept for callers of the first driver version): same as packageDir(). Scripts and the host
+ * files are found from repoRoot(); the package to build and pack from packageDir() (see paths.ts).
+ */
 export function projectRoot(): string {
-	let dir = __dirname;
-	for (;;) {
-		const candidate = path.join(dir, 'package.json');
-		if (fs.existsSync(candidate)) {
-			try {
-				const pkg = JSON.parse(fs.readFileSync(candidate, 'utf8')) as { name?: string };
-				if (pkg.name === PACKAGE_NAME) return dir;
-			} catch {
-				// not ours; keep walking up
-			}
-		}
-		const parent = path.dirname(dir);
-		if (parent === dir) throw new Error(`e2e: cannot find the ${PACKAGE_NAME} project root above ${__dirname}`);
-		dir = parent;
-	}
+	return packageDir();
 }
 
 export interface NodeEnv {
@@ -42,7 +31,7 @@ let nodeEnvMemo: NodeEnv | undefined;
 /** Sources scripts/env.sh once (installing Node 24 if needed) and returns where it put things. */
 export function nodeEnv(): NodeEnv {
 	if (nodeEnvMemo) return nodeEnvMemo;
-	const root = projectRoot();
+	const root = repoRoot();
 	const out = execFileSync(
 		'bash',
 		['-c', 'source "$1/scripts/env.sh" >&2 && printf "%s\\n%s\\n" "$NODE24_HOME" "$KEYWORD_COM_CACHE"', 'env', root],
@@ -75,7 +64,7 @@ let hostMemo: string | undefined;
  */
 export function installN8nHost(): string {
 	if (hostMemo) return hostMemo;
-	const root = projectRoot();
+	const root = repoRoot();
 	let out: string;
 	try {
 		out = execFileSync('bash', [path.join(root, 'scripts', 'install-n8n-host.sh')], {
@@ -100,7 +89,7 @@ export function installN8nHost(): string {
  * `npm pack` of the project (already built: `npm run build`) into a fresh temp folder; returns the tarball's path.
  * Lifecycle scripts are skipped, so packing never rebuilds.
  */
-export function packPackage(projectDir: string = projectRoot()): string {
+export function packPackage(projectDir: string = packageDir()): string {
 	if (!fs.existsSync(path.join(projectDir, 'dist'))) {
 		throw new Error(`e2e: ${projectDir}/dist is missing: run \`npm run build\` before packing`);
 	}

@@ -443,6 +443,23 @@ export class RealN8n {
 	}
 
 	/**
+	 * Like importWorkflow, for several workflows in one `n8n import:workflow` (one start-up instead of one each).
+	 * Returns their ids, in order.
+	 */
+	async importWorkflows(workflows: Array<Record<string, any>>): Promise<string[]> {
+		if (workflows.length === 0) return [];
+		const data = workflows.map((workflow) => {
+			const id: string = typeof workflow.id === 'string' && workflow.id ? workflow.id : stableId(`workflow:${String(workflow.name ?? 'workflow')}`);
+			if (id.length > 21) throw new Error(`e2e: workflow id "${id}" is longer than the 21 characters n8n accepts`);
+			return { name: 'workflow', settings: {}, ...workflow, id, active: false };
+		});
+		const file = path.join(this.rootDir, `workflows-${Date.now()}.json`);
+		fs.writeFileSync(file, JSON.stringify(data, null, 2));
+		await this.cliOk(['import:workflow', `--input=${file}`], `importing ${data.length} workflows`);
+		return data.map((workflow) => workflow.id);
+	}
+
+	/**
 	 * `n8n publish:workflow --id=…` (n8n 2.x's activation: the active version is what triggers run). n8n reads it at
 	 * start-up, so a running instance is restarted; a polling trigger then polls once at activation.
 	 */

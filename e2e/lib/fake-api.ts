@@ -1,0 +1,163 @@
+/**
+ * The project's fake Keyword.com API as a separate process (`build/dev/fake-api/cli.js`, compiled by
+ * `npx tsc -p tsconfig.test.json`), on loopback, with its control routes (`/__control/...`, see dev/fake-api/README.md).
+ * Used by the end-to-end tests and the demo: n8n reaches it over HTTP exactly as it would reach Keyword.com.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+
+import { buildPath } from './paths';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+export interface FakeApiOptions {
+	/** Seed data: 'demo' (two projects, ~30 keywords, alerts, two AI domains) or 'empty'. Default 'demo'. */
+	seed?: 'demo' | 'empty';
+	/** Bearer token; a random one per process by default (so a leak check means something). */
+	token?: string;
+	/** Fixed port (0 = any free port). */
+	port?: number;
+	/** How long to wait for the "listening" line. */
+	startTimeoutMs?: number;
+}
+
+/** A recorded request of the fake (`GET /__control/requests`). */
+export interface FakeRequest {
+	method: string;
+	rawPath: string;
+	path: string;
+	rawQuery: string;
+	query: Record<string, unknown>;
+	authorization?: string;
+	bodyText: string;
+	body: any;
+	status: number;
+}
+
+const fakes = new Set<ChildProcess>();
+let hookInstalled = false;
+function installExitHook(): void {
+	if (hookInstalled) return;
+	hookInstalled = true;
+	process.on('exit', () => {
+		for (const child of fakes) {
+			try {
+				child.kill('SIGKILL');
+			} catch {
+				// gone
+			}
+		}
+	});
+}
+
+export class FakeApiProcess {
+	private stderr = '';
+
+	private constructor(
+		private readonly child: ChildProcess,
+		/** `http://127.0.0.1:<port>`, no trailing slash. */
+		readonly baseUrl: string,
+		readonly token: string,
+	) {}
+
+	/** Starts the fake; resolves once it printed its `{"baseUrl","token"}` line. */
+	static async start(opts: FakeApiOptions = {}): Promise<FakeApiProcess> {
+		const cli = buildPath('dev', 'fake-api', 'cli.js');
+		if (!fs.existsSync(cli)) throw new Error(`e2e: ${cli} is missing: run \`npx tsc -p tsconfig.test.json\` first`);
+		const token = opts.token ?? `kwc-e2e-${randomBytes(12).toString('hex')}`;
+		const args = [cli, '--port', String(opts.port ?? 0), '--seed', opts.seed ?? 'demo', '--token', token];
+		const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+		fakes.add(child);
+		child.once('exit', () => fakes.delete(child));
+		installExitHook();
+		let stderr = '';
+		child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+		const line = await new Promise<string>((resolve, reject) => {
+			let out = '';
+			const timer = setTimeout(() => {
+				child.kill('SIGKILL');
+				reject(new Error(`e2e: the fake API did not start within ${(opts.startTimeoutMs ?? 15_000) / 1000} s\n${stderr}`));
+			}, opts.startTimeoutMs ?? 15_000);
+			child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+				out += chunk;
+				const nl = out.indexOf('\n');
+				if (nl >= 0) {
+					clearTimeout(timer);
+					resolve(out.slice(0, nl));
+				}
+			});
+			child.once('exit', (code, signal) => {
+				clearTimeout(timer);
+				reject(new Error(`e2e: the fake API exited (${code ?? signal}) before listening\n${stderr}`));
+			});
+		});
+		const { baseUrl } = JSON.parse(line) as { baseUrl: string; token: string };
+		const fake = new FakeApiProcess(child, baseUrl, token);
+		child.stderr?.on('data', (chunk: string) => (fake.stderr += chunk));
+		return fake;
+	}
+
+	get pid(): number | undefined {
+		return this.child.pid;
+	}
+
+	get running(): boolean {
+		return this.child.exitCode === null && this.child.signalCode === null;
+	}
+
+	/** A control route (`/__control/<route>`): JSON in, JSON out; rejects unless 2xx. */
+	async control(method: string, route: string, body?: unknown): Promise<any> {
+		const res = await fetch(`${this.baseUrl}/__control/${route.replace(/^\/+/, '')}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(15_000),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`e2e: fake ${method} /__control/${route} answered ${res.status}: ${text.slice(0, 500)}`);
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	/** Every API request received since the last clearRequests(), in order. */
+	async requests(): Promise<FakeRequest[]> {
+		return ((await this.control('GET', 'requests')) as { data: FakeRequest[] }).data;
+	}
+
+	async clearRequests(): Promise<void> {
+		await this.control('DELETE', 'requests');
+	}
+
+	/** Fresh seed data (and no recorded requests, faults or latency). */
+	async reset(seed: 'demo' | 'empty' = 'demo'): Promise<void> {
+		await this.control('POST', 'reset', { seed });
+		await this.clearRequests();
+	}
+
+	async state(): Promise<any> {
+		return await this.control('GET', 'state');
+	}
+
+	/** Calls the API itself (with the token), e.g. to read the data the tests assert against. */
+	async api(method: string, apiPath: string, body?: unknown): Promise<any> {
+		const res = await fetch(`${this.baseUrl}${apiPath}`, {
+			method,
+			headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(15_000),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`e2e: fake ${method} ${apiPath} answered ${res.status}: ${text.slice(0, 500)}`);
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	/** SIGTERM (SIGKILL after 5 s); resolves when the process is gone. Safe to call twice. */
+	async stop(): Promise<void> {
+		if (!this.running) return;
+		const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+		this.child.kill('SIGTERM');
+		const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
+		await exited;
+		clearTimeout(timer);
+	}
+}

@@ -1,0 +1,53 @@
+/**
+ * Where things are. Two roots, on purpose kept apart:
+ * - repoRoot(): the repository (scripts/, e2e/host/, examples/, docs/, build/ of the test compile);
+ * - packageDir(): the folder of the n8n package itself (its package.json, `n8n-node build`, dist/, `npm pack`).
+ * Today they are the same folder; when the package sources move into a sub-folder, only packageDir() changes.
+ * Nothing else in e2e/, test/e2e/ or dev/demo/ may hard-code either path, nor any path under build/ (use buildPath()).
+ * Node built-ins only.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const PACKAGE_NAME = 'n8n-nodes-keyword-com';
+
+let repoRootMemo: string | undefined;
+
+/** The repository root: the nearest folder above this file that holds `scripts/env.sh` and `e2e/host/package.json` (works from e2e/lib and build/e2e/lib). */
+export function repoRoot(): string {
+	if (repoRootMemo) return repoRootMemo;
+	let dir = __dirname;
+	for (;;) {
+		if (fs.existsSync(path.join(dir, 'scripts', 'env.sh')) && fs.existsSync(path.join(dir, 'e2e', 'host', 'package.json'))) {
+			repoRootMemo = dir;
+			return dir;
+		}
+		const parent = path.dirname(dir);
+		if (parent === dir) throw new Error(`e2e: cannot find the repository root (scripts/env.sh + e2e/host/) above ${__dirname}`);
+		dir = parent;
+	}
+}
+
+/** A path under the repository's `build/` folder (the output of `npx tsc -p tsconfig.test.json`), e.g. buildPath('dev', 'fake-api', 'cli.js'). */
+export function buildPath(...segments: string[]): string {
+	return path.join(repoRoot(), 'build', ...segments);
+}
+
+/**
+ * The folder of the n8n package (package.json named n8n-nodes-keyword-com, `n8n-node build` → dist/).
+ * For now the repository root. When the sources move into a sub-folder, change this one line.
+ */
+export function packageDir(): string {
+	const dir = repoRoot();
+	const manifest = path.join(dir, 'package.json');
+	let name: string | undefined;
+	try {
+		name = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name;
+	} catch {
+		name = undefined;
+	}
+	if (name !== PACKAGE_NAME) {
+		throw new Error(`e2e: packageDir() expected the ${PACKAGE_NAME} package.json at ${manifest} (found ${name ?? 'none'}); update e2e/lib/paths.ts`);
+	}
+	return dir;
+}

@@ -1,0 +1,113 @@
+/**
+ * The demo (dev/demo/demo.ts, what `npm run demo` runs after compiling) as a user runs it, with --keep-open: it
+ * prints a summary per example workflow, keeps n8n and the fake running with an owner account whose login works,
+ * and on Ctrl-C (SIGINT) stops every process it started.
+ *
+ * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/demo.e2e.test.js
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import { after, describe, test } from 'node:test';
+
+import { EXAMPLES, buildPath, node24ProcessEnv } from '../../e2e/lib';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/** Pids of live processes whose environment holds `KEY=value` (n8n and its task runners carry N8N_PORT). */
+function processesWithEnv(key: string, value: string): number[] {
+	const wanted = `${key}=${value}`;
+	const pids: number[] = [];
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+		try {
+			if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted)) pids.push(Number(entry));
+		} catch {
+			// gone, or not ours to read
+		}
+	}
+	return pids;
+}
+
+async function refused(url: string): Promise<boolean> {
+	try {
+		await fetch(url, { signal: AbortSignal.timeout(3_000) });
+		return false;
+	} catch {
+		return true;
+	}
+}
+
+describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
+	let demo: ChildProcess | undefined;
+	let out = '';
+
+	after(() => {
+		if (demo && demo.exitCode === null && demo.signalCode === null) demo.kill('SIGKILL');
+	});
+
+	test('prints a summary per example, keeps n8n open with a working login, and Ctrl-C stops everything', async () => {
+		const started = Date.now();
+		demo = spawn(process.execPath, [buildPath('dev', 'demo', 'demo.js'), '--keep-open', '--port', '0'], {
+			env: { ...node24ProcessEnv(), NODE_TEST_CONTEXT: '', NODE_OPTIONS: '' },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const child = demo;
+		child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+		child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+		const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+			child.once('exit', (code, signal) => resolve({ code, signal })),
+		);
+
+		// Ready: the editor URL and the login are printed.
+		const deadline = Date.now() + 10 * 60_000;
+		while (!out.includes('Press Ctrl-C')) {
+			assert.ok(child.exitCode === null, `the demo is still running:\n${out}`);
+			assert.ok(Date.now() < deadline, `the demo got ready within 10 minutes:\n${out}`);
+			await new Promise((r) => setTimeout(r, 250));
+		}
+		process.stdout.write(`# demo ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n${out.replace(/^/gm, '# ')}\n`);
+
+		// The summary: one ✔ block per example.
+		for (const spec of EXAMPLES) assert.match(out, new RegExp(`✔ ${spec.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `${spec.title} ran`);
+		assert.match(out, /12 keyword rows ready for the sheet/);
+		assert.match(out, /4 of 4 example workflows ran in n8n 2\./);
+
+		const url = /n8n is running: (http:\/\/127\.0\.0\.1:(\d+))\//.exec(out);
+		const login = /Sign in as (\S+), password (\S+)/.exec(out);
+		const fakeUrl = /Fake Keyword\.com API: (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+		assert.ok(url && login && fakeUrl, 'URL, login and fake API are printed');
+		const [, baseUrl, port] = url;
+
+		// The printed login works, and the examples (and their test copies) are there.
+		const res = await fetch(`${baseUrl}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: login[1], password: login[2] }),
+		});
+		assert.equal(res.status, 200, 'the printed login signs in');
+		const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+		assert.ok(cookie);
+		const workflows = (await (await fetch(`${baseUrl}/rest/workflows`, { headers: { cookie } })).json()) as { data: any[] };
+		assert.equal(workflows.data.length, 2 * EXAMPLES.length, 'each example and its test copy');
+		const credentials = (await (await fetch(`${baseUrl}/rest/credentials`, { headers: { cookie } })).json()) as { data: any[] };
+		assert.deepEqual(credentials.data.map((c) => c.name), ['Keyword.com account']);
+		for (const match of out.matchAll(/(http:\/\/127\.0\.0\.1:\d+\/workflow\/(\w+))/g)) {
+			assert.ok(workflows.data.some((w) => w.id === match[2]), `${match[1]} is a workflow of this n8n`);
+		}
+		assert.equal((await fetch(`${fakeUrl[1]}/__control/state`)).status, 200, 'the fake API is up');
+		assert.ok(processesWithEnv('N8N_PORT', port).length >= 1, 'n8n runs');
+
+		// Ctrl-C: everything stops.
+		child.kill('SIGINT');
+		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+		const { code, signal } = await exited;
+		clearTimeout(timer);
+		assert.equal(signal, null, `the demo exited by itself:\n${out.slice(-2000)}`);
+		assert.equal(code, 0);
+		assert.match(out, /Stopped\./);
+		assert.ok(await refused(`${baseUrl}/healthz`), 'n8n no longer answers');
+		assert.ok(await refused(`${fakeUrl[1]}/__control/state`), 'the fake API no longer answers');
+		assert.deepEqual(processesWithEnv('N8N_PORT', port), [], 'no n8n process (nor task runner) is left');
+	});
+});

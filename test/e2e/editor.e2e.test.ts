@@ -1,0 +1,149 @@
+/**
+ * The Keyword.com nodes in n8n's editor, in headless Chromium (Debian's, via playwright-core): sign in, open the
+ * daily-ranks example, open the Keyword.com node's panel, run the step against the fake API and check the output;
+ * then open the Keyword.com Trigger of the alert example and fetch a test event. The screenshots of both panels are
+ * written to docs/screenshots/ (node-panel.png, trigger-panel.png), where the README shows them.
+ *
+ * Needs /usr/bin/chromium (scripts/install-chromium.sh) and the playwright-core devDependency.
+ * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/editor.e2e.test.js
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import {
+	FakeApiProcess,
+	RealN8n,
+	buildAndPackPackage,
+	keywordComCredential,
+	launchChromium,
+	loadExample,
+	removeTarball,
+	repoRoot,
+} from '../../e2e/lib';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const SCREENSHOTS = path.join(repoRoot(), 'docs', 'screenshots');
+const NODE_NAME = 'Get keyword ranks';
+const TRIGGER_NAME = 'On new rank alert';
+
+describe('Keyword.com nodes in the n8n editor (headless Chromium)', { timeout: 10 * 60_000 }, () => {
+	let tarball: string | undefined;
+	let fake: FakeApiProcess;
+	let n8n: RealN8n;
+	let browser: any;
+	let page: any;
+	let ranksId: string;
+	let alertsId: string;
+	const debugDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-editor-'));
+
+	/** On failure: a screenshot of where the page was, to look at. */
+	const debugShot = async (label: string): Promise<string> => {
+		const file = path.join(debugDir, `${label}.png`);
+		await page?.screenshot({ path: file }).catch(() => undefined);
+		return file;
+	};
+
+	before(async () => {
+		tarball = buildAndPackPackage();
+		fake = await FakeApiProcess.start({ seed: 'demo' });
+		n8n = await RealN8n.create({ packageTarball: tarball, name: 'editor' });
+		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]);
+		[ranksId, alertsId] = await n8n.importWorkflows([loadExample('daily-ranks-to-google-sheet.json'), loadExample('new-alert-to-slack.json')]);
+		await n8n.start();
+		const owner = await n8n.setupOwnerAndLogin();
+		browser = await launchChromium();
+		const context = await browser.newContext({ viewport: { width: 1600, height: 960 }, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC' });
+		const [name, value] = owner.cookie.split(/=(.*)/s);
+		await context.addCookies([{ name, value, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' }]);
+		page = await context.newPage();
+		page.setDefaultTimeout(30_000);
+	});
+
+	after(async () => {
+		await browser?.close().catch(() => undefined);
+		await n8n?.dispose();
+		await fake?.stop();
+		removeTarball(tarball);
+		if (fs.existsSync(debugDir) && fs.readdirSync(debugDir).length === 0) fs.rmSync(debugDir, { recursive: true, force: true });
+	});
+
+	/** Opens a workflow in the editor and waits for its canvas. */
+	const openWorkflow = async (id: string, nodeName: string): Promise<any> => {
+		await page.goto(`${n8n.baseUrl}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
+		const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+		await node.waitFor({ state: 'visible' });
+		return node;
+	};
+
+	/** Double-clicks a node and waits for its panel (NDV) with its run button. */
+	const openPanel = async (node: any): Promise<any> => {
+		await node.dblclick();
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.waitFor({ state: 'visible' });
+		await ndv.locator('[data-test-id="node-execute-button"]').first().waitFor({ state: 'visible' });
+		return ndv;
+	};
+
+	/** Closes the "Node executed successfully" toasts, so they do not cover the output in the screenshots. */
+	const closeToasts = async (): Promise<void> => {
+		const buttons = page.locator('.el-notification .el-notification__closeBtn');
+		for (let i = (await buttons.count()) - 1; i >= 0; i--) await buttons.nth(i).click().catch(() => undefined);
+		await page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+		await page.mouse.move(700, 5); // no hover highlight in the screenshot
+	};
+
+	/** The values of the panel's text inputs (parameters show their values in inputs, not as text). */
+	const inputValues = async (ndv: any): Promise<string[]> =>
+		(await ndv.locator('input').evaluateAll((inputs: any[]) => inputs.map((input) => String(input.value)))) as string[];
+
+	test('signs in, opens the daily-ranks example, runs the Keyword.com step and shows its items', async () => {
+		try {
+			const node = await openWorkflow(ranksId, NODE_NAME);
+			const ndv = await openPanel(node);
+			const values = await inputValues(ndv);
+			assert.ok(values.includes('Acme Shoes'), `the Project parameter shows Acme Shoes (inputs: ${values.join(' | ')})`);
+			assert.ok(values.includes('Keyword.com account'), 'the credential is set');
+			await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+			const output = ndv.locator('[data-test-id="output-panel"]');
+			await output.getByText('running shoes', { exact: true }).first().waitFor({ state: 'visible', timeout: 60_000 });
+			const text = String(await output.innerText());
+			assert.match(text, /12 items/, 'the output panel reports 12 items');
+			assert.ok(text.includes('trail running shoes'), 'the keywords of the project are listed');
+			assert.ok(!text.includes(fake.token), 'no token on screen');
+			const requests = await fake.requests();
+			assert.ok(requests.some((r) => r.method === 'GET' && r.path === '/api/v2/groups/Acme Shoes/keywords/'), 'the step called the fake API');
+			await closeToasts();
+			await page.waitForTimeout(500); // let the table settle
+			fs.mkdirSync(SCREENSHOTS, { recursive: true });
+			await page.screenshot({ path: path.join(SCREENSHOTS, 'node-panel.png') });
+		} catch (error) {
+			throw new Error(`${(error as Error).message}\n(screenshot: ${await debugShot('node-panel-failure')})`);
+		}
+	});
+
+	test('opens the Keyword.com Trigger of the alert example and fetches a test event', async () => {
+		try {
+			await page.keyboard.press('Escape');
+			const trigger = await openWorkflow(alertsId, TRIGGER_NAME);
+			const ndv = await openPanel(trigger);
+			const values = await inputValues(ndv);
+			assert.ok(values.includes('New Alert'), `the Event parameter shows New Alert (inputs: ${values.join(' | ')})`);
+			await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+			const output = ndv.locator('[data-test-id="output-panel"]');
+			await output.getByText(/\d+ items?/).first().waitFor({ state: 'visible', timeout: 60_000 });
+			const text = String(await output.innerText());
+			assert.match(text, /5 items/, 'a test event shows the latest five alerts');
+			assert.ok(!text.includes(fake.token), 'no token on screen');
+			await closeToasts();
+			await page.waitForTimeout(500);
+			fs.mkdirSync(SCREENSHOTS, { recursive: true });
+			await page.screenshot({ path: path.join(SCREENSHOTS, 'trigger-panel.png') });
+		} catch (error) {
+			throw new Error(`${(error as Error).message}\n(screenshot: ${await debugShot('trigger-panel-failure')})`);
+		}
+	});
+});
