@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_PAGE_CONCURRENCY } from '../nodes/KeywordCom/shared/constants';
+import { DEFAULT_PAGE_CONCURRENCY } from '../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/constants';
 import {
 	PAGE_SIZE,
 	ceilDiv,

@@ -11,7 +11,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { KeywordComTrigger } from '../nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../test/harness';
 import { PAGE_SIZE, ceilDiv, check, listRequests, log, startFake, rl, round, runKeywordCom, type Row, type SectionResult } from './lib';
 

@@ -6,10 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 stamp=node_modules/.keyword-com-install
-want=$(cat package.json package-lock.json 2>/dev/null | sha256sum | cut -c1-16)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+inputs_hash() { { cat package.json packages/*/package.json; cat package-lock.json 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(inputs_hash)" ]; then
   exit 0
 fi
 echo "[install] npm install (Node $(node --version))" >&2
 npm install --no-audit --no-fund --ignore-scripts --loglevel=error >&2
-echo "$want" > "$stamp"
+inputs_hash > "$stamp"

@@ -9,11 +9,11 @@ import * as path from 'node:path';
 import { node24ProcessEnv, packPackage } from './host';
 import { packageDir } from './paths';
 
-/** `npx n8n-node build` in packageDir() (Node 24 env). Throws with the tool's output when it fails. */
+/** `npm run build` in packageDir() (Node 24 env): `n8n-node build` plus the README and LICENSE the tarball ships. */
 export function buildPackage(): void {
 	const dir = packageDir();
 	try {
-		execFileSync('npx', ['--no-install', 'n8n-node', 'build'], {
+		execFileSync('npm', ['run', 'build', '--silent'], {
 			cwd: dir,
 			env: { ...node24ProcessEnv(), CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' },
 			encoding: 'utf8',
@@ -23,9 +23,9 @@ export function buildPackage(): void {
 		});
 	} catch (error) {
 		const e = error as Error & { stdout?: string; stderr?: string };
-		throw new Error(`e2e: \`npx n8n-node build\` failed in ${dir}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+		throw new Error(`e2e: \`npm run build\` failed in ${dir}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
 	}
-	if (!fs.existsSync(path.join(dir, 'dist'))) throw new Error(`e2e: \`npx n8n-node build\` left no dist/ in ${dir}`);
+	if (!fs.existsSync(path.join(dir, 'dist'))) throw new Error(`e2e: \`npm run build\` left no dist/ in ${dir}`);
 }
 
 /** Builds the package (see buildPackage) and packs it; returns the tarball's path (in a fresh temp folder). */

@@ -2,7 +2,7 @@
  * Where things are. Two roots, on purpose kept apart:
  * - repoRoot(): the repository (scripts/, e2e/host/, examples/, docs/, build/ of the test compile);
  * - packageDir(): the folder of the n8n package itself (its package.json, `n8n-node build`, dist/, `npm pack`).
- * Today they are the same folder; when the package sources move into a sub-folder, only packageDir() changes.
+ * The package lives in packages/n8n-nodes-keyword-com/ so that `n8n-node lint` sees only the package's code.
  * Nothing else in e2e/, test/e2e/ or dev/demo/ may hard-code either path, nor any path under build/ (use buildPath()).
  * Node built-ins only.
  */
@@ -33,12 +33,9 @@ export function buildPath(...segments: string[]): string {
 	return path.join(repoRoot(), 'build', ...segments);
 }
 
-/**
- * The folder of the n8n package (package.json named n8n-nodes-keyword-com, `n8n-node build` → dist/).
- * For now the repository root. When the sources move into a sub-folder, change this one line.
- */
+/** The folder of the n8n package (package.json named n8n-nodes-keyword-com, `n8n-node build` → dist/). */
 export function packageDir(): string {
-	const dir = repoRoot();
+	const dir = path.join(repoRoot(), 'packages', PACKAGE_NAME);
 	const manifest = path.join(dir, 'package.json');
 	let name: string | undefined;
 	try {

@@ -2,7 +2,7 @@
  * The Keyword.com nodes in n8n's editor, in headless Chromium (Debian's, via playwright-core): sign in, open the
  * daily-ranks example, open the Keyword.com node's panel, run the step against the fake API and check the output;
  * then open the Keyword.com Trigger of the alert example and fetch a test event. The screenshots of both panels are
- * written to docs/screenshots/ (node-panel.png, trigger-panel.png), where the README shows them.
+ * written to build/screenshots/, or with UPDATE_SCREENSHOTS=1 to docs/screenshots/ where the README shows them.
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh) and the playwright-core devDependency.
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/editor.e2e.test.js
@@ -26,7 +26,12 @@ import {
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-const SCREENSHOTS = path.join(repoRoot(), 'docs', 'screenshots');
+// The committed screenshots in docs/ are rewritten only on request (UPDATE_SCREENSHOTS=1), so a test run leaves the
+// work tree clean; otherwise they go to the build folder.
+const SCREENSHOTS =
+	process.env.UPDATE_SCREENSHOTS === '1'
+		? path.join(repoRoot(), 'docs', 'screenshots')
+		: path.join(repoRoot(), 'build', 'screenshots');
 const NODE_NAME = 'Get keyword ranks';
 const TRIGGER_NAME = 'On new rank alert';
 

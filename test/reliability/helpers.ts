@@ -8,7 +8,7 @@ import { after, before } from 'node:test';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi, type FakeKeywordApiOptions, type RecordedRequest } from '../../dev/fake-api';
-import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
+import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
 import { runNode, type RunNodeError, type RunResult } from '../harness';
 
 /** A token whose URL-encoded form differs from it (`+`, `/`, `=`), so an encoded leak is caught too. */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import type { RecordedRequest } from '../../dev/fake-api';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from '../../nodes/KeywordCom/shared/transport';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/transport';
 import { PROJECT, allOperations, describeRequests, rl, run, runOk, useFake, type Fake } from './helpers';
 
 const fake = useFake();

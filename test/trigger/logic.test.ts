@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { ALERT_ID_CAP, alertItem } from '../../nodes/KeywordComTrigger/logic/alerts';
+import { ALERT_ID_CAP, alertItem } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/alerts';
 import {
 	advance,
 	compareIds,
@@ -12,7 +12,7 @@ import {
 	readCursor,
 	type Stamped,
 	type WindowCursor,
-} from '../../nodes/KeywordComTrigger/logic/cursor';
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
 import {
 	KEYWORD_ID_BUDGET,
 	isHot,
@@ -22,10 +22,10 @@ import {
 	readKeywordState,
 	trimToBudget,
 	type KeywordState,
-} from '../../nodes/KeywordComTrigger/logic/keywords';
-import { ALL, inScope, parseScope } from '../../nodes/KeywordComTrigger/logic/scope';
-import { readAlertState, storedState } from '../../nodes/KeywordComTrigger/logic/state';
-import { pollKeywordUpdates, pollNewAlerts, type PollSettings } from '../../nodes/KeywordComTrigger/poll';
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
+import { ALL, inScope, parseScope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
+import { readAlertState, storedState } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/state';
+import { pollKeywordUpdates, pollNewAlerts, type PollSettings } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
 import { MemoryApi, alertRecord, keywordRecord, type MemAlert } from './memory-api';
 
 const opts = { lookback: 600, cap: 200, complete: true };

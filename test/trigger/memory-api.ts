@@ -1,5 +1,5 @@
 /** An in-memory TriggerApi for the pure-logic tests: alerts and keyword lists paged like the API. */
-import type { TriggerApi } from '../../nodes/KeywordComTrigger/poll';
+import type { TriggerApi } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
 
 export interface MemAlert {
 	id: number;
