@@ -3,41 +3,16 @@
  * API over real HTTP, with faults injected into the fake.
  */
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { FakeKeywordApi, type FakeKeywordApiOptions, type RecordedRequest } from '../../dev/fake-api';
-import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
+import type { RecordedRequest } from '../../dev/fake-api';
 import { runNode, type RunNodeError, type RunResult } from '../harness';
 
-/** A token whose URL-encoded form differs from it (`+`, `/`, `=`), so an encoded leak is caught too. */
-export const TOKEN = 'kwc_S3cr3t+T0ken/xyz=42';
+// The fake, its fixed clock and token are the engine tests' (one setup for both suites).
+import { FIXED_NOW, PROJECT, TOKEN, rl, useFake, type Fake } from '../engine/helpers';
 
-/** 2026-01-15T12:00:00Z: stable dates in the fake's data. */
-export const FIXED_NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-
-export const PROJECT = 'Acme Shoes';
-
-export interface Fake {
-	api: FakeKeywordApi;
-	baseUrl: string;
-	node: KeywordCom;
-}
-
-/** One fake for the enclosing file or describe (filled by a before hook). */
-export function useFake(options: FakeKeywordApiOptions = {}): Fake {
-	const fake = {} as Fake;
-	before(async () => {
-		fake.api = new FakeKeywordApi({ seed: 'demo', token: TOKEN, now: () => FIXED_NOW, ...options });
-		fake.baseUrl = await fake.api.start();
-		fake.node = new KeywordCom();
-	});
-	after(async () => {
-		await fake.api?.stop();
-	});
-	return fake;
-}
+export { FIXED_NOW, PROJECT, TOKEN, rl, useFake, type Fake };
 
 export interface RunOptions {
 	items?: INodeExecutionData[];
@@ -90,11 +65,6 @@ export async function runOk(fake: Fake, parameters: INodeParameters, options: Ru
 		assert.fail(`node failed: ${outcome.error.name}: ${outcome.error.message} — ${outcome.error.description ?? ''}`);
 	}
 	return outcome;
-}
-
-/** A resource locator value as the editor saves it. */
-export function rl(value: string | number, mode = 'name'): { __rl: true; mode: string; value: string | number } {
-	return { __rl: true, mode, value };
 }
 
 export function describeRequests(requests: RecordedRequest[]): string {

@@ -37,7 +37,7 @@ describe('validation', () => {
 	});
 
 	it('encodes each name on its own and keeps the [sub] separator literal', () => {
-		assert.equal(encodeTarget('Ünï & Co / 50% [x] #1 +?', ''), 'U%CC%88n%C3%AF%20%26%20Co%20%2F%2050%25%20%5Bx%5D%20%231%20%2B%3F'.replace('U%CC%88', '%C3%9C'));
+		assert.equal(encodeTarget('Ünï & Co / 50% [x] #1 +?', ''), '%C3%9Cn%C3%AF%20%26%20Co%20%2F%2050%25%20%5Bx%5D%20%231%20%2B%3F');
 		assert.equal(encodeTarget('Acme Shoes', 'Shop & Deals'), 'Acme%20Shoes[sub]Shop%20%26%20Deals');
 	});
 
