@@ -51,3 +51,17 @@ describe('error messages', () => {
 		assert.match(describeFailure({ status: 200, body: '{"data":[' }).message, /could not be read/);
 	});
 });
+
+describe('redaction is copy-on-write', () => {
+	it('never modifies its input, shares what has nothing to redact, copies only along the way to a change', () => {
+		const clean = { kw: 'running shoes?', tags: [{ name: 'Brand' }], trends: { day: 1 } };
+		const dirty = { links: { self: `https://x/?page=1&api_token=${TOKEN}` }, data: clean };
+		const snapshot = JSON.stringify(dirty);
+		const output = redactDeep(dirty, TOKEN);
+		assert.equal(JSON.stringify(dirty), snapshot, 'input unchanged');
+		assert.equal(output.data, clean, 'a clean subtree is shared, not copied');
+		assert.notEqual(output.links, dirty.links);
+		assert.equal(output.links.self, 'https://x/?page=1');
+		assert.equal(redactDeep(clean, TOKEN), clean);
+	});
+});

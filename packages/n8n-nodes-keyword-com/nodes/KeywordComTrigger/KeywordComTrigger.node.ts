@@ -136,7 +136,7 @@ export class KeywordComTrigger implements INodeType {
 		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
 		const baseUrl = String(credentials.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
 		const settings = readSettings(this, token);
-		const api = createApi(this, baseUrl);
+		const api = createApi(this, baseUrl, undefined, credentials);
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest real events, whatever the cursor; static data is left alone.

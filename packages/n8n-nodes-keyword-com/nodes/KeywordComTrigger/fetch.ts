@@ -1,5 +1,5 @@
 /** The trigger's I/O: every request goes through the action node's transport (retries, redacted errors). */
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import {
 	API_PREFIX,
@@ -42,10 +42,12 @@ export function createApi(
 	context: IPollFunctions,
 	baseUrl: string,
 	policy = TRIGGER_RETRY_POLICY,
+	credentials?: ICredentialDataDecryptedObject,
 ): TriggerApi {
 	const base = { baseURL: baseUrl, timeout: REQUEST_TIMEOUT_MS };
+	// The credential read once by poll(): n8n would otherwise read it again for every page.
 	const get = async (url: string, qs?: IDataObject) =>
-		await apiRequest(context, { method: 'GET', url, qs, base }, { policy });
+		await apiRequest(context, { method: 'GET', url, qs, base }, { policy, credentials });
 	const keywordPage = async (name: string, page: number, perPage: number) =>
 		(await get(keywordListPath(name), { per_page: perPage, page })).body;
 	return {

@@ -192,7 +192,7 @@ function runOperation(config: OperationConfig) {
 			url,
 			method: config.method,
 			simplify: config.simplify ? (this.getNodeParameter('simplify', true) as boolean) : false,
-			send: async (request) => await apiRequest(this, { ...request, base }, { itemIndex, pause }),
+			send: async (request) => await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials }),
 		};
 
 		let results: IDataObject[];

@@ -47,6 +47,8 @@ const PARAMETER_GATE = /api_token/i;
 export function redactText(text: string, token?: string): string {
 	// One test per string first: almost no string of a record holds anything to remove, and lists run into the
 	// hundreds of thousands of strings.
+	// Too short to hold "api_token" or the token (whose encoded forms are longer still): most values of a record.
+	if (text.length < 9 && (!token || text.length < token.length)) return text;
 	const gate = tokenPattern(token) ? cached?.gate : PARAMETER_GATE;
 	if (gate && !gate.test(text)) return text;
 	const result = stripTokenParameter(text);
@@ -55,22 +57,37 @@ export function redactText(text: string, token?: string): string {
 }
 
 /**
- * Deep copy with every string redacted. Values under a key named `api_token` are replaced whole, wherever they are,
+ * The value with every string redacted. Values under a key named `api_token` are replaced whole, wherever they are,
  * unless `keepAccountToken` is set (the user opted in to see the account record's token).
+ *
+ * Copy-on-write: objects and arrays with nothing to redact inside are returned as they are (the input is never
+ * modified), so a 50,000-record list costs one pass of string tests and no copies.
  */
 export function redactDeep<T>(value: T, token?: string, keepAccountToken = false): T {
 	const visit = (node: unknown, key?: string): unknown => {
 		if (typeof node === 'string') {
-			if (key === 'api_token' && !keepAccountToken) return REDACTED;
-			return key === 'api_token' ? node : redactText(node, token);
+			if (key === 'api_token') return keepAccountToken ? node : REDACTED;
+			return redactText(node, token);
 		}
-		if (Array.isArray(node)) return node.map((entry) => visit(entry));
-		if (node && typeof node === 'object') {
-			const copy: Record<string, unknown> = {};
-			for (const [childKey, child] of Object.entries(node as Record<string, unknown>)) {
-				copy[childKey] = visit(child, childKey);
+		if (Array.isArray(node)) {
+			let copy: unknown[] | undefined;
+			for (let index = 0; index < node.length; index++) {
+				const entry = visit(node[index]);
+				if (entry !== node[index]) (copy ??= node.slice())[index] = entry;
 			}
-			return copy;
+			return copy ?? node;
+		}
+		if (node && typeof node === 'object') {
+			const object = node as Record<string, unknown>;
+			let copy: Record<string, unknown> | undefined;
+			// for…in rather than Object.entries: no array per object (lists run into the hundreds of thousands).
+			for (const childKey in object) {
+				if (!Object.prototype.hasOwnProperty.call(object, childKey)) continue;
+				const child = object[childKey];
+				const redacted = visit(child, childKey);
+				if (redacted !== child) (copy ??= { ...object })[childKey] = redacted;
+			}
+			return copy ?? node;
 		}
 		return node;
 	};

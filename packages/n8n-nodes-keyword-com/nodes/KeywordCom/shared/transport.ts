@@ -1,9 +1,10 @@
 import type {
 	FunctionsBase,
+	ICredentialDataDecryptedObject,
 	IDataObject,
-	JsonObject,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	JsonObject,
 	RequestHelperFunctions,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
@@ -224,7 +225,17 @@ export class SharedPause {
 export async function apiRequest(
 	context: RequestContext,
 	request: ApiRequest,
-	options: { policy?: RetryPolicy; itemIndex?: number; onAttempt?: () => void; pause?: SharedPause } = {},
+	options: {
+		policy?: RetryPolicy;
+		itemIndex?: number;
+		onAttempt?: () => void;
+		pause?: SharedPause;
+		/**
+		 * The credential, read once by the caller. Without it n8n reads (and decrypts) the credential again for every
+		 * request, which is most of the client's work per page of a large Return All.
+		 */
+		credentials?: ICredentialDataDecryptedObject;
+	} = {},
 ): Promise<ApiResponse> {
 	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
 	const method = (request.method ?? 'GET').toUpperCase();
@@ -245,6 +256,9 @@ export async function apiRequest(
 			itemIndex: options.itemIndex,
 		}).pin(message, description, null);
 	}
+	const credentialsDecrypted = options.credentials
+		? { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: options.credentials } }
+		: undefined;
 	for (let attempt = 1; ; attempt++) {
 		if (options.pause) await options.pause.wait();
 		const httpOptions: IHttpRequestOptions = {
@@ -268,6 +282,7 @@ export async function apiRequest(
 				context as never,
 				CREDENTIAL_TYPE,
 				httpOptions,
+				credentialsDecrypted,
 			)) as IN8nHttpFullResponse;
 			const status = response.statusCode;
 			const parsed = parseBody(response.body);
