@@ -4,59 +4,42 @@
  */
 import assert from 'node:assert/strict';
 
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../dev/fake-api';
-import { runNode, type RunNodeError, type RunResult } from '../harness';
 
 // The fake, its fixed clock and token are the engine tests' (one setup for both suites).
-import { FIXED_NOW, PROJECT, TOKEN, rl, useFake, type Fake } from '../engine/helpers';
+import {
+	FIXED_NOW,
+	PROJECT,
+	TOKEN,
+	rl,
+	run as runEngine,
+	useFake,
+	type Fake,
+	type Outcome as EngineOutcome,
+	type RunOptions as EngineRunOptions,
+} from '../engine/helpers';
 
 export { FIXED_NOW, PROJECT, TOKEN, rl, useFake, type Fake };
 
-export interface RunOptions {
-	items?: INodeExecutionData[];
-	continueOnFail?: boolean;
-	apiToken?: string;
-	baseUrl?: string;
-	/** Keep the faults armed before the run (default: they are kept; `clearFaults` clears them first). */
+export interface RunOptions extends EngineRunOptions {
+	/** Clear the faults armed before the run (default: they stay armed for it). */
 	clearFaults?: boolean;
 }
 
-export interface Outcome {
-	items: IDataObject[];
-	raw: INodeExecutionData[];
-	error?: RunNodeError;
-	requests: RecordedRequest[];
-	result: RunResult;
-	ms: number;
-}
+export type Outcome = EngineOutcome & { ms: number };
 
 /** Clears the fake's request log, runs the node, returns its output, its error and the requests the fake got. */
 export async function run(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
 	fake.api.clearRequests();
 	if (options.clearFaults) fake.api.clearFaults();
 	const started = Date.now();
-	const result = await runNode({
-		nodeType: fake.node,
-		parameters,
-		credentials: {
-			keywordComApi: { apiToken: options.apiToken ?? fake.api.token, baseUrl: options.baseUrl ?? `${fake.baseUrl}/` },
-		},
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+	const outcome = await runEngine(fake, parameters, options);
 	const ms = Date.now() - started;
 	// Faults a test armed but the run did not consume must not leak into the next test.
 	fake.api.clearFaults();
-	return {
-		items: result.items.map((item) => item.json),
-		raw: result.items,
-		error: result.error,
-		requests: [...fake.api.requests],
-		result,
-		ms,
-	};
+	return { ...outcome, ms };
 }
 
 export async function runOk(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
