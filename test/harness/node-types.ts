@@ -1,5 +1,5 @@
 import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
-import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
 
 /** The package name n8n prefixes our node types with (`<package>.<description.name>`). */
 export const PACKAGE_NAME = 'n8n-nodes-keyword-com';
@@ -38,4 +38,13 @@ export class TestNodeTypes implements INodeTypes {
 		for (const name of this.types.keys()) known[name] = { className: name, sourcePath: '' };
 		return known;
 	}
+}
+
+/** The node's `credentials` field for the credential data a run is given: one reference per credential type. */
+export function credentialReferences(credentials: Record<string, unknown>): NonNullable<INode['credentials']> {
+	const references: NonNullable<INode['credentials']> = {};
+	Object.keys(credentials).forEach((credentialType, index) => {
+		references[credentialType] = { id: String(index + 1), name: `${credentialType} (test)` };
+	});
+	return references;
 }

@@ -21,7 +21,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { createAdditionalData, nextExecutionId } from './additional-data';
 import { TestCredentialsHelper, defaultCredentialTypes } from './credentials';
-import { TestNodeTypes, fullTypeName } from './node-types';
+import { TestNodeTypes, credentialReferences, fullTypeName } from './node-types';
 import { ensureN8nEnvironment } from './setup';
 
 export const INPUT_NODE_NAME = 'Input';
@@ -134,12 +134,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunResult> {
 	const nodeTypes = new TestNodeTypes({ [typeName]: nodeType, [INPUT_NODE_TYPE]: new HarnessInputNode() });
 	const description = nodeTypes.getByNameAndVersion(typeName, typeVersion).description;
 
-	const credentials: INode['credentials'] = {};
-	let credentialIndex = 0;
-	for (const credentialType of Object.keys(options.credentials)) {
-		credentialIndex += 1;
-		credentials[credentialType] = { id: String(credentialIndex), name: `${credentialType} (test)` };
-	}
+	const credentials = credentialReferences(options.credentials);
 
 	const node: INode = {
 		id: 'node-under-test',

@@ -18,7 +18,7 @@ import type {
 
 import { createAdditionalData, nextExecutionId } from './additional-data';
 import { TestCredentialsHelper, defaultCredentialTypes } from './credentials';
-import { TestNodeTypes, fullTypeName } from './node-types';
+import { TestNodeTypes, credentialReferences, fullTypeName } from './node-types';
 import { latestVersion, saveParametersLikeEditor } from './run-node';
 import { ensureN8nEnvironment } from './setup';
 
@@ -81,12 +81,7 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	const nodeTypes = new TestNodeTypes({ [typeName]: nodeType });
 	const description = nodeTypes.getByNameAndVersion(typeName, typeVersion).description;
 
-	const credentials: INode['credentials'] = {};
-	let credentialIndex = 0;
-	for (const credentialType of Object.keys(options.credentials)) {
-		credentialIndex += 1;
-		credentials[credentialType] = { id: String(credentialIndex), name: `${credentialType} (test)` };
-	}
+	const credentials = credentialReferences(options.credentials);
 	const node: INode = {
 		id: 'trigger-under-test',
 		name: nodeName,

@@ -16,12 +16,14 @@ import {
 	rl,
 	run as runEngine,
 	useFake,
+	keywordIdsOf,
+	projectIdOf,
 	type Fake,
 	type Outcome as EngineOutcome,
 	type RunOptions as EngineRunOptions,
 } from '../engine/helpers';
 
-export { FIXED_NOW, PROJECT, TOKEN, rl, useFake, type Fake };
+export { FIXED_NOW, PROJECT, TOKEN, keywordIdsOf, projectIdOf, rl, useFake, type Fake };
 
 export interface RunOptions extends EngineRunOptions {
 	/** Clear the faults armed before the run (default: they stay armed for it). */
@@ -102,19 +104,6 @@ export function findTokenLeak(value: unknown, token: string = TOKEN, skipKeys: r
 export function assertNoTokenIn(value: unknown, label: string, token: string = TOKEN, skipKeys: readonly string[] = []): void {
 	const leak = findTokenLeak(value, token, skipKeys);
 	assert.equal(leak, undefined, `${label}: the token leaked: ${leak}`);
-}
-
-/** The keyword ids of a container, read from the fake's state. */
-export function keywordIdsOf(fake: Fake, name: string): string[] {
-	const container = fake.api.state.findContainer(name);
-	assert.ok(container, `container ${name} exists in the fake`);
-	return container.keywordIds.map(String);
-}
-
-export function projectIdOf(fake: Fake, name: string): number {
-	const container = fake.api.state.findContainer(name);
-	assert.ok(container, `container ${name} exists in the fake`);
-	return container.projectId;
 }
 
 export interface OperationCase {
