@@ -9,9 +9,10 @@ import {
 } from 'n8n-workflow';
 
 import { listSearch } from '../KeywordCom/listSearch';
+import { baseUrlOf, CREDENTIAL_TYPE } from '../KeywordCom/shared/constants';
 import { groupField, projectField, simplifyField } from '../KeywordCom/shared/fields';
 import { InputError } from '../KeywordCom/shared/validation';
-import { createApi, DEFAULT_BASE_URL } from './fetch';
+import { createApi } from './fetch';
 import { parseScope } from './logic/scope';
 import {
 	readAlertState,
@@ -132,9 +133,9 @@ export class KeywordComTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event') as EventName;
-		const credentials = await this.getCredentials('keywordComApi');
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
-		const baseUrl = String(credentials.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+		const baseUrl = baseUrlOf(credentials);
 		const settings = readSettings(this, token);
 		const api = createApi(this, baseUrl, undefined, credentials);
 

@@ -22,8 +22,6 @@ export const TRIGGER_RETRY_POLICY: RetryPolicy = {
 	maxDelayMs: 30_000,
 };
 
-export const DEFAULT_BASE_URL = 'https://app.keyword.com';
-
 /** A request that has not answered after this long fails (and is retried like a dropped connection). */
 export const REQUEST_TIMEOUT_MS = 60_000;
 

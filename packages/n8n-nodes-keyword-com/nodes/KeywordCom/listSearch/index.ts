@@ -5,7 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { API_PREFIX, GROUP_SEPARATOR } from '../shared/constants';
+import { API_PREFIX, baseUrlOf, CREDENTIAL_TYPE, GROUP_SEPARATOR } from '../shared/constants';
 import { apiRequest } from '../shared/transport';
 
 /**
@@ -13,8 +13,7 @@ import { apiRequest } from '../shared/transport';
  * domains from #23. The lists are small (one record per project), so filtering happens here.
  */
 async function baseUrl(context: ILoadOptionsFunctions): Promise<string> {
-	const credentials = await context.getCredentials('keywordComApi');
-	return String(credentials.baseUrl ?? 'https://app.keyword.com').replace(/\/+$/, '');
+	return baseUrlOf(await context.getCredentials(CREDENTIAL_TYPE));
 }
 
 async function readGroups(context: ILoadOptionsFunctions): Promise<IDataObject[]> {

@@ -3,6 +3,13 @@ export const CREDENTIAL_TYPE = 'keywordComApi';
 
 export const API_PREFIX = '/api/v2';
 
+export const DEFAULT_BASE_URL = 'https://app.keyword.com';
+
+/** The credential's Base URL without trailing slashes (the credential tolerates them). */
+export function baseUrlOf(credentials: { baseUrl?: unknown }): string {
+	return String(credentials.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+}
+
 /** The largest page the keyword, alert and top-page lists serve; Return All always asks for it. */
 export const MAX_PAGE_SIZE = 250;
 

@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_PAGE_CONCURRENCY } from './constants';
+import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from './constants';
 import { concurrencyOption, returnAllFields, simplifyField } from './fields';
 import { collectPages, type PageStyle } from './paging';
 import { shapeRecord, type RecordKind } from './records';
@@ -169,7 +169,7 @@ function runOperation(config: OperationConfig) {
 	): Promise<INodeExecutionData[]> {
 		const input = inputFor(this);
 		const { itemIndex, node } = input;
-		const credentials = await this.getCredentials('keywordComApi');
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
 		let prepared: PreparedRequest;
 		let url: string;
