@@ -21,43 +21,68 @@ function tagNames(tags: unknown): string[] | undefined {
 	return tags.map((tag) => (tag && typeof tag === 'object' ? String((tag as IDataObject).name) : String(tag)));
 }
 
-function pick(source: IDataObject, keys: string[]): IDataObject {
-	const result: IDataObject = {};
-	for (const key of keys) if (source[key] !== undefined) result[key] = source[key];
-	return result;
+/**
+ * One field of a simplified record: copied under its own name when present, or computed from the record. Reading
+ * fields straight from `{id, attributes}` (instead of flattening first) spares a full copy of every record: on
+ * Return All that is 50,000 short-lived objects.
+ */
+type Field = string | [name: string, compute: (read: (key: string) => unknown) => unknown];
+
+/** Reads a key as `flattenRecord` would hold it. None of the keys read is an Object.prototype name. */
+function readerOf(record: IDataObject): (key: string) => unknown {
+	const { attributes } = record;
+	if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) return (key) => record[key];
+	const attrs = attributes as IDataObject;
+	return (key) => (attrs[key] !== undefined ? attrs[key] : key === 'id' ? record.id : undefined);
 }
 
-const SIMPLIFIERS: Record<Exclude<RecordKind, 'plain'>, (flat: IDataObject) => IDataObject> = {
-	group: (flat) => ({
-		...pick(flat, ['id', 'project_id', 'name', 'keywords_count', 'tags_count']),
-		tags: tagNames(flat.tags),
-		...pick(flat, ['keywords_last_updated_at', 'crawled_at', 'url', 'currency_code', 'shortkey', 'updated_at']),
-		is_group: typeof flat.id === 'string' && flat.id.includes('[sub]'),
-	}),
-	keyword: (flat) => ({
-		...pick(flat, [
-			'id', 'project_id', 'category', 'kw', 'url', 'region', 'language', 'type', 'status',
-			'grank', 'grank_int', 'best', 'start', 'gpage', 'rankingurl', 'trends', 'ms', 'cpc', 'competition',
-			'near', 'gmb', 'isfav', 'notes',
-		]),
-		tags: tagNames(flat.tags),
-		...pick(flat, ['crawled_at', 'updated_at']),
-	}),
-	alert: (flat) => ({
-		...pick(flat, ['id', 'category', 'keyword_id', 'kw', 'url', 'region', 'language', 'prevrank', 'result']),
-		change: typeof flat.prevrank === 'number' && typeof flat.result === 'number' ? flat.prevrank - flat.result : null,
-		...pick(flat, ['ms', 'time', 'created_at', 'read']),
-	}),
-	account: (flat) => ({
-		...pick(flat, ['id', 'user_id', 'name', 'access_level', 'package', 'used', 'refreshes', 'daily_added']),
-		plan: (flat.package_info as IDataObject | undefined)?.title,
-		...pick(flat, ['currency_code', 'gsc_connected', 'is_free_plan', 'serp_and_ranking_history_limit_date', 'api_token']),
-	}),
-	searchTerm: (flat) => ({
-		...pick(flat, ['id', 'term', 'status', 'interval', 'region', 'aiSearchEngines', 'websearch', 'executionsAmount']),
-		topic: (flat.searchTermTopicRef as IDataObject | undefined)?.name ?? null,
-		...pick(flat, ['tags', 'createdAt', 'lastExecutionTime', 'nextScheduledExecutionTime']),
-	}),
+function simplifier(fields: Field[]): (record: IDataObject) => IDataObject {
+	return (record) => {
+		const read = readerOf(record);
+		const result: IDataObject = {};
+		for (const field of fields) {
+			if (typeof field === 'string') {
+				const value = read(field);
+				if (value !== undefined) result[field] = value as IDataObject[string];
+			} else {
+				result[field[0]] = field[1](read) as IDataObject[string];
+			}
+		}
+		return result;
+	};
+}
+
+const tags: Field = ['tags', (read) => tagNames(read('tags'))];
+
+const SIMPLIFIERS: Record<Exclude<RecordKind, 'plain'>, (record: IDataObject) => IDataObject> = {
+	group: simplifier([
+		'id', 'project_id', 'name', 'keywords_count', 'tags_count',
+		tags,
+		'keywords_last_updated_at', 'crawled_at', 'url', 'currency_code', 'shortkey', 'updated_at',
+		['is_group', (read) => { const id = read('id'); return typeof id === 'string' && id.includes('[sub]'); }],
+	]),
+	keyword: simplifier([
+		'id', 'project_id', 'category', 'kw', 'url', 'region', 'language', 'type', 'status',
+		'grank', 'grank_int', 'best', 'start', 'gpage', 'rankingurl', 'trends', 'ms', 'cpc', 'competition',
+		'near', 'gmb', 'isfav', 'notes',
+		tags,
+		'crawled_at', 'updated_at',
+	]),
+	alert: simplifier([
+		'id', 'category', 'keyword_id', 'kw', 'url', 'region', 'language', 'prevrank', 'result',
+		['change', (read) => { const before = read('prevrank'); const after = read('result'); return typeof before === 'number' && typeof after === 'number' ? before - after : null; }],
+		'ms', 'time', 'created_at', 'read',
+	]),
+	account: simplifier([
+		'id', 'user_id', 'name', 'access_level', 'package', 'used', 'refreshes', 'daily_added',
+		['plan', (read) => (read('package_info') as IDataObject | undefined)?.title],
+		'currency_code', 'gsc_connected', 'is_free_plan', 'serp_and_ranking_history_limit_date', 'api_token',
+	]),
+	searchTerm: simplifier([
+		'id', 'term', 'status', 'interval', 'region', 'aiSearchEngines', 'websearch', 'executionsAmount',
+		['topic', (read) => (read('searchTermTopicRef') as IDataObject | undefined)?.name ?? null],
+		'tags', 'createdAt', 'lastExecutionTime', 'nextScheduledExecutionTime',
+	]),
 };
 
 export function shapeRecord(record: unknown, kind: RecordKind, simplify: boolean): IDataObject {
@@ -66,5 +91,6 @@ export function shapeRecord(record: unknown, kind: RecordKind, simplify: boolean
 			? (record as IDataObject)
 			: { value: record as never };
 	}
-	return SIMPLIFIERS[kind](flattenRecord(record));
+	if (!record || typeof record !== 'object' || Array.isArray(record)) return SIMPLIFIERS[kind](flattenRecord(record));
+	return SIMPLIFIERS[kind](record as IDataObject);
 }
