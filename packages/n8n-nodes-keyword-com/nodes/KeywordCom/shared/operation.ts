@@ -195,12 +195,16 @@ function runOperation(config: OperationConfig) {
 			send: async (request) => await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials }),
 		};
 
+		// The token is taken out of every result (unless the user asked for the account's own token).
+		const keepAccountToken = config.revealToken?.(input) ?? false;
+		const clean = (json: IDataObject) => redactDeep(json, token, keepAccountToken);
+
 		let results: IDataObject[];
 		if (config.run) {
-			results = await config.run(runtime);
+			results = (await config.run(runtime)).map(clean);
 		} else if (config.paged) {
 			const concurrency = Number(this.getNodeParameter('options.concurrency', DEFAULT_PAGE_CONCURRENCY)) || 1;
-			const records = await collectPages(
+			results = await collectPages(
 				config.paged,
 				async (page, perPage) =>
 					(
@@ -211,8 +215,9 @@ function runOperation(config: OperationConfig) {
 						})
 					).body,
 				{ returnAll, limit, concurrency },
+				// Shaped page by page while later pages are in flight (one result per record: paged lists have no `select`).
+				(records) => shapeOutput(config, { data: records }, runtime).map(clean),
 			);
-			results = shapeOutput(config, { data: records }, runtime);
 		} else {
 			const response = await runtime.send({
 				method: config.method,
@@ -221,18 +226,18 @@ function runOperation(config: OperationConfig) {
 				body: prepared.body,
 				allowEmpty: config.output.type === 'confirmation',
 			});
-			results = shapeOutput(config, response.body, runtime);
+			results = shapeOutput(config, response.body, runtime).map(clean);
 		}
 
-		const keepAccountToken = config.revealToken?.(input) ?? false;
-		return results.map((json) => ({
-			json: redactDeep(json, token, keepAccountToken),
-			pairedItem: { item: itemIndex },
-		}));
+		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 }
 
 export function defineOperation(config: OperationConfig): OperationDefinition {
+	if (config.paged && (config.output.type !== 'records' || config.output.select)) {
+		// Pages are shaped as they arrive (collectPages), which needs one result per record.
+		throw new Error(`${config.resource} ${config.value}: a paged list needs a 'records' output without select`);
+	}
 	const fields = [...(config.fields ?? [])];
 	if (config.paged) fields.push(...returnAllFields());
 	if (config.simplify) fields.push(simplifyField());

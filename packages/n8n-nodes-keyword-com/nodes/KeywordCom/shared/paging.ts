@@ -70,31 +70,36 @@ export type FetchPage = (page: number, perPage: number) => Promise<unknown>;
 /**
  * Reads a paged list. Page 1 tells how many pages there are; the rest are fetched `concurrency` at a time, in order,
  * and no page beyond what Limit needs is requested. Without a page count it falls back to one page after another.
+ *
+ * `shape` turns each page's records into results, one result per record, as soon as the page arrives: that work runs
+ * while the next pages are still on the wire, and the raw page is dropped at once instead of all pages being held
+ * until the end.
  */
-export async function collectPages(
+export async function collectPages<T = unknown>(
 	style: PageStyle,
 	fetchPage: FetchPage,
 	{ returnAll, limit, concurrency }: { returnAll: boolean; limit: number; concurrency: number },
-): Promise<unknown[]> {
+	shape: (records: unknown[]) => T[] = (records) => records as T[],
+): Promise<T[]> {
 	const { perPage, maxRecords } = planPages(returnAll, limit);
 	const first = readPage(style, await fetchPage(1, perPage), 1, perPage);
-	const records = [...first.records];
-	if (records.length >= maxRecords || !first.hasNext) return records.slice(0, maxRecords);
+	const results = shape(first.records);
+	if (results.length >= maxRecords || !first.hasNext) return results.slice(0, maxRecords);
 
 	if (first.totalPages !== undefined) {
 		const neededPages = Math.min(first.totalPages, Math.ceil(maxRecords / perPage));
 		const pages = Array.from({ length: Math.max(0, neededPages - 1) }, (_, index) => index + 2);
-		const bodies = await mapConcurrent(pages, concurrency, async (page) => await fetchPage(page, perPage));
-		for (const [index, body] of bodies.entries()) {
-			records.push(...readPage(style, body, pages[index], perPage).records);
-		}
-		return records.slice(0, maxRecords);
+		const shaped = await mapConcurrent(pages, concurrency, async (page) =>
+			shape(readPage(style, await fetchPage(page, perPage), page, perPage).records),
+		);
+		for (const page of shaped) for (const result of page) results.push(result);
+		return results.slice(0, maxRecords);
 	}
 
-	for (let page = 2; records.length < maxRecords; page++) {
+	for (let page = 2; results.length < maxRecords; page++) {
 		const info = readPage(style, await fetchPage(page, perPage), page, perPage);
-		records.push(...info.records);
+		for (const result of shape(info.records)) results.push(result);
 		if (!info.hasNext || info.records.length === 0) break;
 	}
-	return records.slice(0, maxRecords);
+	return results.slice(0, maxRecords);
 }
