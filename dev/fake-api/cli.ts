@@ -1,7 +1,7 @@
 /**
  * Runs the fake as a process:
  *   node build/dev/fake-api/cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms]
- *                                  [--keywords N --project NAME]
+ *                                  [--keywords N --project NAME] [--cache-reads]
  * Prints one line of JSON `{"baseUrl": "...", "token": "..."}` once listening, and exits cleanly on SIGTERM/SIGINT.
  * It only ever listens on the loopback interface.
  */
@@ -15,6 +15,8 @@ interface CliOptions {
 	latency: number;
 	keywords: number;
 	project?: string;
+	/** FakeKeywordApiOptions.cacheReads (benchmarks). */
+	cacheReads: boolean;
 }
 
 function fail(message: string): never {
@@ -23,7 +25,7 @@ function fail(message: string): never {
 }
 
 export function parseArgs(argv: string[]): CliOptions {
-	const opts: CliOptions = { port: 0, host: '127.0.0.1', seed: 'demo', latency: 0, keywords: 0 };
+	const opts: CliOptions = { port: 0, host: '127.0.0.1', seed: 'demo', latency: 0, keywords: 0, cacheReads: false };
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
 		const value = (): string => {
@@ -61,8 +63,11 @@ export function parseArgs(argv: string[]): CliOptions {
 			case '--project':
 				opts.project = value();
 				break;
+			case '--cache-reads':
+				opts.cacheReads = true;
+				break;
 			case '--help':
-				process.stdout.write('Usage: cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms] [--keywords N --project NAME]\n');
+				process.stdout.write('Usage: cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms] [--keywords N --project NAME] [--cache-reads]\n');
 				process.exit(0);
 				break;
 			default:
@@ -77,7 +82,7 @@ export function parseArgs(argv: string[]): CliOptions {
 
 async function main(): Promise<void> {
 	const opts = parseArgs(process.argv.slice(2));
-	const api = new FakeKeywordApi({ token: opts.token, seed: opts.seed, latencyMs: opts.latency });
+	const api = new FakeKeywordApi({ token: opts.token, seed: opts.seed, latencyMs: opts.latency, cacheReads: opts.cacheReads });
 	if (opts.keywords > 0) api.addKeywords(opts.project ?? 'Bulk Project', opts.keywords);
 	const baseUrl = await api.start(opts.port, opts.host);
 	process.stdout.write(JSON.stringify({ baseUrl, token: api.token }) + '\n');

@@ -22,6 +22,13 @@ export interface FakeKeywordApiOptions {
 	seed?: SeedName;
 	/** Clock in ms; injectable so tests control timestamps. Default Date.now. */
 	now?: () => number;
+	/**
+	 * For benchmarks: answer a repeated successful GET with the text served last time, until the next write (any
+	 * non-GET API request, or a change through this class or its control routes). The fake shares the benchmark's CPU
+	 * with n8n, and turning a 250-keyword page into JSON costs it ~2 ms; a real API does that work on its own servers.
+	 * Not for tests that change `state` directly or depend on the clock between two reads.
+	 */
+	cacheReads?: boolean;
 }
 
 export interface RecordedRequest {
@@ -74,6 +81,9 @@ interface ActiveFault extends FaultSpec {
 }
 
 export const DEFAULT_TOKEN = 'test-token-123';
+
+/** Control routes that leave the data as it is (FakeKeywordApiOptions.cacheReads keeps its answers across them). */
+const CACHE_NEUTRAL_CONTROL = new Set(['GET requests', 'DELETE requests', 'GET state', 'POST faults', 'DELETE faults', 'POST latency']);
 
 const WORDS_A = ['best', 'cheap', 'buy', 'top', 'organic', 'vegan', 'local', 'custom', 'wireless', 'eco', 'luxury', 'handmade', 'smart', 'used', 'kids'];
 const WORDS_B = ['running shoes', 'coffee beans', 'yoga mats', 'backpacks', 'headphones', 'desk lamps', 'sneakers', 'rain jackets', 'water bottles', 'tents', 'bike helmets', 'sunglasses'];
@@ -140,6 +150,8 @@ export class FakeKeywordApi {
 	private readonly sockets = new Set<Socket>();
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private baseUrlValue = '';
+	/** Successful GET answers by URL (cacheReads only). */
+	private readonly readCache: Map<string, { status: number; text: Buffer; headers: Record<string, string> }> | undefined;
 
 	constructor(opts: FakeKeywordApiOptions = {}) {
 		this.token = opts.token ?? DEFAULT_TOKEN;
@@ -147,6 +159,7 @@ export class FakeKeywordApi {
 		this.now = opts.now ?? Date.now;
 		this.seedName = opts.seed ?? 'demo';
 		this.state = this.freshState(this.seedName);
+		this.readCache = opts.cacheReads ? new Map() : undefined;
 	}
 
 	/** `http://127.0.0.1:<port>`, no trailing slash; '' before start(). */
@@ -202,6 +215,7 @@ export class FakeKeywordApi {
 
 	/** Replaces all data with a fresh seed (default: the seed given to the constructor). Requests and faults stay. */
 	reset(seed: SeedName = this.seedName): void {
+		this.readCache?.clear();
 		this.state = this.freshState(seed);
 	}
 
@@ -215,11 +229,13 @@ export class FakeKeywordApi {
 
 	/** Adds a project; returns its group record. */
 	addProject(name: string, opts: { currencyCode?: string; url?: string | null } = {}): GroupRecord {
+		this.readCache?.clear();
 		return groupRecord(this.state.addProject(name, opts));
 	}
 
 	/** Adds the group `<projectName>[sub]<groupName>`; returns its group record. */
 	addGroup(projectName: string, groupName: string): GroupRecord {
+		this.readCache?.clear();
 		return groupRecord(this.state.addGroup(projectName, groupName));
 	}
 
@@ -228,6 +244,7 @@ export class FakeKeywordApi {
 	 * Returns the ids of the keywords added (duplicates are skipped). Linear time: 50,000 is fine.
 	 */
 	addKeywords(category: string, keywords: number | Array<Partial<KeywordInput>>, opts: AddKeywordsOptions = {}): string[] {
+		this.readCache?.clear();
 		const state = this.state;
 		const c: Container = state.findContainer(category) ?? state.createContainer(category);
 		const tracked = opts.tracked ?? true;
@@ -260,11 +277,13 @@ export class FakeKeywordApi {
 
 	/** Adds rank-change alerts; returns them as alert records. */
 	addAlerts(count: number, opts: AddAlertsOptions = {}): Array<Record<string, unknown>> {
+		this.readCache?.clear();
 		return this.state.addAlerts(count, opts).map(alertRecord);
 	}
 
 	/** Simulates a background crawl; returns the updated keywords as list records. */
 	simulateRankUpdate(opts: RankUpdateOptions = {}): KeywordRecord[] {
+		this.readCache?.clear();
 		return this.state.simulateRankUpdate(opts).map((k) => keywordRecord(this.state, k, 'list'));
 	}
 
@@ -303,7 +322,7 @@ export class FakeKeywordApi {
 		this.sendRaw(res, status, text, { 'content-type': 'application/json', ...headers });
 	}
 
-	private sendRaw(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
+	private sendRaw(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string>): void {
 		if (res.destroyed || res.headersSent) return;
 		res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
 		res.end(text);
@@ -351,11 +370,12 @@ export class FakeKeywordApi {
 			status: 0,
 		};
 		this.requests.push(record);
+		if (method !== 'GET') this.readCache?.clear();
 		const answer = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
 			record.status = status;
 			this.send(res, status, body, headers);
 		};
-		const answerRaw = (status: number, text: string, headers: Record<string, string>): void => {
+		const answerRaw = (status: number, text: string | Buffer, headers: Record<string, string>): void => {
 			record.status = status;
 			this.sendRaw(res, status, text, headers);
 		};
@@ -426,9 +446,20 @@ export class FakeKeywordApi {
 			baseUrl: this.baseUrlValue,
 			token: this.token,
 		};
+		// Keyed by path and the query's parameters in any order: clients differ in the order they send them.
+		const cacheKey = this.readCache && method === 'GET' ? `${rawPath}?${rawQuery.split('&').sort().join('&')}` : '';
+		const cached = cacheKey ? this.readCache?.get(cacheKey) : undefined;
+		if (cached) {
+			answerRaw(cached.status, cached.text, cached.headers);
+			return;
+		}
 		try {
 			const result = match.handler(ctx);
-			answer(result.status, result.body, result.headers);
+			if (this.readCache && cacheKey && result.status < 300 && result.body !== undefined) {
+				const entry = { status: result.status, text: Buffer.from(JSON.stringify(result.body)), headers: { 'content-type': 'application/json', ...result.headers } };
+				this.readCache.set(cacheKey, entry);
+				answerRaw(entry.status, entry.text, entry.headers);
+			} else answer(result.status, result.body, result.headers);
 		} catch (err) {
 			if (err instanceof ApiError) answer(err.status, err.toBody(), err.headers);
 			else answer(500, errorBody(500, [{ detail: `Internal error in the fake: ${err instanceof Error ? err.message : String(err)}` }]));
@@ -452,6 +483,8 @@ export class FakeKeywordApi {
 	private onControl(methodRaw: string, rawPath: string, bodyText: string, res: ServerResponse): void {
 		const method = methodRaw.toUpperCase();
 		const route = rawPath.replace(/^\/__control\/?/, '').replace(/\/$/, '');
+		// Any control call may change the data, except these (the request log, faults and latency come before the cache).
+		if (!CACHE_NEUTRAL_CONTROL.has(`${method} ${route}`)) this.readCache?.clear();
 		const parsed = parseJson(bodyText);
 		const body: Record<string, unknown> = isRecord(parsed.value) ? parsed.value : {};
 		const fail = (status: number, detail: string): void => this.send(res, status, errorBody(status, [{ detail }]));
