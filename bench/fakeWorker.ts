@@ -2,10 +2,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { FakeKeywordApi, type FaultSpec, type RecordedRequest } from '../dev/fake-api';
+import type { FakeSetup } from './lib';
 
-const setup = (workerData ?? {}) as { clockOffsetMs?: number };
+const setup = (workerData ?? {}) as FakeSetup;
 const offset = setup.clockOffsetMs ?? 0;
-const api = new FakeKeywordApi({ seed: 'empty', ...(offset ? { now: () => Date.now() - offset } : {}) });
+const api = new FakeKeywordApi({ seed: 'empty', cacheReads: setup.cacheReads, ...(offset ? { now: () => Date.now() - offset } : {}) });
 let peak = 0;
 let faultAt: { index: number; spec: FaultSpec } | undefined;
 

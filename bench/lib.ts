@@ -87,6 +87,8 @@ export interface BenchFake {
 export interface FakeSetup {
 	/** The fake's clock runs this many ms behind the real one. */
 	clockOffsetMs?: number;
+	/** Repeated reads answered from the fake's cache (FakeKeywordApiOptions.cacheReads): its JSON work off the CPU n8n uses. */
+	cacheReads?: boolean;
 }
 
 /** The fake in this process (the fast count tests): its CPU shares this event loop with the node. */
@@ -98,7 +100,7 @@ export class MeasuredFake implements BenchFake {
 
 	constructor(setup: FakeSetup = {}) {
 		const offset = setup.clockOffsetMs ?? 0;
-		this.api = new FakeKeywordApi({ seed: 'empty', ...(offset ? { now: () => Date.now() - offset } : {}) });
+		this.api = new FakeKeywordApi({ seed: 'empty', cacheReads: setup.cacheReads, ...(offset ? { now: () => Date.now() - offset } : {}) });
 		const requests = this.api.requests;
 		const push = requests.push.bind(requests);
 		requests.push = (...records: RecordedRequest[]): number => {

@@ -38,7 +38,7 @@ function getMany(options: IDataObject, extra: INodeParameters = {}): INodeParame
 
 export async function benchReturnAll({ keywords, latencies, concurrencies, repeat = 3 }: ReturnAllOptions): Promise<SectionResult> {
 	const result: SectionResult = { rows: [], checks: [] };
-	const fake = await startFake();
+	const fake = await startFake({ cacheReads: true });
 	try {
 		const ids = await fake.addKeywords(PROJECT, keywords);
 		const pages = ceilDiv(keywords, PAGE_SIZE);

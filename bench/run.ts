@@ -144,7 +144,7 @@ async function main(): Promise<void> {
 	if (want('real')) {
 		// Loaded lazily: it needs the real n8n host and the built package.
 		const { benchRealN8n } = await import('./realN8n');
-		results.real = await benchRealN8n({ keywords: args.keywords, latencies: args.latencies });
+		results.real = await benchRealN8n({ keywords: args.keywords, latencies: args.latencies, repeat: args.repeat });
 	}
 
 	const rows = Object.values(results).flatMap((r) => r.rows);
