@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { collectPages, mapConcurrent, planPages } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
+import { collectPages, mapConcurrent, planPages, RequestSlots, type SlotLease } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
 
 function pagedSource(total: number, style: 'pagination' | 'laravel') {
 	const calls: Array<{ page: number; perPage: number }> = [];
@@ -47,5 +47,72 @@ describe('paging', () => {
 		});
 		assert.deepEqual(results, [50, 10, 40, 20, 30]);
 		assert.equal(peak, 2);
+	});
+
+	it('slots: a page gives its slot back when its answer is in; the next page leaves before this one is worked on', async () => {
+		const total = 250 * 12;
+		const events: string[] = [];
+		let inFlight = 0;
+		let peak = 0;
+		const fetchPage = async (page: number, perPage: number, lease?: SlotLease) => {
+			inFlight++;
+			peak = Math.max(peak, inFlight);
+			events.push(`send ${page}`);
+			await new Promise((resolve) => setTimeout(resolve, 5));
+			inFlight--;
+			events.push(`in ${page}`);
+			lease?.release();
+			await new Promise((resolve) => setTimeout(resolve, 0));
+			const data = Array.from({ length: perPage }, (_, i) => (page - 1) * perPage + i);
+			return { data, meta: { pagination: { total, per_page: perPage, current_page: page, total_pages: 12 } } };
+		};
+		const shaped: number[] = [];
+		const records = await collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 1 }, (page) => {
+			shaped.push((page[0] as number) / 250 + 1);
+			events.push(`shape ${(page[0] as number) / 250 + 1}`);
+			return page;
+		});
+		assert.equal(records.length, total);
+		assert.deepEqual(records.slice(0, 3), [0, 1, 2]);
+		assert.equal(records[total - 1], total - 1);
+		assert.equal(peak, 1, 'one request in flight at concurrency 1');
+		assert.deepEqual(shaped, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+		// Page 3 is sent before page 2 is shaped: the client's work overlaps the next request.
+		assert.ok(events.indexOf('send 3') < events.indexOf('shape 2'), events.join(', '));
+	});
+
+	it('slots: at most `concurrency` in flight, pages sent in order, a retry takes a slot again', async () => {
+		const slots = new RequestSlots(2);
+		const a = await slots.lease();
+		const b = await slots.lease();
+		let third = false;
+		const waiting = slots.lease().then((lease) => ((third = true), lease));
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		assert.equal(third, false, 'no third slot while two are held');
+		a.release();
+		a.release(); // idempotent: does not free a second slot
+		const c = await waiting;
+		let retried = false;
+		const retry = a.acquire().then(() => (retried = true));
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		assert.equal(retried, false, 'a retry waits for a free slot');
+		b.release();
+		await retry;
+		assert.equal(retried, true);
+		c.release();
+		a.release();
+	});
+
+	it('a failed page fails the read and no later page is requested', async () => {
+		const sent: number[] = [];
+		const fetchPage = async (page: number, perPage: number) => {
+			sent.push(page);
+			await new Promise((resolve) => setTimeout(resolve, 2));
+			if (page === 3) throw new Error('page 3 failed');
+			return { data: Array.from({ length: perPage }, () => page), meta: { pagination: { total_pages: 40 } } };
+		};
+		await assert.rejects(collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 2 }), /page 3 failed/);
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		assert.ok(Math.max(...sent) <= 5, `pages sent: ${sent.join(', ')}`);
 	});
 });

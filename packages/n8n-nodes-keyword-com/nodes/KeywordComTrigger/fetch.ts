@@ -6,7 +6,7 @@ import {
 	DEFAULT_PAGE_CONCURRENCY,
 	MAX_PAGE_SIZE,
 } from '../KeywordCom/shared/constants';
-import { collectPages } from '../KeywordCom/shared/paging';
+import { collectPages, type SlotLease } from '../KeywordCom/shared/paging';
 import { apiRequest, type RetryPolicy } from '../KeywordCom/shared/transport';
 import { encodeTarget } from '../KeywordCom/shared/validation';
 import { splitName } from './logic/scope';
@@ -44,10 +44,10 @@ export function createApi(
 ): TriggerApi {
 	const base = { baseURL: baseUrl, timeout: REQUEST_TIMEOUT_MS };
 	// The credential read once by poll(): n8n would otherwise read it again for every page.
-	const get = async (url: string, qs?: IDataObject) =>
-		await apiRequest(context, { method: 'GET', url, qs, base }, { policy, credentials });
-	const keywordPage = async (name: string, page: number, perPage: number) =>
-		(await get(keywordListPath(name), { per_page: perPage, page })).body;
+	const get = async (url: string, qs?: IDataObject, lease?: SlotLease) =>
+		await apiRequest(context, { method: 'GET', url, qs, base }, { policy, credentials, lease });
+	const keywordPage = async (name: string, page: number, perPage: number, lease?: SlotLease) =>
+		(await get(keywordListPath(name), { per_page: perPage, page }, lease)).body;
 	return {
 		alertsPage: async (page, perPage) =>
 			(
@@ -69,7 +69,7 @@ export function createApi(
 		keywordList: async (name) =>
 			await collectPages(
 				'pagination',
-				async (page, perPage) => await keywordPage(name, page, perPage),
+				async (page, perPage, lease) => await keywordPage(name, page, perPage, lease),
 				{
 					returnAll: true,
 					limit: MAX_PAGE_SIZE,

@@ -13,7 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from './constants';
 import { concurrencyOption, returnAllFields, simplifyField } from './fields';
-import { collectPages, type PageStyle } from './paging';
+import { collectPages, type PageStyle, type SlotLease } from './paging';
 import { shapeRecord, type RecordKind } from './records';
 import { redactDeep, redactText } from './redact';
 import { apiRequest, SharedPause, type ApiRequest, type ApiResponse } from './transport';
@@ -59,7 +59,7 @@ export interface OperationRuntime {
 	prepared: PreparedRequest;
 	url: string;
 	method: IHttpRequestMethods;
-	send(request: Omit<ApiRequest, 'base'>): Promise<ApiResponse>;
+	send(request: Omit<ApiRequest, 'base'>, lease?: SlotLease): Promise<ApiResponse>;
 	simplify: boolean;
 }
 
@@ -192,7 +192,8 @@ function runOperation(config: OperationConfig) {
 			url,
 			method: config.method,
 			simplify: config.simplify ? (this.getNodeParameter('simplify', true) as boolean) : false,
-			send: async (request) => await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials }),
+			send: async (request, lease) =>
+				await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials, lease }),
 		};
 
 		// The token is taken out of every result (unless the user asked for the account's own token).
@@ -206,13 +207,12 @@ function runOperation(config: OperationConfig) {
 			const concurrency = Number(this.getNodeParameter('options.concurrency', DEFAULT_PAGE_CONCURRENCY)) || 1;
 			results = await collectPages(
 				config.paged,
-				async (page, perPage) =>
+				async (page, perPage, lease) =>
 					(
-						await runtime.send({
-							method: config.method,
-							url,
-							qs: { ...(prepared.qs ?? {}), page, per_page: perPage },
-						})
+						await runtime.send(
+							{ method: config.method, url, qs: { ...(prepared.qs ?? {}), page, per_page: perPage } },
+							lease,
+						)
 					).body,
 				{ returnAll, limit, concurrency },
 				// Shaped page by page while later pages are in flight (one result per record: paged lists have no `select`).

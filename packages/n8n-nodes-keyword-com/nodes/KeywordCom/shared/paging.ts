@@ -65,11 +65,68 @@ export async function mapConcurrent<T, R>(
 	return results;
 }
 
-export type FetchPage = (page: number, perPage: number) => Promise<unknown>;
+/**
+ * A lease on one of a fixed number of request slots. The request runner gives its slot back as soon as a page's
+ * answer is in, before parsing it, so the next page is already on the wire while this one is parsed and shaped; it
+ * takes a slot again before any retry. So at most `concurrency` requests are in flight, and the client's own work
+ * (JSON parsing, Simplify, redaction) overlaps the waiting instead of delaying the next request.
+ */
+export interface SlotLease {
+	/** Gives the slot back; calling it again does nothing. */
+	release(): void;
+	/** Takes a slot again after `release` (waits for a free one); does nothing while the slot is held. */
+	acquire(): Promise<void>;
+}
+
+/** `size` request slots, handed out first come, first served (pages leave in page order). */
+export class RequestSlots {
+	private free: number;
+
+	private readonly waiting: Array<() => void> = [];
+
+	constructor(size: number) {
+		this.free = Math.max(1, size);
+	}
+
+	async lease(): Promise<SlotLease> {
+		await this.take();
+		let held = true;
+		return {
+			release: () => {
+				if (!held) return;
+				held = false;
+				this.give();
+			},
+			acquire: async () => {
+				if (held) return;
+				await this.take();
+				held = true;
+			},
+		};
+	}
+
+	private async take(): Promise<void> {
+		if (this.free > 0) {
+			this.free--;
+			return;
+		}
+		await new Promise<void>((resolve) => this.waiting.push(resolve));
+	}
+
+	private give(): void {
+		const next = this.waiting.shift();
+		if (next) next();
+		else this.free++;
+	}
+}
+
+/** Fetches one page; `lease` is the page's request slot (given back early by the request runner, see SlotLease). */
+export type FetchPage = (page: number, perPage: number, lease?: SlotLease) => Promise<unknown>;
 
 /**
- * Reads a paged list. Page 1 tells how many pages there are; the rest are fetched `concurrency` at a time, in order,
- * and no page beyond what Limit needs is requested. Without a page count it falls back to one page after another.
+ * Reads a paged list. Page 1 tells how many pages there are; the rest are fetched with at most `concurrency` requests
+ * in flight (see SlotLease), requested and returned in page order, and no page beyond what Limit needs is requested.
+ * Without a page count it falls back to one page after another.
  *
  * `shape` turns each page's records into results, one result per record, as soon as the page arrives: that work runs
  * while the next pages are still on the wire, and the raw page is dropped at once instead of all pages being held
@@ -89,8 +146,23 @@ export async function collectPages<T = unknown>(
 	if (first.totalPages !== undefined) {
 		const neededPages = Math.min(first.totalPages, Math.ceil(maxRecords / perPage));
 		const pages = Array.from({ length: Math.max(0, neededPages - 1) }, (_, index) => index + 2);
-		const shaped = await mapConcurrent(pages, concurrency, async (page) =>
-			shape(readPage(style, await fetchPage(page, perPage), page, perPage).records),
+		const slots = new RequestSlots(concurrency);
+		let failed = false;
+		const shaped = await Promise.all(
+			pages.map(async (page) => {
+				const lease = await slots.lease();
+				let done = false;
+				try {
+					// A failed page fails the whole read: the pages still waiting for a slot are not requested.
+					if (failed) return [];
+					const result = shape(readPage(style, await fetchPage(page, perPage, lease), page, perPage).records);
+					done = true;
+					return result;
+				} finally {
+					if (!done) failed = true;
+					lease.release();
+				}
+			}),
 		);
 		for (const page of shaped) for (const result of page) results.push(result);
 		return results.slice(0, maxRecords);

@@ -11,6 +11,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
 import { describeFailure, type ApiFailure } from './errors';
+import type { SlotLease } from './paging';
 import { redactText } from './redact';
 
 /**
@@ -148,6 +149,16 @@ function headerValue(headers: unknown, name: string): unknown {
 	return undefined;
 }
 
+/**
+ * Gives the event loop a few turns before this page's JSON is parsed, so the request just started for the next page
+ * is on the wire first. n8n's request helper needs several turns to get a request out (URL check, agent, connect);
+ * traced in n8n's engine at 20 ms latency: after one turn the next request still waited behind the parse, after two
+ * or three it reached the server before the parse began (one page after another: 27 → 23 ms a page).
+ */
+async function letRequestLeave(turns = 3): Promise<void> {
+	for (let turn = 0; turn < turns; turn++) await sleep(0);
+}
+
 function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
 	if (typeof body !== 'string') return { ok: true, value: body };
 	const text = body.trim();
@@ -235,6 +246,11 @@ export async function apiRequest(
 		 * request, which is most of the client's work per page of a large Return All.
 		 */
 		credentials?: ICredentialDataDecryptedObject;
+		/**
+		 * The request slot of a page of a paged read: given back as soon as a 2xx answer is in, before its body is
+		 * parsed (so the next page goes out first), and taken again before a retry.
+		 */
+		lease?: SlotLease;
 	} = {},
 ): Promise<ApiResponse> {
 	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
@@ -260,6 +276,7 @@ export async function apiRequest(
 		? { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: options.credentials } }
 		: undefined;
 	for (let attempt = 1; ; attempt++) {
+		if (attempt > 1) await options.lease?.acquire();
 		if (options.pause) await options.pause.wait();
 		const httpOptions: IHttpRequestOptions = {
 			...(request.base ?? {}),
@@ -268,6 +285,8 @@ export async function apiRequest(
 			qs: request.qs,
 			body: request.body as IHttpRequestOptions['body'],
 			json: true,
+			// The body comes as text and is parsed below: a page's slot is freed between its arrival and its parsing.
+			encoding: 'text',
 			arrayFormat: 'brackets',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
@@ -285,6 +304,10 @@ export async function apiRequest(
 				credentialsDecrypted,
 			)) as IN8nHttpFullResponse;
 			const status = response.statusCode;
+			if (options.lease && status >= 200 && status < 300) {
+				options.lease.release();
+				await letRequestLeave();
+			}
 			const parsed = parseBody(response.body);
 			if (status >= 200 && status < 300) {
 				if (parsed.ok && (parsed.value !== undefined || request.allowEmpty)) {
