@@ -5,11 +5,12 @@
  *   node build/bench/run.js --engine             in n8n's engine: Return All, trigger, bulk add
  *   node build/bench/run.js --return-all --trigger --add --real    any subset
  *   options: --latency 20,100  --keywords 50000  --projects 5  --add-keywords 10000  --naive-sample 1000
- *            --repeat 3 (Return All: runs per setting, alternated, fastest kept)  --out bench/results/latest.json
+ *            --repeat 3 (Return All, in the engine and in real n8n: runs per setting, alternated, fastest kept)
+ *            --out bench/results/latest.json
  *
- * `--real` runs a real n8n (e2e/lib; the package must be built: `npx n8n-node build`): the Keyword.com node at its
- * default concurrency and at 1 against n8n's HTTP Request node with its pagination, and the peak memory of
- * `n8n execute` with Simplify on and off.
+ * `--real` builds and packs the package and runs it in a real n8n (e2e/lib): the Keyword.com node at its default
+ * concurrency and at 1 against n8n's HTTP Request node with its pagination, and the peak memory of `n8n execute`
+ * with Simplify on and off.
  *
  * Every ratio compares two runs of the same invocation. Results: a Markdown table on stdout and JSON in --out.
  * The exit code is 1 when a checked statement (request counts, order, ≥3×, ...) did not hold.
