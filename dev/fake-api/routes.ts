@@ -48,6 +48,7 @@ export const ROUTES: Route[] = [
 	r('#7', 'groups', { POST: createGroup }),
 	r('#2 #3 #4', 'groups/:name', { GET: getGroup, PUT: updateGroupStatus, DELETE: deleteGroup }),
 	r('#6', 'groups/:name/regions', { GET: listRegions }),
+	// #8 changes data although it is a GET (the read cache of the benchmarks must treat it as a write).
 	r('#8', 'groups/:name/undo/archive', { GET: undoArchive }),
 	r('#9', 'groups/:name/metrics', { GET: groupMetrics }),
 	r('#10 #13', 'groups/:name/keywords', { GET: listKeywords, POST: addKeywords }),
@@ -72,6 +73,9 @@ export const ROUTES: Route[] = [
 ];
 
 export const API_PREFIX = '/api/v2/';
+
+/** GET handlers that change data: #8 restores an archived project or group. */
+export const WRITING_GETS: ReadonlySet<Handler> = new Set([undoArchive]);
 
 /** Decodes one raw path segment; a malformed escape leaves the segment as received. */
 export function decodeSegment(raw: string): string {

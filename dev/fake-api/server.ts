@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { ApiError, errorBody } from './errors';
 import { isRecord, type Query, type RequestContext } from './context';
 import { alertRecord, groupRecord, keywordRecord, type GroupRecord, type KeywordRecord } from './records';
-import { decodeSegment, matchRoute } from './routes';
+import { decodeSegment, matchRoute, WRITING_GETS } from './routes';
 import { seedState, type SeedName } from './seed';
 import { FakeState, KEYWORD_TYPES, type AddAlertsOptions, type Container, type KeywordInput, type RankUpdateOptions } from './state';
 
@@ -370,7 +370,6 @@ export class FakeKeywordApi {
 			status: 0,
 		};
 		this.requests.push(record);
-		if (method !== 'GET') this.readCache?.clear();
 		const answer = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
 			record.status = status;
 			this.send(res, status, body, headers);
@@ -446,8 +445,11 @@ export class FakeKeywordApi {
 			baseUrl: this.baseUrlValue,
 			token: this.token,
 		};
-		// Keyed by path and the query's parameters in any order: clients differ in the order they send them.
-		const cacheKey = this.readCache && method === 'GET' ? `${rawPath}?${rawQuery.split('&').sort().join('&')}` : '';
+		// The read cache (cacheReads): emptied by every write, keyed by path and the query's parameters in any order
+		// (clients differ in the order they send them).
+		const writes = method !== 'GET' || WRITING_GETS.has(match.handler);
+		if (writes) this.readCache?.clear();
+		const cacheKey = this.readCache && !writes ? `${rawPath}?${rawQuery.split('&').sort().join('&')}` : '';
 		const cached = cacheKey ? this.readCache?.get(cacheKey) : undefined;
 		if (cached) {
 			answerRaw(cached.status, cached.text, cached.headers);

@@ -47,6 +47,18 @@ describe('fake API: cacheReads', () => {
 		assert.notEqual(after_.text, before.text);
 	});
 
+	it('is emptied by the one GET that writes (#8 undo archive)', async () => {
+		const group = `/api/v2/groups/${enc('Acme Shoes')}`;
+		const active = async () => (await f.get('/api/v2/groups/active')).json.data.some((g: any) => g.id === 'Acme Shoes');
+		assert.equal(await active(), true);
+		const archive = await f.call('PUT', group, { data: { attributes: { status: 2 } } });
+		assert.equal(archive.status, 200, archive.text);
+		assert.equal(await active(), false);
+		assert.equal((await f.get(`${group}/undo/archive`)).status, 200);
+		assert.equal(await active(), true, 'the restore is seen by the next read');
+		assert.equal((await f.get(`${group}/undo/archive`)).status, 422, 'a second restore is answered by the handler, not the cache');
+	});
+
 	it('is emptied by a change through the class (its control routes use the same methods)', async () => {
 		const count = async () => (await f.get('/api/v2/groups/active')).json.data.length;
 		const before = await count();
