@@ -89,8 +89,8 @@ describe('paging', () => {
 		const waiting = slots.lease().then((lease) => ((third = true), lease));
 		await new Promise((resolve) => setTimeout(resolve, 5));
 		assert.equal(third, false, 'no third slot while two are held');
-		a.release();
-		a.release(); // idempotent: does not free a second slot
+		assert.equal(a.release(), true, 'the slot went straight to the waiting page');
+		assert.equal(a.release(), false, 'idempotent: does not free a second slot');
 		const c = await waiting;
 		let retried = false;
 		const retry = a.acquire().then(() => (retried = true));
@@ -100,7 +100,26 @@ describe('paging', () => {
 		await retry;
 		assert.equal(retried, true);
 		c.release();
-		a.release();
+		assert.equal(a.release(), false, 'nobody waiting: the slot is simply free');
+	});
+
+	it('slots: a retry goes ahead of the pages not yet started; a fractional size is rounded down', async () => {
+		const slots = new RequestSlots(1.9);
+		const first = await slots.lease();
+		const order: string[] = [];
+		const second = slots.lease().then((lease) => (order.push('page 2'), lease));
+		first.release(); // page 1's answer is in; page 2 takes the slot
+		const page2 = await second;
+		const page3 = slots.lease().then((lease) => (order.push('page 3'), lease));
+		const retry = first.acquire().then(() => order.push('page 1 retry'));
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		assert.deepEqual(order, ['page 2'], 'one slot only (1.9 → 1)');
+		page2.release();
+		await retry;
+		assert.deepEqual(order, ['page 2', 'page 1 retry']);
+		first.release();
+		(await page3).release();
+		assert.deepEqual(order, ['page 2', 'page 1 retry', 'page 3']);
 	});
 
 	it('a failed page fails the read and no later page is requested', async () => {

@@ -160,7 +160,7 @@ export const concurrencyOption = (): INodeProperties => ({
 	name: 'concurrency',
 	type: 'number',
 	default: DEFAULT_PAGE_CONCURRENCY,
-	typeOptions: { minValue: 1, maxValue: 16 },
+	typeOptions: { minValue: 1, maxValue: 16, numberPrecision: 0 },
 	description: `How many pages of ${MAX_PAGE_SIZE} records to fetch at once. 1 fetches one page after another.`,
 });
 

@@ -72,9 +72,15 @@ export async function mapConcurrent<T, R>(
  * (JSON parsing, Simplify, redaction) overlaps the waiting instead of delaying the next request.
  */
 export interface SlotLease {
-	/** Gives the slot back; calling it again does nothing. */
-	release(): void;
-	/** Takes a slot again after `release` (waits for a free one); does nothing while the slot is held. */
+	/**
+	 * Gives the slot back; calling it again does nothing. True when a waiting page took the slot at once (then its
+	 * request is about to leave).
+	 */
+	release(): boolean;
+	/**
+	 * Takes a slot again after `release` (for a retry: ahead of the pages not yet started, which come later in the
+	 * list); does nothing while the slot is held.
+	 */
 	acquire(): Promise<void>;
 }
 
@@ -85,38 +91,41 @@ export class RequestSlots {
 	private readonly waiting: Array<() => void> = [];
 
 	constructor(size: number) {
-		this.free = Math.max(1, size);
+		// A whole number of at least 1 (the option may come from an expression).
+		this.free = Math.max(1, Math.floor(size) || 1);
 	}
 
 	async lease(): Promise<SlotLease> {
-		await this.take();
+		await this.take(false);
 		let held = true;
 		return {
 			release: () => {
-				if (!held) return;
+				if (!held) return false;
 				held = false;
-				this.give();
+				return this.give();
 			},
 			acquire: async () => {
 				if (held) return;
-				await this.take();
+				await this.take(true);
 				held = true;
 			},
 		};
 	}
 
-	private async take(): Promise<void> {
+	private async take(first: boolean): Promise<void> {
 		if (this.free > 0) {
 			this.free--;
 			return;
 		}
-		await new Promise<void>((resolve) => this.waiting.push(resolve));
+		await new Promise<void>((resolve) => (first ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
 	}
 
-	private give(): void {
+	/** True when the slot went straight to a waiting page. */
+	private give(): boolean {
 		const next = this.waiting.shift();
 		if (next) next();
 		else this.free++;
+		return next !== undefined;
 	}
 }
 

@@ -304,10 +304,8 @@ export async function apiRequest(
 				credentialsDecrypted,
 			)) as IN8nHttpFullResponse;
 			const status = response.statusCode;
-			if (options.lease && status >= 200 && status < 300) {
-				options.lease.release();
-				await letRequestLeave();
-			}
+			// A page's answer is in: its slot goes to the next page, whose request leaves before this body is parsed.
+			if (options.lease && status >= 200 && status < 300 && options.lease.release()) await letRequestLeave();
 			const parsed = parseBody(response.body);
 			if (status >= 200 && status < 300) {
 				if (parsed.ok && (parsed.value !== undefined || request.allowEmpty)) {
