@@ -134,4 +134,26 @@ describe('paging', () => {
 		await new Promise((resolve) => setTimeout(resolve, 30));
 		assert.ok(Math.max(...sent) <= 5, `pages sent: ${sent.join(', ')}`);
 	});
+
+	it('after a failed page, a page that wants a retry is not retried', async () => {
+		const sent: string[] = [];
+		const fetchPage = async (page: number, perPage: number, lease?: SlotLease) => {
+			sent.push(`page ${page}`);
+			if (page === 2) {
+				await new Promise((resolve) => setTimeout(resolve, 2));
+				throw new Error('page 2 failed');
+			}
+			if (page === 3) {
+				// Its answer comes back after page 2 failed and asks for a retry (as the transport does after a 429).
+				await new Promise((resolve) => setTimeout(resolve, 10));
+				lease?.release();
+				await lease?.acquire();
+				sent.push('page 3 retry');
+			}
+			return { data: Array.from({ length: perPage }, () => page), meta: { pagination: { total_pages: 3 } } };
+		};
+		await assert.rejects(collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 2 }), /page 2 failed/);
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		assert.deepEqual(sent, ['page 1', 'page 2', 'page 3']);
+	});
 });

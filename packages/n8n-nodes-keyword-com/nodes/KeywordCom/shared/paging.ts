@@ -79,7 +79,7 @@ export interface SlotLease {
 	release(): boolean;
 	/**
 	 * Takes a slot again after `release` (for a retry: ahead of the pages not yet started, which come later in the
-	 * list); does nothing while the slot is held.
+	 * list); does nothing while the slot is held. Fails once the read was stopped (`RequestSlots.stop`).
 	 */
 	acquire(): Promise<void>;
 }
@@ -89,6 +89,8 @@ export class RequestSlots {
 	private free: number;
 
 	private readonly waiting: Array<() => void> = [];
+
+	private stopped = false;
 
 	constructor(size: number) {
 		// A whole number of at least 1 (the option may come from an expression).
@@ -106,10 +108,19 @@ export class RequestSlots {
 			},
 			acquire: async () => {
 				if (held) return;
+				if (this.stopped) throw new Error('Not retried: another page of this list failed');
 				await this.take(true);
 				held = true;
 			},
 		};
+	}
+
+	/**
+	 * The read failed: pages whose answer is still on the way finish, but none is retried (a retry after a 429 may
+	 * wait up to a minute, and would overlap whatever the workflow does next).
+	 */
+	stop(): void {
+		this.stopped = true;
 	}
 
 	private async take(first: boolean): Promise<void> {
@@ -168,7 +179,10 @@ export async function collectPages<T = unknown>(
 					done = true;
 					return result;
 				} finally {
-					if (!done) failed = true;
+					if (!done) {
+						failed = true;
+						slots.stop();
+					}
 					lease.release();
 				}
 			}),
