@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { PROJECT, assertInputError, keywordIdsOf, projectIdOf, rl, run, useFake } from './helpers';
+import { PROJECT, assertInputError, keywordAddParameters as add, keywordIdsOf, projectIdOf, rl, run, useFake } from './helpers';
 
 const fake = useFake();
 
@@ -27,14 +27,6 @@ const projectId = () => String(projectIdOf(fake, PROJECT));
 const keywordId = () => keywordIdsOf(fake, PROJECT)[0];
 const domainId = () => fake.api.state.aiDomains[0].id;
 
-const add = (extra: INodeParameters): INodeParameters => ({
-	resource: 'keyword',
-	operation: 'add',
-	project: rl(PROJECT),
-	keywords: ['fine keyword'],
-	url: 'acmeshoes.com',
-	...extra,
-});
 const dashboard = (filters: INodeParameters): INodeParameters => ({
 	resource: 'aiMetric',
 	operation: 'getDashboard',

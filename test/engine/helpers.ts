@@ -99,6 +99,11 @@ export async function runOk(fake: Fake, parameters: INodeParameters, options: Ru
 	return outcome;
 }
 
+/** Keyword → Add on PROJECT with one valid keyword; `extra` replaces any parameter (the bad-input tests). */
+export function keywordAddParameters(extra: INodeParameters = {}): INodeParameters {
+	return { resource: 'keyword', operation: 'add', project: rl(PROJECT), keywords: ['fine keyword'], url: 'acmeshoes.com', ...extra };
+}
+
 /** A resource locator value as the editor saves it. */
 export function rl(value: string | number, mode = 'name'): { __rl: true; mode: string; value: string | number } {
 	return { __rl: true, mode, value };

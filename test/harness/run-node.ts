@@ -109,6 +109,41 @@ export function saveParametersLikeEditor(
 	);
 }
 
+/** What both runners need to place the node under test in a workflow. */
+export interface NodeUnderTestOptions {
+	nodeType: INodeType | IVersionedNodeType;
+	typeName?: string;
+	typeVersion?: number;
+	nodeName?: string;
+	parameters: INodeParameters;
+	credentials: Record<string, unknown>;
+}
+
+/**
+ * The node under test as the editor would save it (latest version, non-default parameters only, credential
+ * references), and the node types it is registered with (`others`: helper nodes of the workflow).
+ */
+export function nodeUnderTest(
+	options: NodeUnderTestOptions,
+	defaults: { id: string; name: string; position: [number, number] },
+	others: Record<string, INodeType | IVersionedNodeType> = {},
+): { node: INode; nodeTypes: TestNodeTypes; typeName: string; typeVersion: number } {
+	const typeName = options.typeName ?? fullTypeName(options.nodeType);
+	const typeVersion = options.typeVersion ?? latestVersion(options.nodeType);
+	const nodeTypes = new TestNodeTypes({ [typeName]: options.nodeType, ...others });
+	const description = nodeTypes.getByNameAndVersion(typeName, typeVersion).description;
+	const node: INode = {
+		id: defaults.id,
+		name: options.nodeName ?? defaults.name,
+		type: typeName,
+		typeVersion,
+		position: defaults.position,
+		parameters: saveParametersLikeEditor(description, structuredClone(options.parameters), typeVersion),
+		credentials: credentialReferences(options.credentials),
+	};
+	return { node, nodeTypes, typeName, typeVersion };
+}
+
 export function toRunNodeError(error: unknown): RunNodeError {
 	const e = error as Error & {
 		description?: string | null;
@@ -127,25 +162,13 @@ export function toRunNodeError(error: unknown): RunNodeError {
 
 export async function runNode(options: RunNodeOptions): Promise<RunResult> {
 	ensureN8nEnvironment();
-	const { nodeType } = options;
-	const typeName = options.typeName ?? fullTypeName(nodeType);
-	const typeVersion = options.typeVersion ?? latestVersion(nodeType);
-	const nodeName = options.nodeName ?? 'Keyword.com';
-	const nodeTypes = new TestNodeTypes({ [typeName]: nodeType, [INPUT_NODE_TYPE]: new HarnessInputNode() });
-	const description = nodeTypes.getByNameAndVersion(typeName, typeVersion).description;
-
-	const credentials = credentialReferences(options.credentials);
-
-	const node: INode = {
-		id: 'node-under-test',
-		name: nodeName,
-		type: typeName,
-		typeVersion,
-		position: [200, 0],
-		parameters: saveParametersLikeEditor(description, structuredClone(options.parameters), typeVersion),
-		credentials,
-		...options.nodeSettings,
-	};
+	const { node: placed, nodeTypes } = nodeUnderTest(
+		options,
+		{ id: 'node-under-test', name: 'Keyword.com', position: [200, 0] },
+		{ [INPUT_NODE_TYPE]: new HarnessInputNode() },
+	);
+	const node: INode = { ...placed, ...options.nodeSettings };
+	const nodeName = node.name;
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
 
 	const inputNode: INode = {

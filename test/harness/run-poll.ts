@@ -8,7 +8,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
-	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -18,8 +17,7 @@ import type {
 
 import { createAdditionalData, nextExecutionId } from './additional-data';
 import { TestCredentialsHelper, defaultCredentialTypes } from './credentials';
-import { TestNodeTypes, credentialReferences, fullTypeName } from './node-types';
-import { latestVersion, saveParametersLikeEditor } from './run-node';
+import { nodeUnderTest } from './run-node';
 import { ensureN8nEnvironment } from './setup';
 
 export interface RunPollOptions {
@@ -72,25 +70,14 @@ export function copyStaticData<T>(value: T): T {
 
 export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	ensureN8nEnvironment();
-	const { nodeType } = options;
 	const mode = options.mode ?? 'trigger';
 	const activation: WorkflowActivateMode = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
-	const typeName = options.typeName ?? fullTypeName(nodeType);
-	const typeVersion = options.typeVersion ?? latestVersion(nodeType);
-	const nodeName = options.nodeName ?? 'Keyword.com Trigger';
-	const nodeTypes = new TestNodeTypes({ [typeName]: nodeType });
-	const description = nodeTypes.getByNameAndVersion(typeName, typeVersion).description;
-
-	const credentials = credentialReferences(options.credentials);
-	const node: INode = {
+	const { node, nodeTypes, typeName, typeVersion } = nodeUnderTest(options, {
 		id: 'trigger-under-test',
-		name: nodeName,
-		type: typeName,
-		typeVersion,
+		name: 'Keyword.com Trigger',
 		position: [0, 0],
-		parameters: saveParametersLikeEditor(description, structuredClone(options.parameters), typeVersion),
-		credentials,
-	};
+	});
+	const nodeName = node.name;
 
 	const storedNodeData = copyStaticData(options.staticData ?? {});
 	const workflowStaticData: IDataObject = {};

@@ -13,6 +13,7 @@ import {
 	FIXED_NOW,
 	PROJECT,
 	TOKEN,
+	keywordAddParameters,
 	rl,
 	run as runEngine,
 	useFake,
@@ -23,7 +24,7 @@ import {
 	type RunOptions as EngineRunOptions,
 } from '../engine/helpers';
 
-export { FIXED_NOW, PROJECT, TOKEN, keywordIdsOf, projectIdOf, rl, useFake, type Fake };
+export { FIXED_NOW, PROJECT, TOKEN, keywordAddParameters, keywordIdsOf, projectIdOf, rl, useFake, type Fake };
 
 export interface RunOptions extends EngineRunOptions {
 	/** Clear the faults armed before the run (default: they stay armed for it). */
