@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { PROJECT, describeRequests, rl, run, runOk, useFake } from './helpers';
+import { PROJECT, describeRequests, keywordAddParameters as add, rl, run, runOk, useFake } from './helpers';
 
 const fake = useFake();
 
@@ -16,14 +16,6 @@ const KW = '100001';
 const PID = rl('1001', 'id');
 const DOMAIN = rl('bcf127466b148fef0c6888dc', 'id');
 
-const add = (extra: INodeParameters): INodeParameters => ({
-	resource: 'keyword',
-	operation: 'add',
-	project: rl(PROJECT),
-	keywords: ['fine keyword'],
-	url: 'acmeshoes.com',
-	...extra,
-});
 const create = (extra: INodeParameters): INodeParameters => ({ resource: 'project', operation: 'create', projectName: 'Fine', currencyCode: 'USD', ...extra });
 const keywordGet = (extra: INodeParameters): INodeParameters => ({ resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: KW, ...extra });
 const keywordDelete = (extra: INodeParameters): INodeParameters => ({ resource: 'keyword', operation: 'delete', project: rl(PROJECT), keywordId: KW, ...extra });
@@ -193,7 +185,7 @@ const nameArbitrary = (maxLength: number) =>
 		.oneof(
 			fc.string({ unit: 'grapheme', minLength: 1, maxLength }),
 			fc.string({ unit: fc.constantFrom(...' &/#?%+[]{}()<>"\'\\=.,;:~!@$^*|`éüß中文🔥é\u0301%2F%20..'.split('')), minLength: 1, maxLength }),
-			fc.constantFrom('a/b', '../x', '%2F', '%', 'a%20b', 'x+y', 'a#b?c=d&e', '[sub', 'sub]', '[su b]', 'Café Zürich', '..', '.', '1001', '  ok  '),
+			fc.constantFrom('a/b', '../x', '%2F', '%', 'a%20b', 'x+y', 'a#b?c=d&e', '[sub', 'sub]', '[su b]', 'Café Zürich', '..', '.', '1001', '  ok  ', 'two  spaces', '.  \\'),
 		)
 		.map((name) => name.trim())
 		.filter(

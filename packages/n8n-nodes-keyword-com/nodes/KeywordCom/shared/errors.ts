@@ -52,7 +52,9 @@ const STATUS_TITLES: Record<number, string> = {
 };
 
 function clip(text: string, max = 300): string {
-	const flat = text.replace(/\s+/g, ' ').trim();
+	// Line breaks and tabs become one space (a message is one line); runs of ordinary spaces stay, as they may be
+	// part of a project or keyword name the message quotes.
+	const flat = text.replace(/[ ]*[\t\n\v\f\r]+[\t\n\v\f\r ]*/g, ' ').trim();
 	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
