@@ -87,15 +87,28 @@ export function serialize(value: unknown, skipKeys: readonly string[] = []): str
 	);
 }
 
+/** A leak is the token or any piece of it this long (the whole token when it is shorter). */
+export const LEAK_PIECE_LENGTH = 8;
+
+/** What must never appear: every form of the token, and every LEAK_PIECE_LENGTH-character piece of each form. */
+export function leakPieces(token: string = TOKEN): string[] {
+	const pieces = new Set<string>();
+	for (const form of tokenForms(token)) {
+		if (form.length <= LEAK_PIECE_LENGTH) pieces.add(form);
+		for (let at = 0; at + LEAK_PIECE_LENGTH <= form.length; at++) pieces.add(form.slice(at, at + LEAK_PIECE_LENGTH));
+	}
+	return [...pieces];
+}
+
 /**
- * Where the token appears in `value`, or undefined. `skipKeys`: keys left out of the search (e.g. `node`, the
- * workflow node n8n attaches to errors, which holds the parameters exactly as the user typed them).
+ * Where the token or a piece of it appears in `value`, or undefined. `skipKeys`: keys left out of the search (e.g.
+ * `node`, the workflow node n8n attaches to errors, which holds the parameters exactly as the user typed them).
  */
 export function findTokenLeak(value: unknown, token: string = TOKEN, skipKeys: readonly string[] = []): string | undefined {
 	const text = serialize(value, skipKeys);
-	for (const form of tokenForms(token)) {
-		const at = text.indexOf(form);
-		if (at !== -1) return `"${form}" in …${text.slice(Math.max(0, at - 200), at + 100)}…`;
+	for (const piece of leakPieces(token)) {
+		const at = text.indexOf(piece);
+		if (at !== -1) return `"${piece}" in …${text.slice(Math.max(0, at - 200), at + 100)}…`;
 	}
 	const parameter = /api_token(=|%3D)(?!\[redacted\])[^&\s"'\\]/i.exec(text);
 	if (parameter) return `an api_token parameter in …${text.slice(Math.max(0, parameter.index - 200), parameter.index + 100)}…`;

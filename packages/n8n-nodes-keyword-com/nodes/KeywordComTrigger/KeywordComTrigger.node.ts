@@ -45,9 +45,12 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 			token,
 		};
 	} catch (error) {
-		throw new NodeOperationError(context.getNode(), error as Error, {
-			description: error instanceof InputError ? error.hint : undefined,
-		});
+		if (error instanceof InputError) {
+			throw new NodeOperationError(context.getNode(), `Invalid ${error.render(token)}`, {
+				description: error.hint,
+			});
+		}
+		throw new NodeOperationError(context.getNode(), error as Error);
 	}
 }
 

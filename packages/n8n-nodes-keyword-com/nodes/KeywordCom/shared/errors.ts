@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { redactText } from './redact';
+import { redactText, redactTokenPieces } from './redact';
 
 /**
  * Turns an HTTP failure into words a user can act on: the status, the API's own message when its body has one
@@ -51,35 +51,41 @@ const STATUS_TITLES: Record<number, string> = {
 	504: 'Keyword.com timed out (gateway)',
 };
 
-function clip(text: string, max = 300): string {
+/**
+ * One line of at most `max` characters, with the token removed **before** the cut: clipping first could cut a token
+ * in half and leave its first characters in the message, out of reach of the redaction.
+ */
+function clip(text: string, token: string | undefined, max = 300): string {
 	// Line breaks and tabs become one space (a message is one line); runs of ordinary spaces stay, as they may be
 	// part of a project or keyword name the message quotes.
-	const flat = text.replace(/[ ]*[\t\n\v\f\r]+[\t\n\v\f\r ]*/g, ' ').trim();
+	const flat = redactText(text, token)
+		.replace(/[ ]*[\t\n\v\f\r]+[\t\n\v\f\r ]*/g, ' ')
+		.trim();
 	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
 /** The API's own message, from any body shape it may send. */
-export function extractApiMessage(body: unknown): string | undefined {
+export function extractApiMessage(body: unknown, token?: string): string | undefined {
 	if (body === undefined || body === null) return undefined;
 	if (typeof body === 'string') {
 		const text = body.trim();
 		if (text === '') return undefined;
 		if (text.startsWith('{') || text.startsWith('[')) {
 			try {
-				return extractApiMessage(JSON.parse(text));
+				return extractApiMessage(JSON.parse(text), token);
 			} catch {
-				return clip(text);
+				return clip(text, token);
 			}
 		}
 		if (/^<!doctype|^<html|<\/?[a-z][\s\S]*>/i.test(text)) {
 			const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
 			const heading = /<h1[^>]*>([^<]*)<\/h1>/i.exec(text)?.[1];
-			return title || heading ? clip(title || heading || '') : undefined;
+			return title || heading ? clip(title || heading || '', token) : undefined;
 		}
-		return clip(text);
+		return clip(text, token);
 	}
-	if (Buffer.isBuffer(body)) return extractApiMessage(body.toString('utf8'));
-	if (typeof body !== 'object') return clip(String(body));
+	if (Buffer.isBuffer(body)) return extractApiMessage(body.toString('utf8'), token);
+	if (typeof body !== 'object') return clip(String(body), token);
 	const object = body as IDataObject;
 	if (Array.isArray(object.errors)) {
 		const parts = (object.errors as unknown[]).map((entry) => {
@@ -90,20 +96,20 @@ export function extractApiMessage(body: unknown): string | undefined {
 			return detail ? `${String(detail)}${pointer ? ` (${String(pointer)})` : ''}` : undefined;
 		});
 		const text = parts.filter(Boolean).join('; ');
-		if (text) return clip(text);
+		if (text) return clip(text, token);
 	}
 	if (object.errors && typeof object.errors === 'object' && !Array.isArray(object.errors)) {
 		// Laravel validation style: {errors: {field: [messages]}}
 		const text = Object.entries(object.errors as IDataObject)
 			.map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(', ') : String(messages)}`)
 			.join('; ');
-		if (text) return clip(text);
+		if (text) return clip(text, token);
 	}
 	for (const key of ['message', 'error_description', 'error', 'detail', 'title']) {
 		const value = object[key];
-		if (typeof value === 'string' && value.trim() !== '') return clip(value);
+		if (typeof value === 'string' && value.trim() !== '') return clip(value, token);
 		if (value && typeof value === 'object') {
-			const nested = extractApiMessage(value);
+			const nested = extractApiMessage(value, token);
 			if (nested) return nested;
 		}
 	}
@@ -134,7 +140,7 @@ function seconds(ms: number): string {
 /** Message and description for a failure, with any trace of the token removed. */
 export function describeFailure(failure: ApiFailure, token?: string, context?: string): DescribedFailure {
 	const { status } = failure;
-	const apiMessage = extractApiMessage(failure.body);
+	const apiMessage = extractApiMessage(failure.body, token);
 	let message: string;
 	let description: string;
 	if (status && status >= 400) {
@@ -152,7 +158,7 @@ export function describeFailure(failure: ApiFailure, token?: string, context?: s
 		message = `Keyword.com answered HTTP ${status} with a body that could not be read${apiMessage ? `: ${apiMessage}` : ''}`;
 		description = 'The answer was empty, cut off or not JSON. Try again; if it persists, contact Keyword.com support.';
 	} else {
-		message = `The request to Keyword.com failed${failure.rawMessage ? `: ${clip(failure.rawMessage, 200)}` : ''}`;
+		message = `The request to Keyword.com failed${failure.rawMessage ? `: ${clip(failure.rawMessage, token, 200)}` : ''}`;
 		description = 'Check the Base URL of the credential and the network connection of n8n.';
 	}
 	if (failure.retryAfterMs !== undefined && failure.maxWaitMs !== undefined) {
@@ -163,8 +169,8 @@ export function describeFailure(failure: ApiFailure, token?: string, context?: s
 	}
 	if (context) description = `${description} (${failure.attempts && failure.attempts > 1 ? `after ${failure.attempts} attempts, ` : ''}${context})`;
 	return {
-		message: redactText(message, token),
-		description: redactText(description, token),
+		message: redactTokenPieces(message, token),
+		description: redactTokenPieces(description, token),
 		httpCode: status ? String(status) : null,
 	};
 }

@@ -15,7 +15,7 @@ import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from './constants';
 import { concurrencyOption, returnAllFields, simplifyField } from './fields';
 import { collectPages, type PageStyle, type SlotLease } from './paging';
 import { shapeRecord, type RecordKind } from './records';
-import { redactDeep, redactText } from './redact';
+import { redactDeep } from './redact';
 import { apiRequest, SharedPause, type ApiRequest, type ApiResponse } from './transport';
 import { checkInteger, InputError } from './validation';
 
@@ -113,10 +113,10 @@ function inputFor(context: IExecutePaginationFunctions): OperationInput {
 	};
 }
 
-/** Input errors quote the value: a token pasted into a field must not come back in the message. */
+/** Input errors quote the value: a token pasted into a field (whole or in part) must not come back in the message. */
 function toOperationError(node: INode, error: unknown, itemIndex: number, token?: string): Error {
 	if (error instanceof InputError) {
-		return new NodeOperationError(node, redactText(`Invalid ${error.message}`, token), {
+		return new NodeOperationError(node, `Invalid ${error.render(token)}`, {
 			itemIndex,
 			description: error.hint,
 		});

@@ -20,10 +20,8 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The token as it may appear in text: as is, URL-encoded (component, URI, `+` for spaces, twice), any hex case. */
-function tokenPattern(token: string | undefined): RegExp | undefined {
-	if (!token || token.length < 4) return undefined;
-	if (cached?.token === token) return cached.pattern;
+/** The forms the token may take in text: as is, URL-encoded (component, URI, `+` for spaces, twice). */
+function tokenForms(token: string): string[] {
 	const forms = new Set([token]);
 	try {
 		const component = encodeURIComponent(token);
@@ -31,8 +29,17 @@ function tokenPattern(token: string | undefined): RegExp | undefined {
 	} catch {
 		// A token that is not valid Unicode has no encoded form; the plain form is still removed.
 	}
+	return [...forms];
+}
+
+/** The token in any of its forms, any hex case. */
+function tokenPattern(token: string | undefined): RegExp | undefined {
+	if (!token || token.length < 4) return undefined;
+	if (cached?.token === token) return cached.pattern;
 	// Longest first, so a longer encoded form is removed whole rather than in part.
-	const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+	const alternatives = tokenForms(token)
+		.sort((a, b) => b.length - a.length)
+		.map(escapeRegExp);
 	const pattern = new RegExp(alternatives.join('|'), 'gi');
 	cached = { token, pattern, gate: new RegExp(`api_token|${alternatives.join('|')}`, 'i') };
 	return pattern;
@@ -40,6 +47,80 @@ function tokenPattern(token: string | undefined): RegExp | undefined {
 
 /** The pattern of the last token seen: redactDeep calls redactText for every string of every record. */
 let cached: { token: string; pattern: RegExp; gate: RegExp } | undefined;
+
+/**
+ * A piece of the token this long (or the whole token, when shorter) counts as the token: a value holding one is
+ * never shown, and a message never carries one. Eight characters of a random token are as good as unique.
+ */
+export const TOKEN_PIECE_LENGTH = 8;
+
+/** Every TOKEN_PIECE_LENGTH-character piece of every form of the token, lower-cased (hex escapes vary in case). */
+function tokenPieces(token: string): Set<string> {
+	if (piecesCache?.token === token) return piecesCache.pieces;
+	const pieces = new Set<string>();
+	for (const form of tokenForms(token)) {
+		const lower = form.toLowerCase();
+		for (let at = 0; at + TOKEN_PIECE_LENGTH <= lower.length; at++) {
+			pieces.add(lower.slice(at, at + TOKEN_PIECE_LENGTH));
+		}
+	}
+	piecesCache = { token, pieces };
+	return pieces;
+}
+
+let piecesCache: { token: string; pieces: Set<string> } | undefined;
+
+/** The text and, when it differs and can be decoded, its percent-decoded form. */
+function withDecoded(text: string): string[] {
+	try {
+		const decoded = decodeURIComponent(text.replace(/\+/g, ' '));
+		return decoded === text ? [text] : [text, decoded];
+	} catch {
+		return [text];
+	}
+}
+
+/** Whether `text` holds the token or any TOKEN_PIECE_LENGTH-character piece of it, as is or URL-encoded. */
+export function holdsTokenPiece(text: string, token: string | undefined): boolean {
+	if (!token || token.length < 4) return false;
+	for (const candidate of withDecoded(text)) {
+		const lower = candidate.toLowerCase();
+		if (token.length < TOKEN_PIECE_LENGTH) {
+			if (tokenForms(token).some((form) => lower.includes(form.toLowerCase()))) return true;
+			continue;
+		}
+		const pieces = tokenPieces(token);
+		for (let at = 0; at + TOKEN_PIECE_LENGTH <= lower.length; at++) {
+			if (pieces.has(lower.slice(at, at + TOKEN_PIECE_LENGTH))) return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * Replaces every run of text made of TOKEN_PIECE_LENGTH-character pieces of the token (a clipped or partly echoed
+ * token) by the redaction mark. For messages and descriptions: short texts where a cut-off token may show up.
+ */
+export function redactTokenPieces(text: string, token: string | undefined): string {
+	const whole = redactText(text, token);
+	if (!token || token.length < TOKEN_PIECE_LENGTH) return whole;
+	const pieces = tokenPieces(token);
+	const lower = whole.toLowerCase();
+	const covered = new Uint8Array(whole.length);
+	let found = false;
+	for (let at = 0; at + TOKEN_PIECE_LENGTH <= lower.length; at++) {
+		if (!pieces.has(lower.slice(at, at + TOKEN_PIECE_LENGTH))) continue;
+		covered.fill(1, at, at + TOKEN_PIECE_LENGTH);
+		found = true;
+	}
+	if (!found) return whole;
+	let result = '';
+	for (let at = 0; at < whole.length; at++) {
+		if (!covered[at]) result += whole[at];
+		else if (at === 0 || !covered[at - 1]) result += REDACTED;
+	}
+	return result;
+}
 
 const PARAMETER_GATE = /api_token/i;
 

@@ -12,7 +12,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './constants';
 import { describeFailure, type ApiFailure } from './errors';
 import type { SlotLease } from './paging';
-import { redactText } from './redact';
+import { redactTokenPieces } from './redact';
 
 /**
  * The one place every request of both nodes goes through (n8n's httpRequestWithAuthentication underneath).
@@ -261,7 +261,7 @@ export async function apiRequest(
 	if (hasDotSegment(request.url)) {
 		// URL parsing resolves "." and ".." (also as %2E): `DELETE …/groups/..` would reach another endpoint.
 		token = await getToken(context);
-		const message = redactText(
+		const message = redactTokenPieces(
 			`A project, group or id named "." or ".." cannot be used: the request ${what} would reach another address`,
 			token,
 		);

@@ -8,20 +8,77 @@ import {
 	PROJECT_TIMEFRAMES,
 	SHARE_OF_VOICE_RANGES,
 } from './constants';
+import { holdsTokenPiece, REDACTED, redactText, redactTokenPieces } from './redact';
 
 /**
  * Input checks for everything the specification bounds. They are pure: each returns the normalised value or throws
  * an InputError naming the field, so a bad value never reaches the network. The node turns InputError into a
- * NodeOperationError for the item.
+ * NodeOperationError for the item, through `InputError.render(token)`.
  */
+
+/** A value an error message quotes, and how many characters of it to show. */
+export class Quoted {
+	constructor(
+		readonly value: string,
+		readonly max: number,
+	) {}
+}
+
+/** Quotes `value` (at most `max` characters) in an InputError message built with `said`. */
+export const quote = (value: string, max = 40): Quoted => new Quoted(value, max);
+
+/** Quotes any value: text as it is, anything else as JSON. */
+const quoteAny = (value: unknown): Quoted =>
+	quote(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
+
+/** The parts of an input error's message: text, and quoted values shown only once the token is known. */
+export type MessageParts = ReadonlyArray<string | Quoted>;
+
+/** Tagged template for input error messages: said`keyword ${quote(kw)} is too long`. */
+export function said(strings: TemplateStringsArray, ...values: Array<string | number | Quoted>): MessageParts {
+	const parts: Array<string | Quoted> = [strings[0]];
+	values.forEach((value, index) => parts.push(value instanceof Quoted ? value : String(value), strings[index + 1]));
+	return parts;
+}
+
+/** First `max` characters (whole characters, never half of an emoji), with … when cut. */
+function clipText(text: string, max: number): string {
+	const characters = [...text];
+	return characters.length > max ? `${characters.slice(0, max).join('')}…` : text;
+}
+
 export class InputError extends Error {
+	readonly parts: MessageParts;
+
+	/**
+	 * `message` is text, or parts built with `said` when it quotes what the user typed. `Error.message` never shows a
+	 * quoted value (it stands as "…"): only `render(token)` does, after checking it for the token.
+	 */
 	constructor(
 		readonly field: string,
-		message: string,
+		message: string | MessageParts,
 		readonly hint?: string,
 	) {
-		super(`${field}: ${message}`);
+		const parts = typeof message === 'string' ? [message] : message;
+		super(`${field}: ${parts.map((part) => (part instanceof Quoted ? '"…"' : part)).join('')}`);
+		this.parts = parts;
 		this.name = 'InputError';
+	}
+
+	/**
+	 * The message with its quoted values. A value that holds the token or a piece of it (a token pasted into the wrong
+	 * field, whole or in part) is not shown at all; any other value is redacted first and clipped after, so a clip
+	 * can never cut a token in half and leave its first characters in view.
+	 */
+	render(token: string | undefined): string {
+		const text = this.parts
+			.map((part) => {
+				if (!(part instanceof Quoted)) return part;
+				if (holdsTokenPiece(part.value, token)) return `"${REDACTED}"`;
+				return `"${clipText(redactText(part.value, token), part.max)}"`;
+			})
+			.join('');
+		return redactTokenPieces(`${this.field}: ${text}`, token);
 	}
 }
 
@@ -40,7 +97,7 @@ function checkPathText(field: string, text: string): void {
 	if (LONE_SURROGATE.test(text)) {
 		throw new InputError(field, 'contains an invalid character (a broken emoji or symbol)');
 	}
-	if (text === '.' || text === '..') throw new InputError(field, `cannot be "${text}"`);
+	if (text === '.' || text === '..') throw new InputError(field, said`cannot be ${quote(text)}`);
 }
 
 function describe(value: unknown): string {
@@ -90,13 +147,13 @@ export function checkKeywordText(field: string, value: unknown): string {
 	const kw = requireText(field, value ?? '').trim();
 	if (kw === '') throw new InputError(field, 'a keyword must not be empty');
 	if (CONTROL_CHARACTERS.test(kw)) {
-		throw new InputError(field, `keyword "${kw.slice(0, 40)}…" contains control characters`);
+		throw new InputError(field, said`keyword ${quote(kw)} contains control characters`);
 	}
 	const length = [...kw].length;
 	if (length > MAX_KEYWORD_LENGTH) {
 		throw new InputError(
 			field,
-			`keyword "${[...kw].slice(0, 40).join('')}…" has ${length} characters; Keyword.com accepts at most ${MAX_KEYWORD_LENGTH}`,
+			said`keyword ${quote(kw)} has ${length} characters; Keyword.com accepts at most ${MAX_KEYWORD_LENGTH}`,
 		);
 	}
 	return kw;
@@ -119,7 +176,7 @@ export function toList(field: string, value: unknown): unknown[] {
 export function checkNumericId(field: string, value: unknown): string {
 	const text = typeof value === 'number' ? String(value) : requireText(field, value ?? '').trim();
 	if (!/^[1-9]\d{0,17}$/.test(text)) {
-		throw new InputError(field, `"${text.slice(0, 40)}" is not a valid id (expected a positive whole number)`);
+		throw new InputError(field, said`${quote(text)} is not a valid id (expected a positive whole number)`);
 	}
 	return text;
 }
@@ -132,7 +189,7 @@ export function checkIdList(field: string, value: unknown): string[] {
 	}
 	const seen = new Set<string>();
 	for (const id of ids) {
-		if (seen.has(id)) throw new InputError(field, `id ${id} is listed twice`);
+		if (seen.has(id)) throw new InputError(field, said`id ${quote(id)} is listed twice`);
 		seen.add(id);
 	}
 	return ids;
@@ -144,7 +201,7 @@ export function checkOpaqueId(field: string, value: unknown): string {
 	if (id === '') throw new InputError(field, 'must not be empty');
 	checkPathText(field, id);
 	if (/[\s/?#]/.test(id)) {
-		throw new InputError(field, `"${id.slice(0, 40)}" is not a valid id`);
+		throw new InputError(field, said`${quote(id)} is not a valid id`);
 	}
 	return id;
 }
@@ -152,7 +209,7 @@ export function checkOpaqueId(field: string, value: unknown): string {
 export function checkCurrency(field: string, value: unknown): string {
 	const code = requireText(field, value ?? '').trim();
 	if (!/^[A-Za-z]{3}$/.test(code)) {
-		throw new InputError(field, `"${code.slice(0, 20)}" is not a 3-letter currency code such as USD or EUR`);
+		throw new InputError(field, said`${quote(code, 20)} is not a 3-letter currency code such as USD or EUR`);
 	}
 	return code.toUpperCase();
 }
@@ -171,7 +228,7 @@ export function checkDate(field: string, value: unknown): string {
 	} else text = requireText(field, value ?? '').trim();
 	const match = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(text);
 	if (!match || !isRealDate(Number(match[1]), Number(match[2]), Number(match[3]))) {
-		throw new InputError(field, `"${text.slice(0, 40)}" is not a valid date (expected YYYY-MM-DD)`);
+		throw new InputError(field, said`${quote(text)} is not a valid date (expected YYYY-MM-DD)`);
 	}
 	return `${match[1]}-${match[2]}-${match[3]}`;
 }
@@ -184,10 +241,10 @@ export function checkOptionalDate(field: string, value: unknown): string | undef
 export function checkInteger(field: string, value: unknown, min: number, max: number): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number)) {
-		throw new InputError(field, `expected a whole number between ${min} and ${max} but got ${JSON.stringify(value)}`);
+		throw new InputError(field, said`expected a whole number between ${min} and ${max} but got ${quoteAny(value)}`);
 	}
 	if (number < min || number > max) {
-		throw new InputError(field, `${number} is out of range (${min} to ${max})`);
+		throw new InputError(field, said`${quoteAny(number)} is out of range (${min} to ${max})`);
 	}
 	return number;
 }
@@ -195,7 +252,7 @@ export function checkInteger(field: string, value: unknown, min: number, max: nu
 export function checkOneOf<T extends string | number>(field: string, value: unknown, allowed: readonly T[]): T {
 	const match = allowed.find((candidate) => String(candidate) === String(value).trim());
 	if (match === undefined) {
-		throw new InputError(field, `${JSON.stringify(value)} is not one of ${allowed.join(', ')}`);
+		throw new InputError(field, said`${quoteAny(value)} is not one of ${allowed.join(', ')}`);
 	}
 	return match;
 }
@@ -213,7 +270,7 @@ export function checkAiTimeframe(field: string, value: unknown): string {
 	const text = requireText(field, value ?? '').trim();
 	if ((AI_TIMEFRAMES as readonly string[]).includes(text)) return text;
 	if (/^\d+$/.test(text)) return String(checkInteger(field, text, 1, 365));
-	throw new InputError(field, `"${text.slice(0, 20)}" is not one of ${AI_TIMEFRAMES.join(', ')} or a number of days`);
+	throw new InputError(field, said`${quote(text, 20)} is not one of ${AI_TIMEFRAMES.join(', ')} or a number of days`);
 }
 
 /** 0 is the current period; -1 … -365 are earlier ones. */
@@ -229,7 +286,7 @@ export function checkTextList(field: string, value: unknown): string[] {
 	return toList(field, value).map((entry) => {
 		const text = requireText(field, entry).trim();
 		if (text === '' || CONTROL_CHARACTERS.test(text)) {
-			throw new InputError(field, `"${text.slice(0, 40)}" is not a valid entry`);
+			throw new InputError(field, said`${quote(text)} is not a valid entry`);
 		}
 		return text;
 	});
@@ -239,7 +296,7 @@ export function checkUrl(field: string, value: unknown): string {
 	const url = requireText(field, value ?? '').trim();
 	if (url === '') throw new InputError(field, 'must not be empty');
 	if (/\s/.test(url) || CONTROL_CHARACTERS.test(url)) {
-		throw new InputError(field, `"${url.slice(0, 60)}" is not a valid address`);
+		throw new InputError(field, said`${quote(url, 60)} is not a valid address`);
 	}
 	return url;
 }
