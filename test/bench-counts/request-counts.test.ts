@@ -133,7 +133,7 @@ describe('benchmark request counts: trigger on a 50,000-keyword account', () => 
 		return { outcome, requests: await fake.requests() };
 	};
 
-	it('Keyword Updated: an idle poll costs at most 2 requests; after one project moved, only its 40 pages are read', async () => {
+	it('Keyword Updated: an idle poll costs at most 2 requests; after one project moved, only its list is read (at most 44 requests for 40 pages)', async () => {
 		const first = await poll('keywordUpdated');
 		const idle = await poll('keywordUpdated', first.outcome.staticData);
 		assert.ok(idle.requests.length <= 2, `idle poll: ${idle.requests.length} requests`);
@@ -145,9 +145,11 @@ describe('benchmark request counts: trigger on a 50,000-keyword account', () => 
 		const moved = await fake.simulateRankUpdate('Project 3');
 		const after = await poll('keywordUpdated', idle.outcome.staticData);
 		const lists = listRequests(after.requests);
-		assert.equal(lists.length, 40);
+		// ⌈10,000/250⌉ = 40 pages for a plain read; the trigger's pages overlap the one before by at least one keyword (so
+		// that a keyword added or deleted between two requests cannot shift another out of sight): at most 10 % more.
+		assert.ok(lists.length >= 40 && lists.length <= 44, `${lists.length} list requests`);
 		assert.ok(lists.every((r) => r.path.includes('/groups/Project 3/')));
-		assert.equal(after.requests.length, 41);
+		assert.equal(after.requests.length, 1 + lists.length);
 		assert.equal(after.outcome.items?.[0]?.length, moved);
 
 		const idleAgain = await poll('keywordUpdated', after.outcome.staticData);

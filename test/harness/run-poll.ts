@@ -38,6 +38,11 @@ export interface RunPollOptions {
 	nodeName?: string;
 	credentialTypes?: ICredentialType[];
 	loopbackOnly?: boolean;
+	/**
+	 * What `this.getPollBudgetMs()` answers, as n8n's durable scheduler sets it (2.5 s at a 5 s poll timeout, 36 s at
+	 * the default 45 s). Omitted: n8n-core's own default (5 minutes, the in-memory scheduler's).
+	 */
+	pollBudgetMs?: number;
 }
 
 export interface RunPollResult {
@@ -53,6 +58,8 @@ export interface RunPollResult {
 	persistedStaticData: IDataObject;
 	/** Whether the workflow's static data was marked as changed (ObservableObject `__dataChanged`). */
 	staticDataChanged: boolean;
+	/** The workflow's global static data after the poll (n8n's activation saves it, whatever the poll returned). */
+	globalStaticData: IDataObject;
 	/** The error `poll()` threw. */
 	error?: Error;
 	credentialsHelper: TestCredentialsHelper;
@@ -113,6 +120,10 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 			emitted.push(data);
 		},
 		() => {},
+		undefined,
+		undefined,
+		undefined,
+		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
 	);
 
 	const pollType = nodeTypes.getByNameAndVersion(typeName, typeVersion);
@@ -134,6 +145,7 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		staticData,
 		persistedStaticData: saved ? copyStaticData(staticData) : storedNodeData,
 		staticDataChanged,
+		globalStaticData: copyStaticData((workflow.staticData.global as IDataObject | undefined) ?? {}),
 		credentialsHelper,
 	};
 	if (error) result.error = error;

@@ -81,7 +81,11 @@ describe('New Alert through n8n', () => {
 		const poll = await f.poll(ALERTS, state);
 		const items = f.items(poll);
 		assert.deepEqual(items.map((i) => String(i.id)), added);
-		assert.deepEqual(f.paths(), ['/api/v2/alerts#1', '/api/v2/alerts#2', '/api/v2/alerts#3']);
+		// Newest first: page 1 shows how far the floor moved, then the pages from the floor up are read, each overlapping
+		// the one before (so an alert arriving meanwhile cannot shift another out of sight): ⌈600/250⌉ + 1 requests.
+		const paths = f.paths();
+		assert.ok(paths.every((p) => p.startsWith('/api/v2/alerts#')), JSON.stringify(paths));
+		assert.ok(paths.length <= 4, JSON.stringify(paths));
 		state = restart(poll.persistedStaticData);
 		assert.ok(JSON.stringify(state).length < 4000);
 		const idle = await f.poll(ALERTS, state);
@@ -112,24 +116,41 @@ describe('New Alert through n8n', () => {
 		{ kind: 'truncated' as const },
 		{ kind: 'non-json' as const },
 	]) {
-		it(`a ${fault.kind}${fault.status ? ` ${fault.status}` : ''} on page 2 of 3: the poll fails, state unchanged; the next poll emits everything once`, async () => {
-			f.tick();
-			const added = f.api.addAlerts(520).map((a) => String(a.id));
-			let seen = 0;
-			// Fault every attempt at page 2 (the transport retries twice), never page 1.
-			const page2 = { test: () => ++seen > 1 } as unknown as RegExp;
-			f.api.injectFault({ path: page2, times: 3, ...fault });
-			const failed = await f.poll(ALERTS, state);
-			assert.ok(failed.error, 'the poll threw');
-			assert.ok(!failed.error.message.includes(f.api.token));
-			assert.deepEqual(failed.staticData, state, 'static data untouched');
-			assert.deepEqual(failed.persistedStaticData, state);
-			f.api.clearFaults();
-			const retry = await f.poll(ALERTS, restart(failed.persistedStaticData));
-			assert.deepEqual(f.items(retry).map((i) => String(i.id)), added);
-			state = restart(retry.persistedStaticData);
-			assert.equal((await f.poll(ALERTS, state)).items, null);
-		});
+		// Newest first, 520 new alerts: request 1 (page 1) finds how far the floor moved, request 2 reads the oldest new
+		// alerts. A failure from request 2 on leaves nothing read: the poll fails and changes nothing. A failure from
+		// request 3 on comes after the oldest alerts were read: they are emitted, and the next poll goes on after them.
+		for (const { from, partial } of [
+			{ from: 2, partial: false },
+			{ from: 3, partial: true },
+		]) {
+			const label = `${fault.kind}${fault.status ? ` ${fault.status}` : ''}`;
+			it(`a ${label} on every request from the ${from === 2 ? '2nd' : '3rd'} on: ${partial ? 'the alerts read before it are emitted, oldest first' : 'the poll fails and changes nothing'}; the next poll emits the rest, each alert once`, async () => {
+				f.tick();
+				const added = f.api.addAlerts(520).map((a) => String(a.id));
+				let seen = 0;
+				// Fault every request (and every retry) from the `from`-th on.
+				const fromNth = { test: () => ++seen >= from } as unknown as RegExp;
+				f.api.injectFault({ path: fromNth, times: 1000, ...fault });
+				const failed = await f.poll(ALERTS, state);
+				f.api.clearFaults();
+				let emitted: string[] = [];
+				if (!partial) {
+					assert.ok(failed.error, 'the poll threw');
+					assert.ok(!failed.error.message.includes(f.api.token));
+					assert.deepEqual(failed.staticData, state, 'static data untouched');
+					assert.deepEqual(failed.persistedStaticData, state);
+				} else {
+					emitted = f.items(failed).map((i) => String(i.id));
+					assert.ok(emitted.length > 0 && emitted.length < added.length, `partial: ${emitted.length}`);
+					assert.deepEqual(emitted, added.slice(0, emitted.length), 'the oldest part, in order');
+				}
+				const retry = await f.poll(ALERTS, restart(failed.persistedStaticData));
+				const rest = f.items(retry).map((i) => String(i.id));
+				assert.deepEqual([...emitted, ...rest], added, 'every alert once, oldest first');
+				state = restart(retry.persistedStaticData);
+				assert.equal((await f.poll(ALERTS, state)).items, null);
+			});
+		}
 	}
 
 	it('a single transient failure is retried within the poll', async () => {
@@ -233,13 +254,16 @@ describe('Keyword Updated through n8n', () => {
 		assert.equal(f.api.requests.length, 1);
 	});
 
-	it('the 50,000-keyword project moved: ⌈50,000/250⌉ list requests + groups/active, 50,000 items once', async () => {
+	it('the 50,000-keyword project moved: groups/active + about ⌈50,000/250⌉ overlapping list requests, 50,000 items once', async () => {
 		f.tick();
 		f.api.simulateRankUpdate({ category: BIG });
 		const poll = await f.poll(KEYWORDS, state);
 		const paths = f.paths();
-		assert.equal(paths.length, 1 + 200, JSON.stringify(paths.filter((p) => !p.startsWith(`/api/v2/groups/${BIG}/`))));
-		assert.equal(paths.filter((p) => p.startsWith(`/api/v2/groups/${BIG}/keywords`)).length, 200);
+		const lists = paths.filter((p) => p.startsWith(`/api/v2/groups/${BIG}/keywords`));
+		assert.equal(paths.length, 1 + lists.length, JSON.stringify(paths.filter((p) => !p.startsWith(`/api/v2/groups/${BIG}/`))));
+		// Each page overlaps the one before by at least one keyword (so that a keyword added or deleted between two
+		// requests cannot shift another out of sight): at most 10 % more than the 200 pages of a plain read.
+		assert.ok(lists.length >= 200 && lists.length <= 220, `${lists.length} list requests`);
 		assert.equal(f.items(poll).length, 50_000);
 		state = restart(poll.persistedStaticData);
 		assert.ok(JSON.stringify(state).length < 6000, `state ${JSON.stringify(state).length} bytes`);

@@ -1,5 +1,11 @@
-/** An in-memory TriggerApi for the pure-logic tests: alerts and keyword lists paged like the API. */
+/**
+ * An in-memory TriggerApi for the pure-logic tests: alerts and keyword lists paged like the API, with the behaviours
+ * the API document leaves open as switches (alert order, keyword id order, history order, changes between requests),
+ * and a virtual clock: each request takes `latencyMs` of it, requests sent together overlap. A PollBudget built on
+ * `api.now` then decides exactly as it would against a slow API, without waiting.
+ */
 import type { TriggerApi } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
+import { PollBudget } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/budget';
 
 export interface MemAlert {
 	id: number;
@@ -11,13 +17,16 @@ export interface MemKeyword {
 	id: number;
 	category: string;
 	crawled_at: number | null;
+	/** Newest first (the order the API serves is a switch). */
 	history: number[];
 }
 
-function page<T>(all: T[], pageNo: number, perPage: number) {
-	const totalPages = Math.max(1, Math.ceil(all.length / perPage));
-	const data = all.slice((pageNo - 1) * perPage, pageNo * perPage);
-	return { data, meta: { pagination: { total: all.length, count: data.length, per_page: perPage, current_page: pageNo, total_pages: totalPages } } };
+/** One page of `all` (records built only for that page: lists run to 50,000 here). */
+function page<T, R>(all: T[], pageNo: number, perPage: number, toRecord: (item: T) => R) {
+	const size = Math.min(Math.max(1, perPage), 250);
+	const totalPages = Math.max(1, Math.ceil(all.length / size));
+	const data = all.slice((pageNo - 1) * size, pageNo * size).map(toRecord);
+	return { data, meta: { pagination: { total: all.length, count: data.length, per_page: size, current_page: pageNo, total_pages: totalPages } } };
 }
 
 export function alertRecord(alert: MemAlert) {
@@ -41,7 +50,8 @@ export function alertRecord(alert: MemAlert) {
 	};
 }
 
-export function keywordRecord(k: MemKeyword) {
+export function keywordRecord(k: MemKeyword, historyOrder: 'newest-first' | 'oldest-first' = 'newest-first') {
+	const current = k.history[0];
 	return {
 		type: 'keyword',
 		id: String(k.id),
@@ -52,11 +62,17 @@ export function keywordRecord(k: MemKeyword) {
 			region: 'google.com',
 			language: 'en',
 			type: 'se',
-			grank: k.history[0] > 0 ? k.history[0] : null,
-			grankhistory: k.history.length ? k.history : null,
+			grank: current > 0 ? current : null,
+			grank_int: current ?? 0,
+			grankhistory: k.history.length ? (historyOrder === 'newest-first' ? [...k.history] : [...k.history].reverse()) : null,
 			crawled_at: k.crawled_at,
 		},
 	};
+}
+
+/** A stable order unrelated to time (the same for the same ids). */
+function scramble(id: number): number {
+	return (id * 2_654_435_761) % 4_294_967_291;
 }
 
 export class MemoryApi implements TriggerApi {
@@ -64,50 +80,72 @@ export class MemoryApi implements TriggerApi {
 	keywords: MemKeyword[] = [];
 	updated: Record<string, string | null> = {};
 	serverTime = 2_000_000_000;
+	/** Virtual milliseconds (PollBudget's clock). */
+	clock = 0;
+	latencyMs = 0;
+	alertOrder: 'newest-first' | 'oldest-first' | 'unordered' = 'newest-first';
+	keywordOrder: 'ascending' | 'descending' = 'ascending';
+	historyOrder: 'newest-first' | 'oldest-first' = 'newest-first';
 	calls: string[] = [];
-	/** Called before each request; throw from it to fail that request. */
+	/** Called before each request is answered: throw to fail it, or change the data under the reader. */
 	beforeRequest?: (call: string) => void;
 
-	private hit(call: string) {
+	readonly now = (): number => this.clock;
+
+	/** A budget on this API's virtual clock. */
+	budget(ms: number): PollBudget {
+		return new PollBudget(ms, this.now);
+	}
+
+	private async hit(call: string): Promise<void> {
+		const started = this.clock;
 		this.calls.push(call);
+		await Promise.resolve();
 		this.beforeRequest?.(call);
+		this.clock = Math.max(this.clock, started + this.latencyMs);
+	}
+
+	sortedAlerts(): MemAlert[] {
+		if (this.alertOrder === 'unordered') return [...this.alerts].sort((a, b) => scramble(a.id) - scramble(b.id));
+		const sign = this.alertOrder === 'newest-first' ? -1 : 1;
+		return [...this.alerts].sort((a, b) => sign * (a.at - b.at || a.id - b.id));
 	}
 
 	async alertsPage(pageNo: number, perPage: number) {
-		this.hit(`alerts:${pageNo}`);
-		const sorted = [...this.alerts].sort((a, b) => b.at - a.at || b.id - a.id);
-		const body = page(sorted.map(alertRecord), pageNo, perPage);
-		return body;
+		await this.hit(`alerts:${pageNo}`);
+		return page(this.sortedAlerts(), pageNo, perPage, alertRecord);
 	}
 
 	async activeGroups() {
-		this.hit('groups');
+		await this.hit('groups');
 		const names = new Set([...Object.keys(this.updated), ...this.keywords.map((k) => k.category)]);
 		return {
-			body: { data: [...names].map((name) => ({ type: 'group', id: name, attributes: { name, keywords_last_updated_at: this.updated[name] ?? null } })) },
+			body: {
+				data: [...names].map((name) => ({
+					type: 'group',
+					id: name,
+					attributes: { name, keywords_last_updated_at: this.updated[name] ?? null, keywords_count: { ACTIVE: this.listOf(name).length } },
+				})),
+			},
 			serverTime: this.serverTime,
 		};
 	}
 
-	async keywordPage(name: string, pageNo: number, perPage: number) {
-		this.hit(`keywords:${name}:${pageNo}`);
-		const own = this.keywords.filter((k) => k.category === name).sort((a, b) => a.id - b.id);
-		return page(own.map(keywordRecord), pageNo, perPage);
+	listOf(name: string): MemKeyword[] {
+		const sign = this.keywordOrder === 'ascending' ? 1 : -1;
+		return this.keywords.filter((k) => k.category === name).sort((a, b) => sign * (a.id - b.id));
 	}
 
-	async keywordList(name: string) {
-		const records: unknown[] = [];
-		for (let p = 1; ; p++) {
-			const body = await this.keywordPage(name, p, 250);
-			records.push(...body.data);
-			if (p >= body.meta.pagination.total_pages) break;
-		}
-		return records;
+	async keywordPage(name: string, pageNo: number, perPage: number) {
+		await this.hit(`keywords:${name}:${pageNo}`);
+		return page(this.listOf(name), pageNo, perPage, (k) => keywordRecord(k, this.historyOrder));
 	}
 
 	/** A crawl of the given keywords at `at`: new rank in front of the history, crawled_at and the project stamp move. */
 	crawl(ids: number[], at: number, rank: (k: MemKeyword) => number = (k) => (k.history[0] ?? 10) + 1) {
-		for (const k of this.keywords.filter((x) => ids.includes(x.id))) {
+		const wanted = new Set(ids);
+		for (const k of this.keywords) {
+			if (!wanted.has(k.id)) continue;
 			k.history = [rank(k), ...k.history];
 			k.crawled_at = at;
 			this.updated[k.category] = new Date(at * 1000).toISOString().slice(0, 19) + '+00:00';

@@ -11,20 +11,28 @@ import {
 import { listSearch } from '../KeywordCom/listSearch';
 import { baseUrlOf, CREDENTIAL_TYPE } from '../KeywordCom/shared/constants';
 import { groupField, projectField, simplifyField } from '../KeywordCom/shared/fields';
+import { redactTokenPieces } from '../KeywordCom/shared/redact';
 import { InputError } from '../KeywordCom/shared/validation';
 import { createApi } from './fetch';
+import { PollBudget, pollBudgetMs } from './logic/budget';
+import type { WindowCursor } from './logic/cursor';
+import type { KeywordState } from './logic/keywords';
 import { parseScope } from './logic/scope';
 import {
-	readAlertState,
-	readKeywordUpdatedState,
+	putBaseline,
+	readEventState,
 	storedState,
+	takeBaseline,
 	type EventName,
+	type EventState,
 } from './logic/state';
 import {
 	pollKeywordUpdates,
 	pollNewAlerts,
+	readAlertCursor,
 	sampleAlerts,
 	sampleKeywordUpdates,
+	type PollOutcome,
 	type PollSettings,
 } from './poll';
 
@@ -140,10 +148,10 @@ export class KeywordComTrigger implements INodeType {
 		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
 		const baseUrl = baseUrlOf(credentials);
 		const settings = readSettings(this, token);
-		const api = createApi(this, baseUrl, undefined, credentials);
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest real events, whatever the cursor; static data is left alone.
+			const api = createApi(this, baseUrl, undefined, credentials);
 			const sample =
 				event === 'newAlert'
 					? await sampleAlerts(api, settings)
@@ -156,18 +164,36 @@ export class KeywordComTrigger implements INodeType {
 			return [this.helpers.returnJsonArray(sample)];
 		}
 
-		const staticData = this.getWorkflowStaticData('node');
-		let items: IDataObject[];
+		// n8n 2.41+ says how long a poll may run; older n8n does not (the method is missing there).
+		const fromN8n = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
+		const limits = { budget: new PollBudget(pollBudgetMs(fromN8n)) };
+		const api = createApi(this, baseUrl, limits.budget, credentials);
+		const nodeData = this.getWorkflowStaticData('node');
+		const globalData = this.getWorkflowStaticData('global');
+		const nodeId = this.getNode().id ?? this.getNode().name;
+		const stored = readEventState(event, nodeData) ?? takeBaseline(event, globalData, nodeId);
+
+		let outcome: PollOutcome<EventState>;
 		if (event === 'newAlert') {
-			const outcome = await pollNewAlerts(api, readAlertState(staticData), settings);
-			items = outcome.items;
-			Object.assign(staticData, storedState(event, outcome.state));
+			const cursor = readAlertCursor(stored?.state as WindowCursor | undefined, stored?.raw);
+			outcome = await pollNewAlerts(api, cursor, settings, limits);
 		} else {
-			const outcome = await pollKeywordUpdates(api, readKeywordUpdatedState(staticData), settings);
-			items = outcome.items;
-			Object.assign(staticData, storedState(event, outcome.state));
+			outcome = await pollKeywordUpdates(api, stored?.state as KeywordState | undefined, settings, limits);
 		}
-		// Only now, after every request succeeded, has the state above been replaced (a throw leaves it as it was).
-		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+		// Only now, after the poll returned, is the state replaced (a throw leaves it as it was).
+		Object.assign(nodeData, storedState(event, outcome.state));
+		// A first poll places "now"; kept where n8n's activation saves it even when it drops the node's static data.
+		if (!stored) putBaseline(event, outcome.state, globalData, nodeId);
+		if (outcome.error !== undefined) {
+			const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+			this.logger.warn(
+				redactTokenPieces(
+					`Keyword.com Trigger: a request failed after part of the list was read; what was read is emitted and the next poll goes on from there (${reason})`,
+					token,
+				),
+				{ workflowId: this.getWorkflow().id, node: this.getNode().name },
+			);
+		}
+		return outcome.items.length > 0 ? [this.helpers.returnJsonArray(outcome.items)] : null;
 	}
 }

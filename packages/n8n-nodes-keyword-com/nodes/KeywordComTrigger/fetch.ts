@@ -1,20 +1,16 @@
 /** The trigger's I/O: every request goes through the action node's transport (retries, redacted errors). */
 import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import {
-	API_PREFIX,
-	DEFAULT_PAGE_CONCURRENCY,
-	MAX_PAGE_SIZE,
-} from '../KeywordCom/shared/constants';
-import { collectPages, type SlotLease } from '../KeywordCom/shared/paging';
+import { API_PREFIX } from '../KeywordCom/shared/constants';
 import { apiRequest, type RetryPolicy } from '../KeywordCom/shared/transport';
 import { encodeTarget } from '../KeywordCom/shared/validation';
+import type { PollBudget } from './logic/budget';
 import { splitName } from './logic/scope';
 import type { TriggerApi } from './poll';
 
 /**
- * A poll runs again a minute later anyway: retry briefly (a 429's Retry-After is honoured up to the cap), then fail
- * the poll and leave the cursor where it was.
+ * A poll runs again a minute later anyway: a request is tried at most 3 times in all (a 429's Retry-After is
+ * honoured up to the cap), and never past the poll's budget.
  */
 export const TRIGGER_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: 3,
@@ -39,15 +35,14 @@ function serverSeconds(headers: Record<string, unknown>): number {
 export function createApi(
 	context: IPollFunctions,
 	baseUrl: string,
-	policy = TRIGGER_RETRY_POLICY,
+	budget: PollBudget | undefined,
 	credentials?: ICredentialDataDecryptedObject,
+	policy = TRIGGER_RETRY_POLICY,
 ): TriggerApi {
 	const base = { baseURL: baseUrl, timeout: REQUEST_TIMEOUT_MS };
 	// The credential read once by poll(): n8n would otherwise read it again for every page.
-	const get = async (url: string, qs?: IDataObject, lease?: SlotLease) =>
-		await apiRequest(context, { method: 'GET', url, qs, base }, { policy, credentials, lease });
-	const keywordPage = async (name: string, page: number, perPage: number, lease?: SlotLease) =>
-		(await get(keywordListPath(name), { per_page: perPage, page }, lease)).body;
+	const get = async (url: string, qs?: IDataObject) =>
+		await apiRequest(context, { method: 'GET', url, qs, base }, { policy, credentials, deadline: budget?.deadline });
 	return {
 		alertsPage: async (page, perPage) =>
 			(
@@ -65,16 +60,7 @@ export function createApi(
 				serverTime: serverSeconds(response.headers),
 			};
 		},
-		keywordPage,
-		keywordList: async (name) =>
-			await collectPages(
-				'pagination',
-				async (page, perPage, lease) => await keywordPage(name, page, perPage, lease),
-				{
-					returnAll: true,
-					limit: MAX_PAGE_SIZE,
-					concurrency: DEFAULT_PAGE_CONCURRENCY,
-				},
-			),
+		keywordPage: async (name, page, perPage) =>
+			(await get(keywordListPath(name), { per_page: perPage, page })).body,
 	};
 }

@@ -67,6 +67,12 @@ export interface ApiResponse {
  * code such as "EPERM", e.g. a project called "Keeperman").
  */
 export class KeywordComApiError extends NodeApiError {
+	/**
+	 * The request ran into its caller's deadline (see apiRequest's `deadline`): it timed out at the deadline, or a
+	 * retry would have gone past it. A poll that has made progress keeps it instead of failing.
+	 */
+	outOfTime = false;
+
 	/** Sets message, description and httpCode after NodeApiError's own rewriting. */
 	pin(message: string, description: string, httpCode: string | null): this {
 		this.message = message;
@@ -75,6 +81,9 @@ export class KeywordComApiError extends NodeApiError {
 		return this;
 	}
 }
+
+/** Below this much time left before a deadline, no request is started (it could not get an answer in time). */
+export const MIN_REQUEST_TIME_MS = 250;
 
 /**
  * A copy of `error` (a KeywordComApiError or any error) with `extra` appended to its description, keeping its
@@ -216,7 +225,11 @@ export function toApiError(
 	).pin(message, description, httpCode);
 }
 
-/** Sends one logical request (with its retries) and returns the parsed answer, or throws KeywordComApiError. */
+function markOutOfTime(error: KeywordComApiError): KeywordComApiError {
+	error.outOfTime = true;
+	return error;
+}
+
 /**
  * One pause shared by the requests of one operation (the pages of a Return All fetched side by side): when one of
  * them is told to slow down (429), the others wait too instead of running into the same limit.
@@ -233,6 +246,7 @@ export class SharedPause {
 	}
 }
 
+/** Sends one logical request (with its retries) and returns the parsed answer, or throws KeywordComApiError. */
 export async function apiRequest(
 	context: RequestContext,
 	request: ApiRequest,
@@ -251,6 +265,12 @@ export async function apiRequest(
 		 * parsed (so the next page goes out first), and taken again before a retry.
 		 */
 		lease?: SlotLease;
+		/**
+		 * Time (ms since the epoch) the request and its retries must be over by: each attempt times out at it, and
+		 * no retry starts that could not finish before it. What fails that way is a KeywordComApiError with
+		 * `outOfTime` set.
+		 */
+		deadline?: number;
 	} = {},
 ): Promise<ApiResponse> {
 	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
@@ -275,11 +295,20 @@ export async function apiRequest(
 	const credentialsDecrypted = options.credentials
 		? { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: options.credentials } }
 		: undefined;
+	const timeLeft = () => (options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - Date.now());
+	let lastFailure: ApiFailure | undefined;
 	for (let attempt = 1; ; attempt++) {
 		if (attempt > 1) await options.lease?.acquire();
 		if (options.pause) await options.pause.wait();
+		if (timeLeft() < MIN_REQUEST_TIME_MS) {
+			token ??= await getToken(context);
+			const failure: ApiFailure = lastFailure ?? { code: 'ETIMEDOUT', rawMessage: 'no time left before the deadline' };
+			failure.attempts = attempt - 1;
+			throw markOutOfTime(toApiError(context, failure, token, options.itemIndex, what));
+		}
+		const base = request.base ?? {};
 		const httpOptions: IHttpRequestOptions = {
-			...(request.base ?? {}),
+			...base,
 			method: request.method,
 			url: request.url,
 			qs: request.qs,
@@ -292,6 +321,10 @@ export async function apiRequest(
 			ignoreHttpStatusErrors: true,
 		};
 		if (httpOptions.body === undefined) delete httpOptions.body;
+		// An attempt never outlives the deadline: it times out at it (and counts as a dropped connection).
+		if (options.deadline !== undefined) {
+			httpOptions.timeout = Math.max(1, Math.min(base.timeout ?? Number.POSITIVE_INFINITY, Math.floor(timeLeft())));
+		}
 		let failure: ApiFailure;
 		let retryAfterMs: number | undefined;
 		let retryable: boolean;
@@ -329,14 +362,18 @@ export async function apiRequest(
 			failure.retryAfterMs = retryAfterMs;
 			failure.maxWaitMs = policy.maxDelayMs;
 		}
-		if (!retryable || attempt >= policy.maxAttempts) {
+		const delay = retryDelay(policy, attempt, retryAfterMs);
+		// A retry that could not be answered before the deadline is not started.
+		const outOfTime = retryable && timeLeft() < delay + MIN_REQUEST_TIME_MS;
+		if (!retryable || attempt >= policy.maxAttempts || outOfTime) {
 			token ??= await getToken(context);
 			failure.attempts = attempt;
 			const refused = failure.status !== undefined && failure.status >= 400 && failure.status < 500;
 			if (!safeToRepeat && !refused && !NEVER_SENT_CODES.has(failure.code ?? '')) failure.mayHaveApplied = true;
-			throw toApiError(context, failure, token, options.itemIndex, what);
+			const error = toApiError(context, failure, token, options.itemIndex, what);
+			throw outOfTime && attempt < policy.maxAttempts ? markOutOfTime(error) : error;
 		}
-		const delay = retryDelay(policy, attempt, retryAfterMs);
+		lastFailure = failure;
 		if (failure.status === 429) options.pause?.hold(delay);
 		await sleep(delay);
 	}

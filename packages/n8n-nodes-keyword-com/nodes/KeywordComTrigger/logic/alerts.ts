@@ -1,11 +1,10 @@
 /**
- * New Alert: pure parts. The poll reads the alert list (#20) newest first, page after page, until a page reaches
- * the cursor's floor; `advance` (cursor.ts) tells which alerts are new; they are emitted oldest first.
+ * New Alert: pure parts. The poll reads the alert list (#20) from the cursor's floor towards the newest alert
+ * (whichever way the list runs); `advance` (cursor.ts) tells which alerts are new; they are emitted oldest first.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Stamped, WindowCursor } from './cursor';
-import { isCovered } from './cursor';
+import type { Stamped } from './cursor';
 import { redactDeep } from '../../KeywordCom/shared/redact';
 import { shapeRecord } from '../../KeywordCom/shared/records';
 import { splitName } from './scope';
@@ -19,8 +18,6 @@ export const ALERT_LOOKBACK_SECONDS = 300;
  * (one request), however many alerts share the boundary.
  */
 export const ALERT_ID_CAP = 200;
-/** A poll reads at most this many pages (50,000 alerts); older new alerts beyond them are skipped. */
-export const MAX_ALERT_PAGES = 200;
 
 export interface AlertEvent extends Stamped {
 	record: IDataObject;
@@ -47,19 +44,19 @@ export function alertTime(record: IDataObject): number | undefined {
 export function toAlertEvents(records: readonly unknown[]): AlertEvent[] {
 	const events: AlertEvent[] = [];
 	for (const raw of records) {
-		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) continue;
-		const record = raw as IDataObject;
-		const at = alertTime(record);
-		if (record.id === undefined || record.id === null || at === undefined) continue;
-		events.push({ id: String(record.id), at, record });
+		const key = alertKey(raw);
+		if (key) events.push({ ...key, record: raw as IDataObject });
 	}
 	return events;
 }
 
-/** Whether paging can stop after this page: it reached alerts the cursor has already covered. */
-export function reachedFloor(page: readonly Stamped[], cursor: WindowCursor | undefined): boolean {
-	if (!cursor) return true; // first activation: the newest page is enough to know where "now" is
-	return page.some((event) => isCovered(event, cursor.f));
+/** An alert's key (its created_at and id), or undefined when it has none (it is then not an event). */
+export function alertKey(raw: unknown): Stamped | undefined {
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+	const record = raw as IDataObject;
+	const at = alertTime(record);
+	if (record.id === undefined || record.id === null || at === undefined) return undefined;
+	return { id: String(record.id), at };
 }
 
 export function alertCategory(record: IDataObject): string {

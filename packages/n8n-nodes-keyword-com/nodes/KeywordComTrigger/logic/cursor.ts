@@ -1,18 +1,22 @@
 /**
- * The de-duplication cursor shared by both events. Pure functions, no I/O.
+ * New Alert's de-duplication cursor. Pure functions, no I/O.
  *
- * Every event has a key `(at, id)`: `at` a Unix time in seconds (an alert's created_at, a keyword's crawled_at) and
- * `id` the record id. Keys are ordered by `at`, then by id (numerically when both ids are digits).
+ * Every alert has a key `(at, id)`: `at` its created_at (Unix seconds), `id` its id. Keys are ordered by `at`, then
+ * by id (numerically when both are digits) in the **tie order** the API uses for alerts of the same second: ascending
+ * unless the list showed otherwise (`i: -1`).
  *
- * A cursor remembers what has been seen as:
- * - a **floor** `[at, id]`: every key at or below it counts as seen. `id` null stands for "every id at `at`";
- * - **k**: the ids seen above the floor, at or before `t` (a keyword id seen again with a later time is new) (the boundary: events sharing the newest second, and those inside the
- *   lookback window, so that a late event stamped in the same second or slightly earlier is still caught);
- * - **t**: the newest `at` seen, from which the next floor is derived (`t - lookback - 1`).
+ * A cursor remembers what has been emitted as:
+ * - a **floor** `[at, id]`: every key at or below it counts as emitted; `id` null stands for "every id at `at`";
+ * - **k**: the ids emitted above the floor (alerts sharing the newest second, and those inside the look-back window,
+ *   so that a late alert stamped in the same second or a little earlier is still caught);
+ * - **t**: the newest `at` emitted, from which the next floor is derived (`t - lookback - 1`).
  * When more than `cap` ids would be kept, only the `cap` newest are, and the floor rises to the newest key dropped:
  * the state never grows past `cap` ids, whatever the history.
  */
 export type Floor = [number, string | null];
+
+/** The order of alerts sharing one second: 1 = ids ascending with time, -1 = descending. */
+export type TieOrder = 1 | -1;
 
 export interface WindowCursor {
 	/** Newest event time seen (Unix seconds). */
@@ -21,6 +25,8 @@ export interface WindowCursor {
 	f: Floor;
 	/** Ids seen above the floor. */
 	k: string[];
+	/** Tie order, when the list showed it is descending (absent: ascending). */
+	i?: -1;
 }
 
 export interface Stamped {
@@ -28,17 +34,8 @@ export interface Stamped {
 	at: number;
 }
 
-export interface AdvanceOptions {
-	/** Seconds before `t` within which a late event is still caught (its id is remembered meanwhile). */
-	lookback: number;
-	/** Most ids the cursor keeps. */
-	cap: number;
-	/**
-	 * Whether `records` holds every event above the current floor (the read went down to the floor or to the end of
-	 * the list). When not, the floor rises to the oldest event read, so that nothing older is reported later.
-	 */
-	complete: boolean;
-}
+/** A key that may stand for a whole second (`id` null: after every alert of that second). */
+export type Boundary = { at: number; id: string | null };
 
 const DIGITS = /^\d+$/;
 
@@ -54,31 +51,46 @@ export function compareIds(a: string, b: string): number {
 	return a < b ? -1 : 1;
 }
 
-export function compareKeys(a: Stamped, b: Stamped): number {
-	return a.at - b.at || compareIds(a.id, b.id);
+/** Time order of keys (and of boundaries: `id` null comes after every id of its second). */
+export function timeOrder(tie: TieOrder = 1): (a: Boundary, b: Boundary) => number {
+	return (a, b) => {
+		if (a.at !== b.at) return a.at - b.at;
+		if (a.id === b.id) return 0;
+		if (a.id === null) return 1;
+		if (b.id === null) return -1;
+		return tie * compareIds(a.id, b.id);
+	};
+}
+
+export function compareKeys(a: Stamped, b: Stamped, tie: TieOrder = 1): number {
+	return timeOrder(tie)(a, b);
+}
+
+export function floorKey(floor: Floor): Boundary {
+	return { at: floor[0], id: floor[1] };
 }
 
 /** Whether a key is at or below a floor. */
-export function isCovered(record: Stamped, floor: Floor): boolean {
-	const [at, id] = floor;
-	if (record.at !== at) return record.at < at;
-	return id === null || compareIds(record.id, id) <= 0;
+export function isCovered(record: Stamped, floor: Floor, tie: TieOrder = 1): boolean {
+	return timeOrder(tie)(record, floorKey(floor)) <= 0;
 }
 
 /** The higher of two floors (`[at, null]` is above every `[at, id]`). */
-export function maxFloor(a: Floor, b: Floor): Floor {
-	if (a[0] !== b[0]) return a[0] > b[0] ? a : b;
-	if (a[1] === null) return a;
-	if (b[1] === null) return b;
-	return compareIds(a[1], b[1]) >= 0 ? a : b;
+export function maxFloor(a: Floor, b: Floor, tie: TieOrder = 1): Floor {
+	return timeOrder(tie)(floorKey(a), floorKey(b)) >= 0 ? a : b;
 }
 
-export function isSeen(
-	record: Stamped,
-	cursor: WindowCursor,
-	seenIds: ReadonlySet<string>,
-): boolean {
-	return isCovered(record, cursor.f) || (seenIds.has(record.id) && record.at <= cursor.t);
+function minFloor(a: Floor, b: Floor, tie: TieOrder): Floor {
+	return timeOrder(tie)(floorKey(a), floorKey(b)) <= 0 ? a : b;
+}
+
+export function tieOf(cursor: WindowCursor | undefined): TieOrder {
+	return cursor?.i === -1 ? -1 : 1;
+}
+
+/** Whether an alert was emitted before: under the floor, or one of the ids kept above it. */
+export function isSeen(record: Stamped, cursor: WindowCursor, seenIds: ReadonlySet<string>): boolean {
+	return isCovered(record, cursor.f, tieOf(cursor)) || seenIds.has(record.id);
 }
 
 /** A cursor that has seen everything up to and including `at` (and nothing after). */
@@ -86,11 +98,26 @@ export function cursorAt(at: number): WindowCursor {
 	return { t: at, f: [at, null], k: [] };
 }
 
-/** Drops duplicates (same id; the last copy read wins, it is the freshest) and sorts oldest first. */
-export function uniqueAscending<T extends Stamped>(records: readonly T[]): T[] {
+/** Drops duplicates (same id; the last copy read wins) and sorts oldest first. */
+export function uniqueAscending<T extends Stamped>(records: readonly T[], tie: TieOrder = 1): T[] {
 	const byId = new Map<string, T>();
 	for (const record of records) byId.set(record.id, record);
-	return [...byId.values()].sort(compareKeys);
+	return [...byId.values()].sort((a, b) => compareKeys(a, b, tie));
+}
+
+export interface AdvanceOptions {
+	/** Seconds before `t` within which a late event is still caught (its id is remembered meanwhile). */
+	lookback: number;
+	/** Most ids the cursor keeps. */
+	cap: number;
+	/**
+	 * What the read covers above the current floor: 'all' = every alert up to the newest (the read reached the end
+	 * of the list); a key = every alert up to that key and none above it (the read stopped there: its time was up);
+	 * 'newest-only' = only the newest alerts (first activation: what lies below them counts as seen).
+	 */
+	covers: 'all' | 'newest-only' | Boundary;
+	/** Tie order of the list (stored in the cursor). */
+	tie?: TieOrder;
 }
 
 export interface Advanced<T extends Stamped> {
@@ -100,53 +127,61 @@ export interface Advanced<T extends Stamped> {
 }
 
 /**
- * One poll's bookkeeping: which of `records` are new since `cursor`, and the cursor after them.
- * Without a cursor (first activation) nothing is new: the cursor is placed after everything read.
+ * One poll's bookkeeping: which of `records` (every alert read above the floor) are new since `cursor`, and the
+ * cursor after them. Without a cursor (first activation) nothing is new: the cursor is placed after everything read.
  */
 export function advance<T extends Stamped>(
 	cursor: WindowCursor | undefined,
 	records: readonly T[],
 	options: AdvanceOptions,
 ): Advanced<T> {
-	const all = uniqueAscending(records);
+	const tie = options.tie ?? tieOf(cursor);
+	const all = uniqueAscending(records, tie);
 	const seenIds = new Set(cursor?.k ?? []);
 	let floor: Floor = cursor?.f ?? [Number.MIN_SAFE_INTEGER, null];
-	const above = all.filter((record) => !isCovered(record, floor));
-	// An id counts as seen only at or before the newest time seen: a keyword crawled again later is a new event.
-	const fresh = cursor
-		? above.filter((record) => !(seenIds.has(record.id) && record.at <= cursor.t))
-		: [];
+	const above = all.filter((record) => !isCovered(record, floor, tie));
+	const fresh = cursor ? above.filter((record) => !seenIds.has(record.id)) : [];
 
 	let t = cursor?.t ?? Number.MIN_SAFE_INTEGER;
 	for (const record of all) if (record.at > t) t = record.at;
 	if (t === Number.MIN_SAFE_INTEGER) t = 0;
 
-	// Nothing below the oldest event read is known when the read stopped early: everything there counts as seen.
-	if (!options.complete && all.length > 0) floor = maxFloor(floor, [all[0].at, all[0].id]);
-	floor = maxFloor(floor, [t - Math.max(0, options.lookback) - 1, null]);
+	// Nothing below the oldest alert read is known when only the newest were read: everything there counts as seen.
+	if (options.covers === 'newest-only' && all.length > 0) floor = maxFloor(floor, [all[0].at, all[0].id], tie);
+	floor = maxFloor(floor, [t - Math.max(0, options.lookback) - 1, null], tie);
+	// A read that stopped at a key knows nothing above it: the floor may not rise past that key.
+	const stoppedAt = typeof options.covers === 'object' ? options.covers : undefined;
+	// (It is never below the old floor: the read started there.)
+	if (stoppedAt) floor = minFloor(floor, [stoppedAt.at, stoppedAt.id], tie);
 
-	// Ids above the new floor. An id of the old cursor that the read did not return again was deleted meanwhile
-	// (the read covers everything above the old floor, and anything it did not reach is now below the floor).
-	const keep = above.filter((record) => !isCovered(record, floor));
-	keep.sort((a, b) => compareKeys(b, a));
-	const cap = Math.max(0, options.cap);
+	// Ids of the old cursor the read did not reach (above where it stopped) stay, as they are: still emitted.
+	const reached = new Set(all.map((record) => record.id));
+	const unreached = stoppedAt ? [...seenIds].filter((id) => !reached.has(id)) : [];
+	// Ids read above the new floor. An id of the old cursor that a read to the end did not return again was deleted
+	// meanwhile (the read covers everything above the old floor).
+	const keep = above.filter((record) => !isCovered(record, floor, tie));
+	keep.sort((a, b) => compareKeys(b, a, tie));
+	const cap = Math.max(0, options.cap - unreached.length);
 	if (keep.length > cap) {
 		const firstDropped = keep[cap];
-		floor = maxFloor(floor, [firstDropped.at, firstDropped.id]);
+		floor = maxFloor(floor, [firstDropped.at, firstDropped.id], tie);
 		keep.length = cap;
 	}
-	const k = keep.map((record) => record.id);
-	return { fresh, cursor: { t, f: floor, k } };
+	const next: WindowCursor = { t, f: floor, k: [...unreached, ...keep.map((record) => record.id)] };
+	if (tie === -1) next.i = -1;
+	return { fresh, cursor: next };
 }
 
 /** Reads a cursor back from static data; anything malformed counts as no cursor. */
 export function readCursor(value: unknown): WindowCursor | undefined {
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const { t, f, k } = value as Record<string, unknown>;
+	const { t, f, k, i } = value as Record<string, unknown>;
 	if (typeof t !== 'number' || !Number.isFinite(t)) return undefined;
 	if (!Array.isArray(f) || f.length !== 2 || typeof f[0] !== 'number' || !Number.isFinite(f[0]))
 		return undefined;
 	if (f[1] !== null && typeof f[1] !== 'string') return undefined;
 	if (!Array.isArray(k) || !k.every((id) => typeof id === 'string')) return undefined;
-	return { t, f: [f[0], f[1]], k: [...k] };
+	const cursor: WindowCursor = { t, f: [f[0], f[1]], k: [...k] };
+	if (i === -1) cursor.i = -1;
+	return cursor;
 }

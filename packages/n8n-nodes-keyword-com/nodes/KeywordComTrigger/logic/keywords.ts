@@ -1,52 +1,80 @@
 /**
  * Keyword Updated: pure parts.
  *
- * One read of `groups/active` (#1) per poll tells, through each project's and group's `keywords_last_updated_at`,
- * which ones have fresh ranks; only those keyword lists (#13) are read. Per project or group the state keeps the
- * timestamp last seen (`u`) and, once its list has been read, a cursor over the keywords' `crawled_at` (`c`).
+ * An event is a keyword whose `crawled_at` moved. Each poll reads `groups/active` (#1) once: a project's or group's
+ * `keywords_last_updated_at` tells whether any of its keywords was crawled since it was last looked at, and only
+ * those keyword lists (#13) are read.
+ *
+ * Time windows make it exactly once without remembering keyword ids. Per container (project or group) the state
+ * keeps `w`: its keywords crawled up to that time have been reported. When its `keywords_last_updated_at` (U) has
+ * moved past `w`, its list is read and the keywords crawled in the window `(w, h]` are reported, `h` = U fixed when
+ * the read began; a keyword crawled later belongs to the next window, which the next move of U opens. Both ends come
+ * from the API's own stamps (U and crawled_at), never from this machine's clock. Only U's own second is held back
+ * once, when the API's clock (its Date header) says it is not over yet: keywords may still be stamped with it.
+ *
+ * A read too long for one poll stops where the poll's time is up and goes on at the next poll from the last keyword
+ * it read (by id, not by page: the list may have changed meanwhile).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Stamped, WindowCursor } from './cursor';
-import { advance, compareKeys, cursorAt, maxFloor, readCursor } from './cursor';
 import { redactDeep } from '../../KeywordCom/shared/redact';
 import { flattenRecord, shapeRecord } from '../../KeywordCom/shared/records';
+import { compareIds } from './cursor';
+import { rankChange, type HistoryOrder } from './ranks';
 import type { Scope } from './scope';
 import { inScope, splitName } from './scope';
 
 export const KEYWORD_PAGE_SIZE = 250;
-/** Keyword ids one project or group keeps at its boundary second. */
-export const KEYWORD_ID_CAP = 100;
-/** Keyword ids the whole state keeps, all projects together. */
-export const KEYWORD_ID_BUDGET = 500;
+
 /**
- * A project whose `keywords_last_updated_at` is this close (seconds) to the server's clock may still receive ranks
- * stamped with that same second after the read; it is read again at the next poll even if the stamp has not moved.
+ * A container updated this close (seconds, by the API's Date header) to the poll may still be receiving ranks stamped
+ * with that second: the second is left to the next read.
  */
-export const HOT_SECONDS = 2;
+export const SETTLE_SECONDS = 2;
 
 export interface Container {
 	name: string;
 	/** keywords_last_updated_at as the API sent it (ISO 8601), or null when never updated. */
 	u: string | null;
+	/** Its keywords, all statuses (`keywords_count`), when given: how long its list is believed to be. */
+	count?: number;
+}
+
+/** A read of one container's keyword list that goes on over several polls. */
+export interface ListRead {
+	/** The window's end: keywords crawled after it wait for the next read. */
+	h: number;
+	/** Id of the last keyword read (the read goes on after it); absent before the first page. */
+	e?: string;
+	/** Estimated list index of `e` (-1 before the first page). */
+	x: number;
+	/** The list's length when `x` was estimated. */
+	n: number;
+	/** The list is ordered by id descending (absent: ascending; '?' : not by id, read page by page). */
+	o?: 'd' | '?';
 }
 
 export interface ContainerState {
-	u: string | null;
-	/** 1 when `u` was seen within HOT_SECONDS of the server's clock: read again next time. */
-	h?: 1;
-	/** Cursor over crawled_at, once the list has been read. */
-	c?: WindowCursor;
+	/** Keywords crawled up to this time (Unix seconds) have been reported. */
+	w: number;
+	/** A keywords_last_updated_at (Unix seconds) whose own second was held back once (the next read includes it). */
+	q?: number;
+	/** A read in progress. */
+	r?: ListRead;
 }
 
 export interface KeywordState {
-	/** The newest keywords_last_updated_at seen over all projects (Unix seconds): a project that appears later
-	 * reports only keywords crawled after it. */
+	/** The newest keywords_last_updated_at seen (Unix seconds): a container seen for the first time is done up to it. */
 	s: number;
+	/** Every container in scope that has been updated. */
 	p: Record<string, ContainerState>;
+	/** The history order, once the data has shown it (ranks.ts). */
+	o?: 'n' | 'o';
 }
 
-export interface KeywordEvent extends Stamped {
+export interface KeywordEvent {
+	id: string;
+	at: number;
 	record: IDataObject;
 }
 
@@ -69,58 +97,72 @@ export function toContainers(body: unknown): Container[] {
 		const name = String(record.id ?? attributes.name ?? '');
 		if (!name) continue;
 		const u = attributes.keywords_last_updated_at;
-		containers.push({ name, u: typeof u === 'string' && u !== '' ? u : null });
+		const container: Container = { name, u: typeof u === 'string' && u !== '' ? u : null };
+		const counts = attributes.keywords_count;
+		if (counts && typeof counts === 'object' && !Array.isArray(counts)) {
+			container.count = Object.values(counts as IDataObject).reduce<number>(
+				(sum, value) => sum + (typeof value === 'number' && Number.isFinite(value) ? value : 0),
+				0,
+			);
+		}
+		containers.push(container);
 	}
 	return containers;
 }
 
-export function isHot(u: string | null, serverNow: number): boolean {
-	const at = epochSeconds(u);
-	return at !== undefined && at >= serverNow - HOT_SECONDS;
+function finiteNumber(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value);
+}
+
+function readListRead(value: unknown): ListRead | undefined {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+	const { h, e, x, n, o } = value as IDataObject;
+	if (!finiteNumber(h) || !finiteNumber(x) || !finiteNumber(n)) return undefined;
+	if (e !== undefined && typeof e !== 'string') return undefined;
+	const read: ListRead = { h, x, n };
+	if (typeof e === 'string') read.e = e;
+	if (o === 'd' || o === '?') read.o = o;
+	return read;
 }
 
 export function readKeywordState(value: unknown): KeywordState | undefined {
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const { s, p } = value as IDataObject;
-	if (
-		typeof s !== 'number' ||
-		!Number.isFinite(s) ||
-		!p ||
-		typeof p !== 'object' ||
-		Array.isArray(p)
-	)
-		return undefined;
+	const { s, p, o } = value as IDataObject;
+	if (!finiteNumber(s) || !p || typeof p !== 'object' || Array.isArray(p)) return undefined;
 	const containers: Record<string, ContainerState> = {};
 	for (const [name, raw] of Object.entries(p as IDataObject)) {
 		if (!raw || typeof raw !== 'object') continue;
-		const entry = raw as IDataObject;
-		const state: ContainerState = {
-			u: typeof entry.u === 'string' ? entry.u : null,
-		};
-		if (entry.h === 1) state.h = 1;
-		const cursor = readCursor(entry.c);
-		if (cursor) state.c = cursor;
-		containers[name] = state;
+		const { w, q, r } = raw as IDataObject;
+		if (!finiteNumber(w)) continue;
+		const entry: ContainerState = { w };
+		if (finiteNumber(q)) entry.q = q;
+		const read = readListRead(r);
+		if (read) entry.r = read;
+		containers[name] = entry;
 	}
-	return { s, p: containers };
+	const state: KeywordState = { s, p: containers };
+	if (o === 'n' || o === 'o') state.o = o;
+	return state;
 }
 
-export interface ReadPlan {
+/** A list read this poll: the container, its window `(w, read.h]` and where its read stands. */
+export interface ListJob {
 	name: string;
-	/** Undefined on first activation: the read only places the cursor. */
-	cursor: WindowCursor | undefined;
+	w: number;
+	read: ListRead;
+	/** The update whose second this window holds back (ContainerState.q). */
+	q?: number;
 }
 
 export interface KeywordPlan {
-	/** Projects and groups whose keyword list must be read, with the cursor each starts from. */
-	reads: ReadPlan[];
-	/** The next state, before the reads' results are applied. */
+	jobs: ListJob[];
+	/** The next state before the jobs' results (settleJob adds them). */
 	next: KeywordState;
 }
 
 /**
- * Decides which keyword lists a poll reads. `state` undefined = first activation: nothing is reported, and only the
- * lists of projects updated this very second are read (to pin their boundary exactly).
+ * Which lists a poll reads. `serverNow` is the API's clock (Date header) when `groups/active` answered. Without a
+ * state (first activation) nothing is read: every container is done up to its last update.
  */
 export function planKeywordPoll(
 	state: KeywordState | undefined,
@@ -128,133 +170,111 @@ export function planKeywordPoll(
 	scope: Scope,
 	serverNow: number,
 ): KeywordPlan {
-	const next: KeywordState = { s: state?.s ?? 0, p: {} };
-	const reads: ReadPlan[] = [];
-	for (const container of containers) {
-		const at = epochSeconds(container.u);
-		if (at !== undefined && at > next.s) next.s = at;
-	}
-	for (const { name, u } of containers) {
-		const hot = isHot(u, serverNow);
-		const entry: ContainerState = { u };
-		if (hot) entry.h = 1;
-		next.p[name] = entry;
-		if (!inScope(name, scope) || u === null) continue; // out of scope: follow its timestamp, read nothing
+	let s = state?.s ?? 0;
+	for (const { u } of containers) s = Math.max(s, epochSeconds(u) ?? s);
+	const next: KeywordState = { s, p: {} };
+	if (state?.o) next.o = state.o;
+	const jobs: ListJob[] = [];
+	for (const { name, u, count } of containers) {
+		if (!inScope(name, scope)) continue;
+		const updated = epochSeconds(u);
+		const known = state?.p[name];
+		if (updated === undefined) {
+			if (known) next.p[name] = known;
+			continue;
+		}
 		if (!state) {
-			if (hot) reads.push({ name, cursor: undefined });
+			next.p[name] = { w: updated };
 			continue;
 		}
-		const previous = state.p[name];
-		if (previous && previous.u === u && !previous.h) {
-			if (previous.c) entry.c = previous.c;
+		// Seen for the first time (new, restored or now in scope): done up to the newest update seen last time.
+		const entry: ContainerState = known ?? { w: state.s };
+		if (entry.r) {
+			jobs.push({ name, w: entry.w, read: entry.r, q: entry.q });
 			continue;
 		}
-		// Changed (or new, or still hot): read it, starting from what it had seen.
-		const start =
-			previous?.c ?? (previous ? cursorAt(epochSeconds(previous.u) ?? 0) : cursorAt(state.s));
-		entry.c = start;
-		reads.push({ name, cursor: start });
+		if (updated <= entry.w) {
+			next.p[name] = entry;
+			continue;
+		}
+		const recent = serverNow - SETTLE_SECONDS < updated && entry.q !== updated;
+		const h = recent ? updated - 1 : updated;
+		if (h <= entry.w) {
+			// Only the held-back second is new: it is read at the next poll.
+			next.p[name] = { w: entry.w, q: updated };
+			continue;
+		}
+		const job: ListJob = { name, w: entry.w, read: { h, x: -1, n: count ?? 0 } };
+		if (recent) job.q = updated;
+		jobs.push(job);
 	}
-	return { reads, next };
+	return { jobs, next };
 }
 
-/** Keywords of a list as events; keywords never crawled (crawled_at null) are left out. */
-export function toKeywordEvents(records: readonly unknown[]): KeywordEvent[] {
+/**
+ * A poll that only goes on with the reads in progress (they come first: a poll whose time is short spends it on them
+ * instead of on `groups/active`). Every other container stays as it was.
+ */
+export function planResume(state: KeywordState): KeywordPlan {
+	const next: KeywordState = { s: state.s, p: {} };
+	if (state.o) next.o = state.o;
+	const jobs: ListJob[] = [];
+	for (const [name, entry] of Object.entries(state.p)) {
+		if (entry.r) jobs.push({ name, w: entry.w, read: entry.r, q: entry.q });
+		else next.p[name] = entry;
+	}
+	return { jobs, next };
+}
+
+/** Whether a read is in progress (the next poll then resumes it first, see planResume). */
+export function hasReadsInProgress(state: KeywordState | undefined): boolean {
+	return !!state && Object.values(state.p).some((entry) => entry.r !== undefined);
+}
+
+/** Records a job's outcome in the next state: done up to its window's end, or a read still going on. */
+export function settleJob(next: KeywordState, job: ListJob, read: ListRead | 'done'): void {
+	const entry: ContainerState = read === 'done' ? { w: job.read.h } : { w: job.w, r: read };
+	if (job.q !== undefined) entry.q = job.q;
+	next.p[job.name] = entry;
+}
+
+/** Unix seconds of a keyword's crawled_at, or undefined (never crawled). */
+export function crawledAt(record: IDataObject): number | undefined {
+	const crawled = ((record.attributes ?? {}) as IDataObject).crawled_at;
+	if (typeof crawled === 'number' && Number.isFinite(crawled)) return Math.floor(crawled);
+	if (typeof crawled === 'string' && /^\d+$/.test(crawled)) return Number(crawled);
+	return undefined;
+}
+
+/** The keyword's id as text, or undefined. */
+export function keywordId(record: unknown): string | undefined {
+	if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
+	const id = (record as IDataObject).id;
+	return id === undefined || id === null || id === '' ? undefined : String(id);
+}
+
+/** Keywords of a list crawled within the window `(w, h]`, as events. */
+export function windowEvents(records: Iterable<unknown>, w: number, h: number): KeywordEvent[] {
 	const events: KeywordEvent[] = [];
 	for (const raw of records) {
-		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) continue;
+		const id = keywordId(raw);
+		if (id === undefined) continue;
 		const record = raw as IDataObject;
-		const attributes = (record.attributes ?? {}) as IDataObject;
-		const crawled = attributes.crawled_at;
-		const at =
-			typeof crawled === 'number'
-				? crawled
-				: typeof crawled === 'string' && /^\d+$/.test(crawled)
-					? Number(crawled)
-					: undefined;
-		if (record.id === undefined || record.id === null || at === undefined) continue;
-		events.push({ id: String(record.id), at: Math.floor(at), record });
+		const at = crawledAt(record);
+		if (at === undefined || at <= w || at > h) continue;
+		events.push({ id, at, record });
 	}
 	return events;
 }
 
-/** New keywords of one list read and the project's next cursor. */
-export function advanceKeywords(cursor: WindowCursor | undefined, records: readonly unknown[]) {
-	return advance(cursor, toKeywordEvents(records), {
-		lookback: 0,
-		cap: KEYWORD_ID_CAP,
-		complete: true,
-	});
-}
-
-/**
- * Keeps the ids of all projects together within `budget`: the largest boundary sets are cut first, their floor
- * rising to the first id dropped. Boundary ids all sit at the cursor's newest second (lookback 0).
- */
-export function trimToBudget(state: KeywordState, budget = KEYWORD_ID_BUDGET): KeywordState {
-	const cursors = Object.values(state.p)
-		.map((entry) => entry.c)
-		.filter((cursor): cursor is WindowCursor => cursor !== undefined && cursor.k.length > 0);
-	let total = cursors.reduce((sum, cursor) => sum + cursor.k.length, 0);
-	while (total > budget) {
-		cursors.sort((a, b) => b.k.length - a.k.length);
-		const largest = cursors[0];
-		// Cut the largest set, never below an equal share of the budget unless it must go further.
-		let keep = Math.max(
-			largest.k.length - (total - budget),
-			Math.floor(budget / cursors.length),
-			0,
-		);
-		if (keep >= largest.k.length) keep = largest.k.length - 1;
-		const dropped = largest.k[keep];
-		largest.f = maxFloor(largest.f, [largest.t, dropped]);
-		total -= largest.k.length - keep;
-		largest.k = largest.k.slice(0, keep);
+/** Events oldest first (crawled_at, then id); a keyword read twice (two lists, or a shifted page) counts once. */
+export function uniqueOldestFirst(events: readonly KeywordEvent[]): KeywordEvent[] {
+	const byId = new Map<string, KeywordEvent>();
+	for (const event of events) {
+		const seen = byId.get(event.id);
+		if (!seen || event.at > seen.at) byId.set(event.id, event);
 	}
-	return state;
-}
-
-/** Rank 0 or null in a history means outside the top 100; for the change it counts as 101 (as the app's trends do). */
-const OUTSIDE = 101;
-function rankValue(rank: unknown): number | null {
-	if (typeof rank !== 'number' || !Number.isFinite(rank)) return null;
-	return rank > 0 ? rank : OUTSIDE;
-}
-
-export interface RankChange {
-	/** Current rank, null outside the top 100. */
-	rank: number | null;
-	/** Rank of the update before, null outside the top 100 or when there was none. */
-	previous_rank: number | null;
-	/** previous − current (outside the top 100 counting as 101): positive = moved up. Null without a previous update. */
-	change: number | null;
-	rank_changed: boolean;
-}
-
-export function rankChange(attributes: IDataObject): RankChange {
-	const history = Array.isArray(attributes.grankhistory)
-		? (attributes.grankhistory as unknown[])
-		: [];
-	const grank = attributes.grank;
-	const currentValue =
-		typeof grank === 'number' && grank > 0 ? grank : (rankValue(history[0]) ?? OUTSIDE);
-	const rank = currentValue === OUTSIDE ? null : currentValue;
-	const previousValue = history.length > 1 ? rankValue(history[1]) : null;
-	if (previousValue === null) {
-		return {
-			rank,
-			previous_rank: null,
-			change: null,
-			rank_changed: rank !== null,
-		};
-	}
-	const change = previousValue - currentValue;
-	return {
-		rank,
-		previous_rank: previousValue === OUTSIDE ? null : previousValue,
-		change,
-		rank_changed: change !== 0,
-	};
+	return [...byId.values()].sort((a, b) => a.at - b.at || compareIds(a.id, b.id));
 }
 
 /** The item emitted for one updated keyword. The token never appears. */
@@ -262,16 +282,17 @@ export function keywordItem(
 	record: IDataObject,
 	simplify: boolean,
 	token: string | undefined,
+	order: HistoryOrder | 'conflict' | undefined,
 ): IDataObject {
 	const attributes = (record.attributes ?? {}) as IDataObject;
-	const movement = rankChange(attributes);
-	const crawledAt = typeof attributes.crawled_at === 'number' ? attributes.crawled_at : null;
+	const movement = rankChange(attributes, order);
+	const crawled = crawledAt(record) ?? null;
 	const category = typeof attributes.category === 'string' ? attributes.category : '';
 	const { project, group } = splitName(category);
 	const summary = {
 		...movement,
-		crawled_at: crawledAt,
-		crawled_at_iso: crawledAt === null ? null : new Date(crawledAt * 1000).toISOString(),
+		crawled_at: crawled,
+		crawled_at_iso: crawled === null ? null : new Date(crawled * 1000).toISOString(),
 	};
 	if (!simplify) return redactDeep({ ...record, ...summary }, token);
 	const shaped = shapeRecord(record, 'keyword', true);
@@ -298,9 +319,4 @@ export function keywordItem(
 		},
 		token,
 	);
-}
-
-/** Newest keywords first, for the sample of a manual run. */
-export function newestFirst(events: readonly KeywordEvent[]): KeywordEvent[] {
-	return [...events].sort((a, b) => compareKeys(b, a));
 }

@@ -1,0 +1,54 @@
+/**
+ * Which way a list runs, read from the records it served, not from the sort parameters sent (the document does not
+ * say which values the API honours). Pure.
+ */
+import { compareIds, timeOrder, type Stamped, type TieOrder } from './cursor';
+
+/**
+ * A list's order relative to time (alerts) or to ids (keywords): 'ascending', 'descending', 'unordered', or
+ * undefined when the records cannot tell (fewer than two, or all equal).
+ */
+export type Sequence = 'ascending' | 'descending' | 'unordered' | undefined;
+
+/** The direction of a sequence of values compared by `compare`, consecutive pairs only. */
+export function sequenceOf<T>(values: readonly T[], compare: (a: T, b: T) => number): Sequence {
+	let up = false;
+	let down = false;
+	for (let n = 1; n < values.length; n++) {
+		const sign = compare(values[n - 1], values[n]);
+		if (sign < 0) up = true;
+		else if (sign > 0) down = true;
+	}
+	if (up && down) return 'unordered';
+	return up ? 'ascending' : down ? 'descending' : undefined;
+}
+
+export interface TimeSequence {
+	sequence: Sequence;
+	tie: TieOrder;
+	/** The records showed the tie order (alerts sharing a second, in order). */
+	tieShown: boolean;
+}
+
+/**
+ * Alerts in list order → which way the list runs in time, and the order of alerts sharing one second. The tie order
+ * known so far is tried first; the other one only when the records contradict it.
+ */
+export function timeSequenceOf(alerts: readonly Stamped[], knownTie: TieOrder = 1): TimeSequence {
+	const bySecond = sequenceOf(alerts, (a, b) => a.at - b.at);
+	for (const tie of [knownTie, (knownTie === 1 ? -1 : 1) as TieOrder]) {
+		const sequence = sequenceOf(alerts, timeOrder(tie));
+		if (sequence === 'unordered') continue;
+		// A list all in one second shows only its ids' order, which the known tie order reads as time.
+		if (bySecond !== undefined && bySecond !== 'unordered' && sequence !== bySecond) continue;
+		let tieShown = false;
+		for (let n = 1; n < alerts.length && !tieShown; n++) tieShown = alerts[n - 1].at === alerts[n].at;
+		return { sequence, tie, tieShown: tieShown && bySecond !== undefined };
+	}
+	return { sequence: 'unordered', tie: knownTie, tieShown: false };
+}
+
+/** Keyword ids in list order → ascending, descending or unordered. */
+export function idSequenceOf(ids: readonly string[]): Sequence {
+	return sequenceOf(ids, compareIds);
+}

@@ -1,0 +1,130 @@
+/**
+ * Keyword Updated: the new rank, the rank of the update before, and the change. Pure.
+ *
+ * The document says `grank` is the current rank (null outside the top results) and `grank_int` is 0 outside the top
+ * results; `grankhistory` is "rank history" in an order it does not give. The rules:
+ * - **rank**: null when `grank_int` is 0 or `grank` is null; else `grank` (or `grank_int` when only it is there).
+ *   Never taken from the history.
+ * - **History order**: the newest end of the history is the current rank. A keyword whose two ends differ and only one
+ *   equals its current rank shows which end is the newest; that holds for every keyword of the account, so one such
+ *   keyword tells the order for all (it is remembered between polls). Keywords that contradict each other mean the
+ *   history is not what these rules expect: then no previous rank is given at all.
+ * - **previous_rank**: the entry next to the newest one, when the order is known and the newest entry really is the
+ *   current rank; when both orders give the same entry, that entry. Otherwise null: never a guess.
+ * - **change**: previous − new, "outside the top results" counting as 101 (positive = moved up); null without a
+ *   previous rank.
+ * - **rank_changed**: true/false when the change is known; for a first rank (no history before it) true when the
+ *   keyword has a rank; null when the history cannot tell.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+/** Outside the top results: 0 or null in the API's data; 101 in a change, as the app's trends count it. */
+export const OUTSIDE = 101;
+
+/** Which end of `grankhistory` is the newest. */
+export type HistoryOrder = 'newestFirst' | 'oldestFirst';
+
+export interface RankChange {
+	/** Current rank, null outside the top results. */
+	rank: number | null;
+	/** Rank of the update before, null outside the top results, without an update before, or when unknown. */
+	previous_rank: number | null;
+	/** previous − current (outside the top results counting as 101): positive = moved up. Null when unknown. */
+	change: number | null;
+	/** Null when the history cannot tell. */
+	rank_changed: boolean | null;
+}
+
+/** A rank as a number for comparisons: 1…100, OUTSIDE for 0/null; undefined when the value is not a rank. */
+function rankValue(value: unknown): number | undefined {
+	if (value === null || value === 0) return OUTSIDE;
+	if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+	if (typeof value === 'string' && /^\d+$/.test(value)) return rankValue(Number(value));
+	return undefined;
+}
+
+/** The current rank as a number (OUTSIDE outside the top results), or undefined when the record does not say. */
+export function currentRankValue(attributes: IDataObject): number | undefined {
+	const { grank, grank_int: grankInt } = attributes;
+	if (grankInt === 0 || grankInt === '0') return OUTSIDE;
+	if (grank === null) return OUTSIDE;
+	const fromGrank = rankValue(grank);
+	if (fromGrank !== undefined) return fromGrank;
+	return grankInt === undefined ? undefined : rankValue(grankInt);
+}
+
+function historyOf(attributes: IDataObject): unknown[] {
+	return Array.isArray(attributes.grankhistory) ? (attributes.grankhistory as unknown[]) : [];
+}
+
+/**
+ * What one keyword says about the history order: the order, when exactly one end of its history is its current rank
+ * (and the ends differ); undefined when it cannot tell.
+ */
+export function historyOrderEvidence(attributes: IDataObject): HistoryOrder | undefined {
+	const history = historyOf(attributes);
+	const current = currentRankValue(attributes);
+	if (history.length < 2 || current === undefined) return undefined;
+	const first = rankValue(history[0]);
+	const last = rankValue(history[history.length - 1]);
+	if (first === current && last !== current) return 'newestFirst';
+	if (last === current && first !== current) return 'oldestFirst';
+	return undefined;
+}
+
+/**
+ * What the history order is, from what was known before and the keywords read now: `undefined` = not known yet,
+ * `'conflict'` = keywords disagree (no previous rank is given for them).
+ */
+export function learnHistoryOrder(
+	known: HistoryOrder | undefined,
+	records: Iterable<IDataObject>,
+): HistoryOrder | 'conflict' | undefined {
+	let order = known;
+	for (const attributes of records) {
+		const evidence = historyOrderEvidence(attributes);
+		if (evidence === undefined) continue;
+		if (order === undefined) order = evidence;
+		else if (order !== evidence) return 'conflict';
+	}
+	return order;
+}
+
+function movement(rank: number | null, current: number, previous: number | undefined): RankChange {
+	if (previous === undefined) return { rank, previous_rank: null, change: null, rank_changed: null };
+	const change = previous - current;
+	return {
+		rank,
+		previous_rank: previous === OUTSIDE ? null : previous,
+		change,
+		rank_changed: change !== 0,
+	};
+}
+
+/** Rank, previous rank and change of one keyword, given the history order (undefined or 'conflict' = unknown). */
+export function rankChange(
+	attributes: IDataObject,
+	order: HistoryOrder | 'conflict' | undefined,
+): RankChange {
+	const current = currentRankValue(attributes);
+	const rank = current === undefined || current === OUTSIDE ? null : current;
+	const history = historyOf(attributes);
+	if (current === undefined) return { rank, previous_rank: null, change: null, rank_changed: null };
+	if (history.length < 2) {
+		// A first rank (or no history at all): a change when the keyword has a rank.
+		return {
+			rank,
+			previous_rank: null,
+			change: null,
+			rank_changed: history.length <= 1 ? rank !== null : null,
+		};
+	}
+	if (order === 'conflict') return movement(rank, current, undefined);
+	const last = history.length - 1;
+	const newestFirst = rankValue(history[0]) === current ? rankValue(history[1]) : undefined;
+	const oldestFirst = rankValue(history[last]) === current ? rankValue(history[last - 1]) : undefined;
+	if (order === 'newestFirst') return movement(rank, current, newestFirst);
+	if (order === 'oldestFirst') return movement(rank, current, oldestFirst);
+	// Order not known yet: only an entry both orders agree on is certain.
+	return movement(rank, current, newestFirst !== undefined && newestFirst === oldestFirst ? newestFirst : undefined);
+}

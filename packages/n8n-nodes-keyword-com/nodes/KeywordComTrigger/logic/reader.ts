@@ -1,0 +1,313 @@
+/**
+ * Reading an ordered, paged list from a known point on, while it changes underneath: the trigger's way of paging.
+ *
+ * The API pages with `page` and `per_page` only, so a record added or deleted before the reader's position shifts
+ * everything after it from one page to the next between two requests: a plain page-after-page read then skips or
+ * repeats records without noticing. Here every page read must **overlap** what was already read: the window
+ * (`page`, `per_page`) is chosen so that it holds the last record read (the edge) and the records after it, and an
+ * answer is accepted only when it really holds a record at or before the edge and records after it, in order. The
+ * page size varies a little (within `sizes`) to place the edge inside the window rather than on its border. An answer
+ * that does not connect (the list shifted) moves the estimate of the edge's position and is asked again. So nothing is
+ * skipped, and nothing is taken twice, whatever was added or deleted meanwhile.
+ *
+ * Positions are list indices (page p of size s holds indices (p-1)·s … p·s-1). The reading order is the order of the
+ * keys (`compare`); `direction` says whether it runs with the list's indices ('forward') or against them ('backward':
+ * a list served newest first, read oldest first).
+ *
+ * Pure functions plus one small driver (`readAfter`) that takes the I/O as a parameter.
+ */
+
+/** One page as the API served it. */
+export interface ServedPage {
+	/** The page's records in list order. */
+	records: readonly unknown[];
+	/** `meta.pagination.total`, when given. */
+	total?: number;
+	/** The page size the API used (`meta.pagination.per_page`), when given. */
+	perPage?: number;
+}
+
+export type Direction = 'forward' | 'backward';
+
+export interface Window {
+	page: number;
+	perPage: number;
+	/** Index of the window's first record in the list. */
+	start: number;
+	/**
+	 * The page right after the edge's page, not holding the edge: only when the page size cannot move the edge off a
+	 * page border (the API serves one size whatever is asked). Such a window connects only if the list kept its
+	 * length since the edge was read (see judgeWindow).
+	 */
+	adjacent?: boolean;
+}
+
+/** Where a read stands: after `edge` (undefined: at the start), believed to be at list index `index`. */
+export interface ReadPosition<K> {
+	edge?: K;
+	/**
+	 * Estimated index of the edge record. At the start: -1 reading forward; `total` (one past the end) backward.
+	 */
+	index: number;
+	/** The list's total when `index` was estimated (for backward reads, records added in front shift it). */
+	total: number;
+	/** The edge record itself was seen at `index` (not an estimate): a page next to it may connect by adjacency. */
+	exact?: boolean;
+}
+
+export interface PageSizes {
+	min: number;
+	max: number;
+}
+
+/**
+ * The window holding `index` with the most records after it in reading order, of a size in `sizes`. Reading forward
+ * the edge should sit near the window's start; backward, near its end.
+ */
+export function windowAround(index: number, direction: Direction, sizes: PageSizes): Window {
+	// Reading backward near the list's front: one first page holds the edge and everything before it.
+	if (direction === 'backward' && index >= 0 && index < sizes.max && sizes.min < sizes.max) {
+		return { page: 1, perPage: Math.max(sizes.min, index + 1), start: 0 };
+	}
+	let best: Window | undefined;
+	let bestGain = -1;
+	for (let size = sizes.max; size >= sizes.min; size--) {
+		const at = Math.max(0, index);
+		const page = Math.floor(at / size) + 1;
+		const start = (page - 1) * size;
+		const gain = direction === 'forward' ? start + size - 1 - index : index - start;
+		if (gain > bestGain) {
+			best = { page, perPage: size, start };
+			bestGain = gain;
+		}
+		if (gain >= size - 1) break;
+	}
+	const window = best as Window;
+	if (bestGain > 0 || index < 0) return window;
+	// The edge is the last record of its page whatever the size: take the next page.
+	const page = direction === 'forward' ? window.page + 1 : window.page - 1;
+	return { page, perPage: window.perPage, start: (page - 1) * window.perPage, adjacent: true };
+}
+
+/**
+ * The next `count` windows from `index`, each holding the last index of the one before (they overlap). Reading
+ * forward, no window is planned past `total` records (when known) but the first: the rest of a short list is not
+ * asked for.
+ */
+export function planWindows(index: number, direction: Direction, sizes: PageSizes, count: number, total = 0): Window[] {
+	const windows: Window[] = [];
+	let at = index;
+	for (let n = 0; n < count; n++) {
+		if (direction === 'backward' && at <= 0) break;
+		if (direction === 'forward' && n > 0 && at >= total - 1) break;
+		const window = windowAround(at, direction, sizes);
+		windows.push(window);
+		at = direction === 'forward' ? window.start + window.perPage - 1 : window.start;
+	}
+	return windows;
+}
+
+export type Verdict<K> =
+	/** The window connects: `fresh` are the records after the edge, in reading order. */
+	| { kind: 'accept'; fresh: Array<{ key: K; record: unknown }>; position: ReadPosition<K>; end: boolean }
+	/** No record after the edge in this window, and the list ends here: the read is complete. */
+	| { kind: 'end'; position: ReadPosition<K> }
+	/** The window does not connect (the list shifted, or the estimate was off): ask again around `position.index`. */
+	| { kind: 'move'; position: ReadPosition<K>; toward: 'start' | 'end' }
+	/** The records are not in the expected order: the list is not ordered the way it was thought to be. */
+	| { kind: 'unordered' };
+
+/**
+ * Judges one served window against the read's position. `keyOf` gives a record's key (undefined: the record is not
+ * an event and is stepped over); `compare` orders keys in reading order.
+ */
+export function judgeWindow<K>(
+	window: Window,
+	served: ServedPage,
+	position: ReadPosition<K>,
+	direction: Direction,
+	keyOf: (record: unknown) => K | undefined,
+	compare: (a: K, b: K) => number,
+): Verdict<K> {
+	const count = served.records.length;
+	const total = served.total ?? position.total;
+	// Where the window really starts: the page number times the page size the API used.
+	const size = served.perPage && served.perPage > 0 ? served.perPage : window.perPage;
+	const start = (window.page - 1) * size;
+	const inReadingOrder = direction === 'forward' ? [...served.records] : [...served.records].reverse();
+	const keyed: Array<{ key: K; record: unknown }> = [];
+	for (const record of inReadingOrder) {
+		const key = keyOf(record);
+		if (key !== undefined) keyed.push({ key, record });
+	}
+	for (let n = 1; n < keyed.length; n++) {
+		if (compare(keyed[n - 1].key, keyed[n].key) >= 0) return { kind: 'unordered' };
+	}
+	const atListStart = direction === 'forward' ? start === 0 : start + count >= total;
+	const atListEnd = direction === 'forward' ? count < size || start + count >= total : start === 0;
+	const edge = position.edge;
+	const before = edge === undefined ? 0 : keyed.filter((entry) => compare(entry.key, edge) <= 0).length;
+	// Index of the window's last record in reading order.
+	const lastIndex = direction === 'forward' ? start + count - 1 : start;
+	if (count === 0) {
+		// An empty list, or a page past its end: the list is shorter than believed, or the read is through.
+		if (start === 0 || (direction === 'forward' && position.exact === true && position.index >= start - 1)) {
+			return { kind: 'end', position: { ...position, total } };
+		}
+		const index = Math.min(position.index, total - 1);
+		return {
+			kind: 'move',
+			position: { ...position, index, total, exact: false },
+			toward: direction === 'forward' ? 'start' : 'end',
+		};
+	}
+	if (edge === undefined && !atListStart) {
+		// Reading from the start, but this window does not reach it (the list grew since its length was known).
+		const index = direction === 'forward' ? -1 : total;
+		return { kind: 'move', position: { ...position, index, total, exact: false }, toward: 'start' };
+	}
+	// A page next to the edge's page connects when nothing was added or deleted in between (same total).
+	const connectsByAdjacency =
+		window.adjacent === true && position.exact === true && served.total !== undefined && served.total === position.total;
+	if (edge !== undefined && before === 0 && !atListStart && !connectsByAdjacency) {
+		// Everything here is after the edge, and records may lie between: the list moved towards this window. Where
+		// the edge is now: past this window, and (as far as the totals tell) shifted by what was added or deleted.
+		const shifted = shiftedIndex(position, total, direction);
+		const index = direction === 'forward' ? Math.min(start - 1, shifted) : Math.max(start + count, shifted);
+		return { kind: 'move', position: { ...position, index, total, exact: false }, toward: 'start' };
+	}
+	if (before === keyed.length) {
+		// Nothing after the edge here: the window's last record is at or before the edge (the edge itself, maybe).
+		const last = keyed[keyed.length - 1];
+		const exact = edge !== undefined && last !== undefined && compare(last.key, edge) === 0 && lastIsKeyed(served, direction, keyOf);
+		const moved: ReadPosition<K> = { ...position, index: lastIndex, total, exact };
+		return atListEnd ? { kind: 'end', position: moved } : { kind: 'move', position: moved, toward: 'end' };
+	}
+	const fresh = keyed.slice(before);
+	return {
+		kind: 'accept',
+		fresh,
+		position: { edge: fresh[fresh.length - 1].key, index: lastIndex, total, exact: lastIsKeyed(served, direction, keyOf) },
+		end: atListEnd,
+	};
+}
+
+/**
+ * Where the edge is likely to be now that the list has `total` records: read backward (a newest-first list), what was
+ * added arrived in front of the edge and pushed it back; read forward, only a list that got shorter moved it forward
+ * (records added at the end do not move it). An estimate only: every window is checked against the edge anyway.
+ */
+export function shiftedIndex<K>(position: ReadPosition<K>, total: number, direction: Direction): number {
+	const delta = total - position.total;
+	return position.index + (direction === 'backward' ? delta : Math.min(0, delta));
+}
+
+/** Whether the window's last record in reading order is an event (then `lastIndex` is exactly its index). */
+function lastIsKeyed<K>(served: ServedPage, direction: Direction, keyOf: (record: unknown) => K | undefined): boolean {
+	const records = served.records;
+	const last = direction === 'forward' ? records[records.length - 1] : records[0];
+	return last !== undefined && keyOf(last) !== undefined;
+}
+
+export interface ReadOptions<K> {
+	fetch: (page: number, perPage: number) => Promise<ServedPage>;
+	direction: Direction;
+	keyOf: (record: unknown) => K | undefined;
+	compare: (a: K, b: K) => number;
+	sizes: PageSizes;
+	/** Windows requested at once. */
+	concurrency: number;
+	/** Asked before each batch of requests: false stops the read where it is (the poll's time is up). */
+	mayContinue: () => boolean;
+	/** Most requests this read may send. */
+	maxRequests: number;
+}
+
+export interface ReadOutcome<K> {
+	/** Records after the starting edge, in reading order, each once. */
+	fresh: Array<{ key: K; record: unknown }>;
+	/** Where the read stopped; pass it back to go on. */
+	position: ReadPosition<K>;
+	/** The read reached the end of the list. */
+	complete: boolean;
+	/** Why it stopped before the end. */
+	stoppedBy?: 'time' | 'requests' | 'error' | 'unordered';
+	error?: unknown;
+	requests: number;
+}
+
+/**
+ * The page sizes to ask for from now on, given what the API served for a request: a smaller page than asked is its
+ * maximum; a different size than asked below its maximum means it serves one size only (then pages cannot be made to
+ * overlap, see Window.adjacent).
+ */
+export function servedSizes(sizes: PageSizes, asked: number, served: number | undefined): PageSizes {
+	if (served === undefined || served <= 0 || served === asked) return sizes;
+	if (served < asked && sizes.max !== served) {
+		return { min: Math.max(1, Math.ceil(served / 2)), max: served };
+	}
+	return { min: served, max: served };
+}
+
+/** How far a repeated correction jumps (doubling), so a badly stale estimate is found again in a few requests. */
+function jump(toward: 'start' | 'end', direction: Direction, streak: number): number {
+	const distance = Math.min(2 ** Math.max(0, streak - 1), 1024) - 1;
+	const sign = (toward === 'end') === (direction === 'forward') ? 1 : -1;
+	return sign * distance;
+}
+
+/**
+ * Reads on from `position` until the end of the list, the time or request budget, an error or a shift it cannot
+ * follow. Windows are fetched `concurrency` at a time and judged in order; the first that does not connect ends the
+ * batch (the later ones were planned from a position that no longer holds).
+ */
+export async function readAfter<K>(start: ReadPosition<K>, options: ReadOptions<K>): Promise<ReadOutcome<K>> {
+	const fresh: Array<{ key: K; record: unknown }> = [];
+	let position = start;
+	let requests = 0;
+	let sizes = options.sizes;
+	let streak = 0;
+	let lastToward: 'start' | 'end' | undefined;
+	const finish = (outcome: Omit<ReadOutcome<K>, 'fresh' | 'position' | 'requests'>): ReadOutcome<K> => ({
+		fresh,
+		position,
+		requests,
+		...outcome,
+	});
+	for (;;) {
+		if (requests >= options.maxRequests) return finish({ complete: false, stoppedBy: 'requests' });
+		if (!options.mayContinue()) return finish({ complete: false, stoppedBy: 'time' });
+		const windows = planWindows(
+			position.index,
+			options.direction,
+			sizes,
+			Math.max(1, Math.min(options.concurrency, options.maxRequests - requests)),
+			position.total,
+		);
+		if (windows.length === 0) return finish({ complete: true });
+		requests += windows.length;
+		const answers = await Promise.allSettled(windows.map(async (window) => await options.fetch(window.page, window.perPage)));
+		for (let n = 0; n < windows.length; n++) {
+			const answer = answers[n];
+			if (answer.status === 'rejected') return finish({ complete: false, stoppedBy: 'error', error: answer.reason });
+			sizes = servedSizes(sizes, windows[n].perPage, answer.value.perPage);
+			const verdict = judgeWindow(windows[n], answer.value, position, options.direction, options.keyOf, options.compare);
+			if (verdict.kind === 'unordered') return finish({ complete: false, stoppedBy: 'unordered' });
+			if (verdict.kind === 'end') {
+				position = verdict.position;
+				return finish({ complete: true });
+			}
+			if (verdict.kind === 'move') {
+				streak = verdict.toward === lastToward ? streak + 1 : 1;
+				lastToward = verdict.toward;
+				position = { ...verdict.position, index: verdict.position.index + jump(verdict.toward, options.direction, streak) };
+				break;
+			}
+			streak = 0;
+			lastToward = undefined;
+			for (const entry of verdict.fresh) fresh.push(entry);
+			position = verdict.position;
+			if (verdict.end) return finish({ complete: true });
+		}
+	}
+}

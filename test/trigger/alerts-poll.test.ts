@@ -1,0 +1,245 @@
+/**
+ * New Alert, exactly once, over the in-memory API (pure poll logic, virtual time): whichever order the list is served
+ * in (newest first, oldest first, neither — the document shows no sort values), with alerts arriving while a poll
+ * pages through the list, bursts far larger than a poll can read in its budget, late alerts, restarts, failures.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import { ALERT_ID_CAP } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/alerts';
+import { readCursor } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
+import { ALL } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
+import {
+	pollNewAlerts,
+	readAlertCursor,
+	type AlertCursor,
+	type PollSettings,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
+import { MemoryApi, type MemAlert } from './memory-api';
+
+const settings: PollSettings = { scope: ALL, simplify: true, onlyRankChanges: false, token: 'secret-token-xyz' };
+const ORDERS = ['newest-first', 'oldest-first', 'unordered'] as const;
+
+/** What n8n keeps between polls: the state as JSON (a restart reads it back). */
+function persist(state: AlertCursor): AlertCursor | undefined {
+	const json = JSON.parse(JSON.stringify(state)) as IDataObject;
+	return readAlertCursor(readCursor(json), json);
+}
+
+class Run {
+	readonly api = new MemoryApi();
+	cursor: AlertCursor | undefined;
+	emitted: string[] = [];
+	polls = 0;
+	private nextId = 1;
+	now = 1_700_000_000;
+
+	constructor(order: (typeof ORDERS)[number]) {
+		this.api.alertOrder = order;
+	}
+
+	add(count: number, at = this.now, category?: string): string[] {
+		const added: MemAlert[] = [];
+		for (let n = 0; n < count; n++) added.push({ id: this.nextId++, at, category });
+		this.api.alerts.push(...added);
+		return added.map((a) => String(a.id));
+	}
+
+	/** One poll with `budgetMs` of virtual time; returns the ids it emitted. Asserts it kept within its budget. */
+	async poll(budgetMs = 36_000): Promise<string[]> {
+		const started = this.api.clock;
+		const outcome = await pollNewAlerts(this.api, this.cursor, settings, { budget: this.api.budget(budgetMs) });
+		assert.ok(this.api.clock - started <= budgetMs, `poll took ${this.api.clock - started} ms of ${budgetMs}`);
+		const ids = outcome.items.map((item) => String(item.id));
+		this.emitted.push(...ids);
+		this.cursor = persist(outcome.state);
+		this.polls++;
+		this.api.clock += 60_000; // the next poll, a minute later
+		return ids;
+	}
+
+	async drain(budgetMs: number, maxPolls = 200): Promise<void> {
+		for (let n = 0; n < maxPolls; n++) {
+			const before = this.emitted.length;
+			await this.poll(budgetMs);
+			if (this.emitted.length === before && n > 0) return;
+		}
+		assert.fail('did not drain');
+	}
+
+	assertExactlyOnce(expected: string[]): void {
+		assert.equal(new Set(this.emitted).size, this.emitted.length, 'no alert emitted twice');
+		assert.deepEqual([...this.emitted].sort(), [...expected].sort(), 'every alert emitted');
+	}
+}
+
+describe('New Alert: exactly once in every list order', () => {
+	for (const order of ORDERS) {
+		it(`${order}: first activation emits nothing, then 600 alerts of one second once, oldest first, then nothing`, async () => {
+			const run = new Run(order);
+			run.add(40, run.now - 100);
+			assert.deepEqual(await run.poll(), []);
+			const burst = run.add(600);
+			const first = await run.poll();
+			assert.deepEqual(first, burst, 'oldest first, each once');
+			assert.deepEqual(await run.poll(), []);
+			assert.ok(run.cursor!.k.length <= ALERT_ID_CAP);
+			assert.ok(JSON.stringify(run.cursor).length < 4_000);
+		});
+
+		it(`${order}: alerts arriving while a poll pages through the list are each emitted once`, async () => {
+			const run = new Run(order);
+			run.add(300, run.now - 1_000);
+			await run.poll();
+			const expected = run.add(1_200, run.now);
+			let arriving = 0;
+			run.api.beforeRequest = () => {
+				if (arriving++ < 12) expected.push(...run.add(7, ++run.now));
+			};
+			await run.drain(36_000);
+			run.api.beforeRequest = undefined;
+			await run.drain(36_000);
+			run.assertExactlyOnce(expected);
+		});
+
+		it(`${order}: a late alert stamped a little earlier, and alerts sharing a second across polls`, async () => {
+			const run = new Run(order);
+			run.add(5, run.now - 500);
+			await run.poll();
+			const shared = run.add(2);
+			assert.deepEqual(await run.poll(), shared);
+			const more = run.add(2, run.now); // the same second
+			const late = run.add(1, run.now - 60); // arrives late
+			assert.deepEqual(await run.poll(), [...late, ...more]);
+			assert.deepEqual(await run.poll(), []);
+		});
+	}
+
+	for (const order of ['newest-first', 'oldest-first'] as const) {
+		for (const budgetMs of [36_000, 2_500]) {
+			it(`${order}: a 10,000-alert burst at 1 s a page with a ${budgetMs / 1000} s budget: every poll within it, each alert once`, async () => {
+				const run = new Run(order);
+				run.add(1_000, run.now - 3_600);
+				await run.poll(budgetMs);
+				run.api.latencyMs = 1_000;
+				const burst = run.add(10_000);
+				await run.drain(budgetMs);
+				run.assertExactlyOnce(burst);
+				assert.deepEqual(run.emitted, burst, 'in order, oldest first, across polls');
+				// The small budget needs several polls; each makes progress (no livelock).
+				if (budgetMs < 5_000) assert.ok(run.polls > 3 && run.polls < 20, `${run.polls} polls`);
+				assert.ok(JSON.stringify(run.cursor).length < 4_000);
+			});
+		}
+	}
+
+	it('unordered: a list that fits in the budget is read whole; one that does not fails the poll, loses nothing', async () => {
+		const run = new Run('unordered');
+		run.add(100, run.now - 500);
+		await run.poll();
+		run.api.latencyMs = 1_000;
+		const burst = run.add(3_000);
+		await assert.rejects(
+			async () => await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(2_500) }),
+			/time ran out/,
+		);
+		await run.drain(36_000);
+		run.assertExactlyOnce(burst);
+	});
+
+	it('a list that switches order between polls is followed (sort parameters ignored from one day on)', async () => {
+		const run = new Run('newest-first');
+		run.add(500, run.now - 900);
+		await run.poll();
+		const expected = run.add(300);
+		run.api.alertOrder = 'oldest-first';
+		await run.drain(36_000);
+		expected.push(...run.add(260, ++run.now));
+		run.api.alertOrder = 'newest-first';
+		await run.drain(36_000);
+		run.assertExactlyOnce(expected);
+	});
+
+	it('a failing page mid-read keeps what was read before it; the next poll goes on from there', async () => {
+		for (const order of ['newest-first', 'oldest-first'] as const) {
+			const run = new Run(order);
+			run.add(50, run.now - 900);
+			await run.poll();
+			const burst = run.add(2_000);
+			let calls = 0;
+			run.api.beforeRequest = (call) => {
+				if (call.startsWith('alerts') && ++calls === 3) throw new Error('HTTP 500');
+			};
+			const outcome = await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(36_000) });
+			run.api.beforeRequest = undefined;
+			assert.ok(outcome.error, 'the failure is reported');
+			assert.ok(outcome.items.length > 0 && outcome.items.length < 2_000, `${order}: progress kept (${outcome.items.length})`);
+			run.emitted.push(...outcome.items.map((item) => String(item.id)));
+			run.cursor = persist(outcome.state);
+			await run.drain(36_000);
+			run.assertExactlyOnce(burst);
+		}
+	});
+
+	it('a failure before anything was read fails the poll and changes nothing', async () => {
+		const run = new Run('newest-first');
+		run.add(10, run.now - 100);
+		await run.poll();
+		const before = JSON.stringify(run.cursor);
+		run.add(3);
+		run.api.beforeRequest = () => {
+			throw new Error('HTTP 503');
+		};
+		await assert.rejects(async () => await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(36_000) }), /503/);
+		assert.equal(JSON.stringify(run.cursor), before);
+	});
+
+	it('property: random arrivals, budgets, latencies, restarts and failures — every alert once, in every order', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.constantFrom(...ORDERS),
+				fc.array(
+					fc.record({
+						arrive: fc.integer({ min: 0, max: 900 }),
+						sameSecond: fc.boolean(),
+						duringPoll: fc.integer({ min: 0, max: 20 }),
+						latency: fc.constantFrom(0, 200, 1_000),
+						budget: fc.constantFrom(2_500, 8_000, 36_000),
+						failAt: fc.integer({ min: 0, max: 6 }),
+					}),
+					{ minLength: 1, maxLength: 8 },
+				),
+				async (order, steps) => {
+					const run = new Run(order);
+					run.add(120, run.now - 2_000);
+					await run.poll();
+					const expected: string[] = [];
+					for (const step of steps) {
+						if (!step.sameSecond) run.now += 1;
+						expected.push(...run.add(step.arrive));
+						run.api.latencyMs = step.latency;
+						let calls = 0;
+						run.api.beforeRequest = () => {
+							calls++;
+							if (step.failAt > 0 && calls === step.failAt) throw new Error('HTTP 502');
+							if (calls <= step.duringPoll) expected.push(...run.add(1, run.now));
+						};
+						try {
+							await run.poll(step.budget);
+						} catch {
+							run.api.clock += 60_000; // a failed poll: n8n keeps the state as it was
+						}
+					}
+					run.api.beforeRequest = undefined;
+					run.api.latencyMs = 0;
+					await run.drain(36_000);
+					run.assertExactlyOnce(expected);
+				},
+			),
+			{ numRuns: 60, seed: 20261124 },
+		);
+	});
+});

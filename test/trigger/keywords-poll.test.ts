@@ -1,0 +1,306 @@
+/**
+ * Keyword Updated, exactly once, over the in-memory API (pure poll logic, virtual time): keyword lists ordered by id
+ * either way, changing between two pages (keywords added, deleted, crawled), updates far larger than a poll can read
+ * in its budget, either order of the rank history, restarts and failures.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import { hasReadsInProgress, readKeywordState, type KeywordState } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
+import { ALL, type Scope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
+import { pollKeywordUpdates, type PollSettings } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
+import { MemoryApi, type MemKeyword } from './memory-api';
+
+const TOKEN = 'secret-token-xyz';
+
+class Run {
+	readonly api = new MemoryApi();
+	state: KeywordState | undefined;
+	/** Every item emitted, in order. */
+	items: IDataObject[] = [];
+	polls = 0;
+	/** The last poll read everything there was. */
+	complete = false;
+	now = 1_700_000_000;
+	private nextId = 100_000;
+
+	constructor(readonly settings: PollSettings = { scope: ALL, simplify: true, onlyRankChanges: false, token: TOKEN }) {
+		this.api.serverTime = this.now;
+	}
+
+	add(category: string, count: number, crawled: number | null = this.now - 10_000): number[] {
+		const ids: number[] = [];
+		for (let n = 0; n < count; n++) {
+			const id = this.nextId++;
+			this.api.keywords.push({ id, category, crawled_at: crawled, history: crawled === null ? [] : [5 + (id % 40), 7 + (id % 30)] });
+			ids.push(id);
+		}
+		// A keyword that comes with ranks was crawled: its container's keywords_last_updated_at moves too.
+		const last = this.api.updated[category];
+		if (crawled !== null && (!last || Date.parse(last) < crawled * 1000)) this.api.updated[category] = new Date(crawled * 1000).toISOString();
+		else if (!(category in this.api.updated)) this.api.updated[category] = null;
+		return ids;
+	}
+
+	/** Crawls keywords now (one second later than anything before); returns the crawl stamp. */
+	crawl(ids: number[], rank?: (k: MemKeyword) => number): number {
+		this.now += 1;
+		this.api.crawl(ids, this.now, rank);
+		return this.now;
+	}
+
+	async poll(budgetMs = 36_000): Promise<IDataObject[]> {
+		// A poll a few seconds after the last crawl; the server's clock (its Date header) is now. Crawls during the
+		// poll are stamped later (crawl() moves `now` on), as a real crawl is stamped when it happens.
+		this.now += 3;
+		this.api.serverTime = this.now;
+		const started = this.api.clock;
+		const outcome = await pollKeywordUpdates(this.api, this.state, this.settings, { budget: this.api.budget(budgetMs) });
+		assert.ok(this.api.clock - started <= budgetMs, `poll took ${this.api.clock - started} ms of ${budgetMs}`);
+		this.items.push(...outcome.items);
+		this.complete = outcome.complete;
+		this.state = readKeywordState(JSON.parse(JSON.stringify(outcome.state)));
+		this.polls++;
+		this.api.clock += 60_000;
+		this.now += 60;
+		return outcome.items;
+	}
+
+	/** Polls until one reads everything there is (a poll that only resumed a read has not looked at the rest). */
+	async drain(budgetMs: number, maxPolls = 300): Promise<void> {
+		for (let n = 0; n < maxPolls; n++) {
+			await this.poll(budgetMs);
+			if (this.complete && !hasReadsInProgress(this.state)) return;
+		}
+		assert.fail('did not drain');
+	}
+
+	/** Each (keyword, crawl) emitted at most once; each keyword's last crawl exactly once (if after activation). */
+	assertExactlyOnce(since: number, label = ''): void {
+		const pairs = this.items.map((item) => `${String(item.id)}@${String(item.crawled_at)}`);
+		assert.equal(new Set(pairs).size, pairs.length, `${label}: no crawl emitted twice`);
+		const emitted = new Map<string, number[]>();
+		for (const item of this.items) {
+			const list = emitted.get(String(item.id)) ?? [];
+			list.push(item.crawled_at as number);
+			emitted.set(String(item.id), list);
+		}
+		for (const k of this.api.keywords) {
+			const got = emitted.get(String(k.id)) ?? [];
+			for (let n = 1; n < got.length; n++) assert.ok(got[n - 1] < got[n], `${label}: keyword ${k.id} emitted in order`);
+			if (k.crawled_at !== null && k.crawled_at > since) {
+				assert.equal(got.filter((at) => at === k.crawled_at).length, 1, `${label}: keyword ${k.id}'s last crawl (${k.crawled_at}) emitted once, got ${got.join(',')}`);
+			}
+		}
+	}
+}
+
+describe('Keyword Updated: one request when idle, only moved lists read', () => {
+	it('activation reads groups/active only; an idle poll too; a moved project: its list only, with ranks', async () => {
+		const run = new Run();
+		run.add('Big', 5_000);
+		const small = run.add('Small', 12);
+		assert.deepEqual(await run.poll(), []);
+		assert.deepEqual(run.api.calls, ['groups']);
+		run.api.calls = [];
+		assert.deepEqual(await run.poll(), []);
+		assert.deepEqual(run.api.calls, ['groups']);
+		run.api.calls = [];
+		run.crawl(small);
+		const items = await run.poll();
+		assert.deepEqual(run.api.calls, ['groups', 'keywords:Small:1']);
+		assert.deepEqual(items.map((i) => Number(i.id)), small);
+		for (const item of items) {
+			assert.equal(typeof item.rank, 'number');
+			assert.equal(item.previous_rank, 5 + ((item.id as unknown as number) % 40));
+			assert.equal(item.change, (item.previous_rank as number) - (item.rank as number));
+		}
+		assert.ok(!JSON.stringify(items).includes(TOKEN));
+		assert.ok(JSON.stringify(run.state).length < 200, JSON.stringify(run.state));
+	});
+
+	it('a keyword crawled twice between polls: one item, with its latest rank', async () => {
+		const run = new Run();
+		const [id] = run.add('P', 3);
+		await run.poll();
+		run.crawl([id], () => 20);
+		run.crawl([id], () => 21);
+		const items = await run.poll();
+		assert.deepEqual(items.map((i) => [Number(i.id), i.rank, i.previous_rank]), [[id, 21, 20]]);
+	});
+
+	it('Only Rank Changes leaves out keywords whose rank stayed; groups and scope', async () => {
+		const scope: Scope = { project: 'Acme', group: '', includeGroups: false };
+		const run = new Run({ scope, simplify: true, onlyRankChanges: true, token: TOKEN });
+		const acme = run.add('Acme', 4);
+		const blog = run.add('Acme[sub]Blog', 4);
+		await run.poll();
+		run.crawl(acme, (k) => k.history[0]); // same rank
+		run.crawl(blog);
+		assert.deepEqual(await run.poll(), []);
+		assert.ok(!run.api.calls.includes('keywords:Acme[sub]Blog:1'), 'a group out of scope is not read');
+		run.crawl(acme.slice(0, 2));
+		assert.deepEqual((await run.poll()).map((i) => Number(i.id)), acme.slice(0, 2));
+	});
+});
+
+describe('Keyword Updated: either history order', () => {
+	for (const order of ['newest-first', 'oldest-first'] as const) {
+		it(`${order}: previous rank and change are right; outside the top results the rank is null`, async () => {
+			const run = new Run();
+			run.api.historyOrder = order;
+			const ids = run.add('P', 6);
+			await run.poll();
+			run.crawl(ids.slice(0, 3), () => 0); // drop out of the top results
+			run.crawl(ids.slice(3), (k) => k.history[0] - 2); // move up 2
+			const items = await run.poll();
+			const byId = new Map(items.map((i) => [Number(i.id), i]));
+			for (const id of ids.slice(0, 3)) {
+				const item = byId.get(id)!;
+				assert.equal(item.rank, null);
+				assert.equal(item.previous_rank, 5 + (id % 40));
+				assert.equal(item.change, (item.previous_rank as number) - 101);
+			}
+			for (const id of ids.slice(3)) {
+				const item = byId.get(id)!;
+				assert.equal(item.change, 2);
+				assert.equal(item.rank, 5 + (id % 40) - 2);
+			}
+			assert.equal(run.state?.o, order === 'newest-first' ? 'n' : 'o', 'the order is remembered');
+		});
+	}
+});
+
+describe('Keyword Updated: exactly once while lists change and time runs out', () => {
+	for (const keywordOrder of ['ascending', 'descending'] as const) {
+		for (const budgetMs of [36_000, 2_500]) {
+			it(`ids ${keywordOrder}: 50,000 keywords crawled at 1 s a page, ${budgetMs / 1000} s budget: every poll within it, each once`, async () => {
+				const run = new Run();
+				run.api.keywordOrder = keywordOrder;
+				const ids = run.add('Big', 50_000);
+				run.add('Other', 30);
+				await run.poll(budgetMs);
+				const since = run.now;
+				run.api.latencyMs = 1_000;
+				run.crawl(ids);
+				await run.drain(budgetMs);
+				run.assertExactlyOnce(since);
+				assert.equal(run.items.length, 50_000);
+				if (budgetMs < 5_000) assert.ok(run.polls > 5 && run.polls < 80, `${run.polls} polls`);
+				assert.ok(JSON.stringify(run.state).length < 200);
+			});
+		}
+
+		for (const change of ['add', 'delete', 'crawl'] as const) {
+			it(`ids ${keywordOrder}: keywords ${change === 'add' ? 'added' : change === 'delete' ? 'deleted' : 'crawled'} between two pages: none dropped, none twice`, async () => {
+				const run = new Run();
+				run.api.keywordOrder = keywordOrder;
+				const ids = run.add('P', 3_000);
+				await run.poll();
+				const since = run.now;
+				run.crawl(ids);
+				let requests = 0;
+				run.api.beforeRequest = (call) => {
+					if (!call.startsWith('keywords:P')) return;
+					requests++;
+					const list = run.api.listOf('P');
+					if (change === 'add') run.add('P', 7, run.now);
+					if (change === 'delete') {
+						// Keywords near the front of the list: what follows shifts towards page 1 under the reader.
+						const gone = new Set(list.slice(requests * 3, requests * 3 + 5).map((k) => k.id));
+						run.api.keywords = run.api.keywords.filter((k) => !gone.has(k.id));
+					}
+					if (change === 'crawl') run.crawl(list.slice(requests * 50, requests * 50 + 20).map((k) => k.id));
+				};
+				await run.drain(36_000);
+				run.api.beforeRequest = undefined;
+				await run.drain(36_000);
+				run.assertExactlyOnce(since, change);
+			});
+		}
+	}
+
+	it('a failing page mid-list keeps what was read; the next poll goes on from there', async () => {
+		const run = new Run();
+		const ids = run.add('P', 2_000);
+		await run.poll();
+		const since = run.now;
+		run.crawl(ids);
+		let calls = 0;
+		run.api.beforeRequest = (call) => {
+			if (call.startsWith('keywords') && ++calls === 4) throw new Error('HTTP 500');
+		};
+		const first = await run.poll();
+		run.api.beforeRequest = undefined;
+		assert.ok(first.length > 0 && first.length < 2_000, `progress kept: ${first.length}`);
+		await run.drain(36_000);
+		run.assertExactlyOnce(since);
+	});
+
+	it('property: random crawls, additions, deletions, budgets, latencies and failures — each crawl once', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.constantFrom('ascending' as const, 'descending' as const),
+				fc.constantFrom('newest-first' as const, 'oldest-first' as const),
+				fc.array(
+					fc.record({
+						crawl: fc.integer({ min: 0, max: 1_200 }),
+						offset: fc.integer({ min: 0, max: 1_000 }),
+						project: fc.constantFrom('A', 'B', 'A[sub]G'),
+						added: fc.integer({ min: 0, max: 40 }),
+						deleted: fc.integer({ min: 0, max: 40 }),
+						duringPoll: fc.constantFrom('none', 'crawl', 'delete', 'add'),
+						latency: fc.constantFrom(0, 300, 1_000),
+						budget: fc.constantFrom(2_500, 6_000, 36_000),
+						failAt: fc.integer({ min: 0, max: 8 }),
+					}),
+					{ minLength: 1, maxLength: 6 },
+				),
+				async (keywordOrder, historyOrder, steps) => {
+					const run = new Run();
+					run.api.keywordOrder = keywordOrder;
+					run.api.historyOrder = historyOrder;
+					run.add('A', 1_500);
+					run.add('B', 400);
+					run.add('A[sub]G', 300);
+					await run.poll();
+					const since = run.now;
+					for (const step of steps) {
+						const list = run.api.listOf(step.project);
+						run.crawl(list.slice(step.offset, step.offset + step.crawl).map((k) => k.id));
+						if (step.added > 0) run.add(step.project, step.added, run.now);
+						const gone = new Set(list.slice(0, step.deleted).map((k) => k.id));
+						run.api.keywords = run.api.keywords.filter((k) => !gone.has(k.id));
+						run.api.latencyMs = step.latency;
+						let calls = 0;
+						run.api.beforeRequest = (call) => {
+							calls++;
+							if (step.failAt > 0 && calls === step.failAt) throw new Error('HTTP 502');
+							const inList = run.api.listOf(step.project);
+							if (step.duringPoll === 'crawl') run.crawl(inList.slice(calls * 10, calls * 10 + 5).map((k) => k.id));
+							if (step.duringPoll === 'delete') {
+								const victim = inList[calls % Math.max(1, inList.length)];
+								if (victim) run.api.keywords = run.api.keywords.filter((k) => k.id !== victim.id);
+							}
+							if (step.duringPoll === 'add') run.add(step.project, 2, run.now);
+						};
+						try {
+							await run.poll(step.budget);
+						} catch {
+							run.api.clock += 60_000; // a failed poll: n8n keeps the state as it was
+							run.now += 60;
+						}
+					}
+					run.api.beforeRequest = undefined;
+					run.api.latencyMs = 0;
+					await run.drain(36_000);
+					run.assertExactlyOnce(since, `${keywordOrder}/${historyOrder}`);
+				},
+			),
+			{ numRuns: 40, seed: 11242026 },
+		);
+	});
+});
