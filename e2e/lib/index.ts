@@ -1,6 +1,6 @@
 /** The end-to-end driver: a real n8n 2.x from the cached host install (see scripts/install-n8n-host.sh). */
 export { installN8nHost, packPackage, projectRoot, nodeEnv, node24ProcessEnv } from './host';
-export { PACKAGE_NAME, buildPath, packageDir, repoRoot } from './paths';
+export { PACKAGE_NAME, buildPath, buildRoot, packageDir, repoRoot } from './paths';
 export { buildAndPackPackage, buildPackage, removeTarball } from './package';
 export { FakeApiProcess, type FakeApiOptions, type FakeRequest } from './fake-api';
 export {
@@ -37,3 +37,39 @@ export {
 	type Timeouts,
 } from './real-n8n';
 export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from './browser';
+export {
+	LogSink,
+	ManagedProcess,
+	freePorts,
+	keepTempFolders,
+	killGroup,
+	processMemory,
+	type ExitInfo,
+	type ProcessMemory,
+} from './processes';
+export {
+	PostgresServer,
+	RedisServer,
+	installQueueServices,
+	type PostgresOptions,
+	type PostgresStopMode,
+	type RedisOptions,
+	type RedisReply,
+} from './services';
+export {
+	POLL_TRIGGER_TASK_TYPE,
+	QueueN8n,
+	SCHEDULER_MODES,
+	schedulerEnv,
+	type QueueN8nOptions,
+	type QueueProcessName,
+	type SchedulerEvidence,
+	type SchedulerMode,
+} from './queue-n8n';
+export {
+	KEYWORD_COM_CREDENTIAL_REF,
+	triggerWorkflow,
+	webhookWorkflow,
+	type TriggerWorkflowOptions,
+	type WebhookWorkflowOptions,
+} from './workflows';

@@ -1,6 +1,6 @@
 /**
  * Where things are. Two roots, on purpose kept apart:
- * - repoRoot(): the repository (scripts/, e2e/host/, examples/, docs/, build/ of the test compile);
+ * - repoRoot(): the repository (scripts/, e2e/host/, examples/, docs/; buildRoot(): build/ of the test compile);
  * - packageDir(): the folder of the n8n package itself (its package.json, `n8n-node build`, dist/, `npm pack`).
  * The package lives in packages/n8n-nodes-keyword-com/ so that `n8n-node lint` sees only the package's code.
  * Nothing else in e2e/, test/e2e/ or dev/demo/ may hard-code either path, nor any path under build/ (use buildPath()).
@@ -28,9 +28,22 @@ export function repoRoot(): string {
 	}
 }
 
-/** A path under the repository's `build/` folder (the output of `npx tsc -p tsconfig.test.json`), e.g. buildPath('dev', 'fake-api', 'cli.js'). */
+/**
+ * The folder `npx tsc -p tsconfig.test.json` compiled into: `build/` by default. When this file itself runs compiled
+ * from another output folder (`--outDir build-queue`: `<repo>/build-queue/e2e/lib/paths.js`), that folder, so a
+ * test compiled elsewhere finds its own fake API; KEYWORD_COM_BUILD_DIR overrides both.
+ */
+export function buildRoot(): string {
+	const fromEnv = process.env.KEYWORD_COM_BUILD_DIR;
+	if (fromEnv) return path.resolve(repoRoot(), fromEnv);
+	const compiledInto = path.resolve(__dirname, '..', '..');
+	const compiled = path.basename(__dirname) === 'lib' && path.basename(path.dirname(__dirname)) === 'e2e' && path.dirname(compiledInto) === repoRoot();
+	return compiled && compiledInto !== repoRoot() ? compiledInto : path.join(repoRoot(), 'build');
+}
+
+/** A path under the compiled tests' folder (buildRoot(): `build/` unless compiled elsewhere), e.g. buildPath('dev', 'fake-api', 'cli.js'). */
 export function buildPath(...segments: string[]): string {
-	return path.join(repoRoot(), 'build', ...segments);
+	return path.join(buildRoot(), ...segments);
 }
 
 /** The folder of the n8n package (package.json named n8n-nodes-keyword-com, `n8n-node build` → dist/). */
