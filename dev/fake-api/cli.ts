@@ -2,9 +2,12 @@
  * Runs the fake as a process:
  *   node build/dev/fake-api/cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms]
  *                                  [--keywords N --project NAME] [--cache-reads]
+ *                                  [--alert-order as-asked|newest-first|oldest-first] [--history-order newest-first|oldest-first]
+ *                                  [--page-latency ms] [--churn '<json>']
  * Prints one line of JSON `{"baseUrl": "...", "token": "..."}` once listening, and exits cleanly on SIGTERM/SIGINT.
  * It only ever listens on the loopback interface.
  */
+import { ALERT_ORDERS, DEFAULT_BEHAVIOUR, HISTORY_ORDERS, mergeBehaviour, type AlertOrder, type FakeBehaviour, type HistoryOrder } from './behaviour';
 import { FakeKeywordApi } from './server';
 
 interface CliOptions {
@@ -17,7 +20,13 @@ interface CliOptions {
 	project?: string;
 	/** FakeKeywordApiOptions.cacheReads (benchmarks). */
 	cacheReads: boolean;
+	/** The behaviour switches given by flags (FakeKeywordApiOptions.behaviour). */
+	behaviour: Partial<FakeBehaviour>;
 }
+
+const USAGE =
+	'Usage: cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms] [--keywords N --project NAME] [--cache-reads]\n' +
+	"              [--alert-order as-asked|newest-first|oldest-first] [--history-order newest-first|oldest-first] [--page-latency ms] [--churn '<json>']\n";
 
 function fail(message: string): never {
 	process.stderr.write(`fake-api: ${message}\n`);
@@ -25,7 +34,7 @@ function fail(message: string): never {
 }
 
 export function parseArgs(argv: string[]): CliOptions {
-	const opts: CliOptions = { port: 0, host: '127.0.0.1', seed: 'demo', latency: 0, keywords: 0, cacheReads: false };
+	const opts: CliOptions = { port: 0, host: '127.0.0.1', seed: 'demo', latency: 0, keywords: 0, cacheReads: false, behaviour: {} };
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
 		const value = (): string => {
@@ -66,8 +75,38 @@ export function parseArgs(argv: string[]): CliOptions {
 			case '--cache-reads':
 				opts.cacheReads = true;
 				break;
+			case '--alert-order': {
+				const v = value();
+				if (!(ALERT_ORDERS as readonly string[]).includes(v)) fail(`--alert-order must be ${ALERT_ORDERS.join(', ')}`);
+				opts.behaviour.alertOrder = v as AlertOrder;
+				break;
+			}
+			case '--history-order': {
+				const v = value();
+				if (!(HISTORY_ORDERS as readonly string[]).includes(v)) fail(`--history-order must be ${HISTORY_ORDERS.join(', ')}`);
+				opts.behaviour.historyOrder = v as HistoryOrder;
+				break;
+			}
+			case '--page-latency':
+				opts.behaviour.pageLatencyMs = int();
+				break;
+			case '--churn': {
+				const v = value();
+				let churn: unknown;
+				try {
+					churn = JSON.parse(v);
+				} catch {
+					fail(`--churn needs a JSON object, got "${v}"`);
+				}
+				try {
+					opts.behaviour.churn = mergeBehaviour(DEFAULT_BEHAVIOUR, { churn }).churn;
+				} catch (err) {
+					fail(`--churn: ${err instanceof Error ? err.message : String(err)}`);
+				}
+				break;
+			}
 			case '--help':
-				process.stdout.write('Usage: cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms] [--keywords N --project NAME] [--cache-reads]\n');
+				process.stdout.write(USAGE);
 				process.exit(0);
 				break;
 			default:
@@ -82,7 +121,7 @@ export function parseArgs(argv: string[]): CliOptions {
 
 async function main(): Promise<void> {
 	const opts = parseArgs(process.argv.slice(2));
-	const api = new FakeKeywordApi({ token: opts.token, seed: opts.seed, latencyMs: opts.latency, cacheReads: opts.cacheReads });
+	const api = new FakeKeywordApi({ token: opts.token, seed: opts.seed, latencyMs: opts.latency, cacheReads: opts.cacheReads, behaviour: opts.behaviour });
 	if (opts.keywords > 0) api.addKeywords(opts.project ?? 'Bulk Project', opts.keywords);
 	const baseUrl = await api.start(opts.port, opts.host);
 	process.stdout.write(JSON.stringify({ baseUrl, token: api.token }) + '\n');

@@ -3,6 +3,7 @@
  * values, checking bodies, paging, and building the absolute `links` the service returns.
  */
 import { ApiError, invalid } from './errors';
+import type { FakeBehaviour } from './behaviour';
 import type { FakeState } from './state';
 
 export type Query = Record<string, string | string[]>;
@@ -20,6 +21,8 @@ export interface RequestContext {
 	state: FakeState;
 	baseUrl: string;
 	token: string;
+	/** The switches for behaviour the document leaves open (see behaviour.ts). */
+	behaviour: Readonly<FakeBehaviour>;
 }
 
 export interface HandlerResult {

@@ -11,6 +11,16 @@ export {
 	type FaultSpec,
 	type RecordedRequest,
 } from './server';
+export {
+	ALERT_ORDERS,
+	DEFAULT_BEHAVIOUR,
+	HISTORY_ORDERS,
+	type AlertOrder,
+	type ChurnLogEntry,
+	type ChurnSpec,
+	type FakeBehaviour,
+	type HistoryOrder,
+} from './behaviour';
 export { ApiError, errorBody, type ErrorBody } from './errors';
 export type { GroupRecord, KeywordRecord } from './records';
 export type { SeedName } from './seed';

@@ -3,6 +3,7 @@
  * read reflects earlier mutations without any cache to invalidate.
  */
 import { currencySymbol, isoOffset, isoZ, sqlDateTime } from './format';
+import type { HistoryOrder } from './behaviour';
 import type { Account, AiDomain, AiSearchTerm, Alert, Container, FakeState, Keyword, Tag } from './state';
 
 export interface GroupRecord {
@@ -84,8 +85,9 @@ function serpFeatures(features: readonly string[]): Record<string, number | bool
 /**
  * A keyword record in one of the three variants of §2.4. `dayIndex` (days before the last crawl) selects the
  * ranking data of an earlier date, for the `date` query of the list and the `&date=` suffix of single retrieval.
+ * `historyOrder` orders `grankhistory` only (the stored history stays newest first).
  */
-export function keywordRecord(state: FakeState, k: Keyword, mode: KeywordMode, dayIndex = 0): KeywordRecord {
+export function keywordRecord(state: FakeState, k: Keyword, mode: KeywordMode, dayIndex = 0, historyOrder: HistoryOrder = 'newest-first'): KeywordRecord {
 	const c = k.container;
 	const tags = k.tags.map((name) => c.tags.get(name)).filter((t): t is Tag => t !== undefined);
 	const a: Record<string, unknown> = {
@@ -163,7 +165,7 @@ export function keywordRecord(state: FakeState, k: Keyword, mode: KeywordMode, d
 	a.seocomp = k.seocomp;
 	a.in_local_pack = dayIndex === 0 ? k.inLocalPack : false;
 	a.rankingurl = rank !== null && rank > 0 ? (dayIndex === 0 ? k.rankingUrl : k.rankingUrl === 'NOT FOUND' ? k.url : k.rankingUrl) : 'NOT FOUND';
-	a.grankhistory = history.length > 0 ? history : null;
+	a.grankhistory = history.length === 0 ? null : historyOrder === 'oldest-first' ? [...history].reverse() : history;
 	a.trends = {
 		day: state.trend(k, 1, dayIndex),
 		week: state.trend(k, 7, dayIndex),

@@ -77,6 +77,12 @@ export const API_PREFIX = '/api/v2/';
 /** GET handlers that change data: #8 restores an archived project or group. */
 export const WRITING_GETS: ReadonlySet<Handler> = new Set([undoArchive]);
 
+/** The paged lists whose pages the behaviour switches `pageLatencyMs` and `churn` act on: #13 and #20. */
+export const PAGED_LISTS: ReadonlyMap<Handler, 'keywords' | 'alerts'> = new Map<Handler, 'keywords' | 'alerts'>([
+	[listKeywords, 'keywords'],
+	[listAlerts, 'alerts'],
+]);
+
 /** Decodes one raw path segment; a malformed escape leaves the segment as received. */
 export function decodeSegment(raw: string): string {
 	try {

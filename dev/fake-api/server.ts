@@ -1,15 +1,17 @@
 /**
  * HTTP plumbing of the fake: listening, recording every API request, authentication, fault injection, latency,
- * the `/__control/` routes for out-of-process tests, and the programmatic seeding/simulation methods.
+ * the behaviour switches (behaviour.ts; slow pages and churn between pages act here), the `/__control/` routes for
+ * out-of-process tests, and the programmatic seeding/simulation methods.
  *
  * Built on `node:http` only (the project allows no runtime dependencies).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { copyBehaviour, DEFAULT_BEHAVIOUR, mergeBehaviour, type ChurnLogEntry, type FakeBehaviour } from './behaviour';
 import { ApiError, errorBody } from './errors';
 import { isRecord, type Query, type RequestContext } from './context';
 import { alertRecord, groupRecord, keywordRecord, type GroupRecord, type KeywordRecord } from './records';
-import { decodeSegment, matchRoute, WRITING_GETS } from './routes';
+import { decodeSegment, matchRoute, PAGED_LISTS, WRITING_GETS } from './routes';
 import { seedState, type SeedName } from './seed';
 import { FakeState, KEYWORD_TYPES, type AddAlertsOptions, type Container, type KeywordInput, type RankUpdateOptions } from './state';
 
@@ -29,6 +31,8 @@ export interface FakeKeywordApiOptions {
 	 * Not for tests that change `state` directly or depend on the clock between two reads.
 	 */
 	cacheReads?: boolean;
+	/** Switches for behaviour the API document leaves open; each one left out keeps its default (see README.md). */
+	behaviour?: Partial<FakeBehaviour>;
 }
 
 export interface RecordedRequest {
@@ -83,7 +87,20 @@ interface ActiveFault extends FaultSpec {
 export const DEFAULT_TOKEN = 'test-token-123';
 
 /** Control routes that leave the data as it is (FakeKeywordApiOptions.cacheReads keeps its answers across them). */
-const CACHE_NEUTRAL_CONTROL = new Set(['GET requests', 'DELETE requests', 'GET state', 'POST faults', 'DELETE faults', 'POST latency']);
+const CACHE_NEUTRAL_CONTROL = new Set([
+	'GET requests',
+	'DELETE requests',
+	'GET state',
+	'POST faults',
+	'DELETE faults',
+	'POST latency',
+	'GET behaviour',
+	'GET churn-log',
+	'DELETE churn-log',
+]);
+
+/** How many churn log entries GET /__control/state carries (the newest ones). */
+const STATE_CHURN_LOG_LIMIT = 1000;
 
 const WORDS_A = ['best', 'cheap', 'buy', 'top', 'organic', 'vegan', 'local', 'custom', 'wireless', 'eco', 'luxury', 'handmade', 'smart', 'used', 'kids'];
 const WORDS_B = ['running shoes', 'coffee beans', 'yoga mats', 'backpacks', 'headphones', 'desk lamps', 'sneakers', 'rain jackets', 'water bottles', 'tents', 'bike helmets', 'sunglasses'];
@@ -100,6 +117,22 @@ const BULK_TAGS = ['Priority', 'Long tail', 'Brand', 'Seasonal', 'Q1 push'];
 const TRUNCATED_DEFAULT = '{"data":[{"type":"keyword","id":"100001","attributes":{"kw":"running shoes","grank":3,"grankhistory":[3,4,';
 const HTML_DEFAULT =
 	'<!DOCTYPE html><html><head><title>Down for maintenance</title></head><body><h1>We will be back shortly.</h1></body></html>';
+
+/**
+ * `count` distinct values of `items` (all of them when there are not more), picked with the state's PRNG one from
+ * each of `count` equal stretches of the list, so they spread over the whole list. Returned in list order.
+ */
+function spreadPick(state: FakeState, items: readonly number[], count: number): number[] {
+	const n = items.length;
+	if (count >= n) return [...items];
+	const out: number[] = [];
+	for (let i = 0; i < count; i++) {
+		const lo = Math.floor((i * n) / count);
+		const hi = Math.floor(((i + 1) * n) / count) - 1;
+		out.push(items[state.rng.int(lo, hi)]);
+	}
+	return out;
+}
 
 function parseQuery(rawQuery: string): Query {
 	const out: Query = {};
@@ -141,6 +174,8 @@ export class FakeKeywordApi {
 	state: FakeState;
 	/** Every non-control request, in arrival order. */
 	readonly requests: RecordedRequest[] = [];
+	/** What the `churn` switch changed, one entry per page answer after which it acted, oldest first. */
+	readonly churnLog: ChurnLogEntry[] = [];
 
 	private readonly now: () => number;
 	private readonly seedName: SeedName;
@@ -150,6 +185,10 @@ export class FakeKeywordApi {
 	private readonly sockets = new Set<Socket>();
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private baseUrlValue = '';
+	/** Replaced (never changed in place) by setBehaviour, so a request handled meanwhile keeps one consistent view. */
+	private behaviourValue: FakeBehaviour;
+	/** Pages answered per list since churn was last set (or the data reset), for churn.everyPages. */
+	private churnPages = { keywords: 0, alerts: 0 };
 	/** Successful GET answers by URL (cacheReads only). */
 	private readonly readCache: Map<string, { status: number; text: Buffer; headers: Record<string, string> }> | undefined;
 
@@ -160,6 +199,29 @@ export class FakeKeywordApi {
 		this.seedName = opts.seed ?? 'demo';
 		this.state = this.freshState(this.seedName);
 		this.readCache = opts.cacheReads ? new Map() : undefined;
+		this.behaviourValue = mergeBehaviour(DEFAULT_BEHAVIOUR, opts.behaviour ?? {});
+	}
+
+	/** The current behaviour switches (a copy; change them with setBehaviour). */
+	get behaviour(): FakeBehaviour {
+		return copyBehaviour(this.behaviourValue);
+	}
+
+	/**
+	 * Changes the behaviour switches given and keeps the others; returns the full behaviour now in force. A `churn`
+	 * object replaces the previous one whole (counts left out are 0) and restarts its page count; `churn: null`
+	 * turns churn off. An unknown switch or a bad value throws and changes nothing.
+	 */
+	setBehaviour(partial: Partial<FakeBehaviour>): FakeBehaviour {
+		const next = mergeBehaviour(this.behaviourValue, partial);
+		this.readCache?.clear();
+		if (partial.churn !== undefined) this.churnPages = { keywords: 0, alerts: 0 };
+		this.behaviourValue = next;
+		return this.behaviour;
+	}
+
+	clearChurnLog(): void {
+		this.churnLog.length = 0;
 	}
 
 	/** `http://127.0.0.1:<port>`, no trailing slash; '' before start(). */
@@ -213,10 +275,14 @@ export class FakeKeywordApi {
 		this.requests.length = 0;
 	}
 
-	/** Replaces all data with a fresh seed (default: the seed given to the constructor). Requests and faults stay. */
+	/**
+	 * Replaces all data with a fresh seed (default: the seed given to the constructor). Requests, faults, latency, the
+	 * behaviour switches and the churn log stay; churn's page count starts again.
+	 */
 	reset(seed: SeedName = this.seedName): void {
 		this.readCache?.clear();
 		this.state = this.freshState(seed);
+		this.churnPages = { keywords: 0, alerts: 0 };
 	}
 
 	private freshState(seed: SeedName): FakeState {
@@ -250,27 +316,39 @@ export class FakeKeywordApi {
 		const tracked = opts.tracked ?? true;
 		const ids: string[] = [];
 		if (typeof keywords === 'number') {
-			const rng = state.rng;
-			const base = c.keywordIds.length;
-			for (let i = 0; i < keywords; i++) {
-				const [region, language] = rng.pick(REGIONS);
-				const input: KeywordInput = {
-					kw: `${rng.pick(WORDS_A)} ${rng.pick(WORDS_B)} ${base + i + 1}`,
-					region,
-					language,
-					type: rng.chance(0.8) ? 'se' : 'sem',
-					source: 4,
-					tags: rng.chance(0.3) ? [rng.pick(BULK_TAGS)] : undefined,
-				};
-				const k = state.addKeyword(c, input, tracked);
-				if (k) ids.push(String(k.id));
-			}
+			ids.push(...this.generateKeywords(c, keywords, tracked, false));
 		} else {
 			keywords.forEach((partial, i) => {
 				const type = partial.type && (KEYWORD_TYPES as readonly string[]).includes(partial.type) ? partial.type : undefined;
 				const k = state.addKeyword(c, { ...partial, kw: partial.kw ?? `keyword ${c.keywordIds.length + i + 1}`, type }, tracked);
 				if (k) ids.push(String(k.id));
 			});
+		}
+		return ids;
+	}
+
+	/**
+	 * Adds `count` generated keywords to a container. A generated duplicate is skipped, or, with `fillUp`, replaced by
+	 * another generated keyword so that exactly `count` are added.
+	 */
+	private generateKeywords(c: Container, count: number, tracked: boolean, fillUp: boolean): string[] {
+		const state = this.state;
+		const rng = state.rng;
+		const ids: string[] = [];
+		const base = c.keywordIds.length;
+		const attempts = fillUp ? count * 20 + 20 : count;
+		for (let i = 0; i < attempts && ids.length < count; i++) {
+			const [region, language] = rng.pick(REGIONS);
+			const input: KeywordInput = {
+				kw: `${rng.pick(WORDS_A)} ${rng.pick(WORDS_B)} ${base + i + 1}`,
+				region,
+				language,
+				type: rng.chance(0.8) ? 'se' : 'sem',
+				source: 4,
+				tags: rng.chance(0.3) ? [rng.pick(BULK_TAGS)] : undefined,
+			};
+			const k = state.addKeyword(c, input, tracked);
+			if (k) ids.push(String(k.id));
 		}
 		return ids;
 	}
@@ -284,7 +362,7 @@ export class FakeKeywordApi {
 	/** Simulates a background crawl; returns the updated keywords as list records. */
 	simulateRankUpdate(opts: RankUpdateOptions = {}): KeywordRecord[] {
 		this.readCache?.clear();
-		return this.state.simulateRankUpdate(opts).map((k) => keywordRecord(this.state, k, 'list'));
+		return this.state.simulateRankUpdate(opts).map((k) => keywordRecord(this.state, k, 'list', 0, this.behaviourValue.historyOrder));
 	}
 
 	setLatency(ms: number): void {
@@ -369,7 +447,7 @@ export class FakeKeywordApi {
 			body: parsed.value,
 			status: 0,
 		};
-		this.requests.push(record);
+		const recordIndex = this.requests.push(record) - 1;
 		const answer = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
 			record.status = status;
 			this.send(res, status, body, headers);
@@ -444,6 +522,16 @@ export class FakeKeywordApi {
 			state: this.state,
 			baseUrl: this.baseUrlValue,
 			token: this.token,
+			behaviour: this.behaviourValue,
+		};
+		// Slow pages (behaviour.pageLatencyMs) and churn between pages act on the pages of #13 and #20 only.
+		const list = PAGED_LISTS.get(match.handler);
+		if (list && this.behaviourValue.pageLatencyMs > 0) {
+			await this.delay(this.behaviourValue.pageLatencyMs);
+			if (res.destroyed) return;
+		}
+		const churnAfterPage = (): void => {
+			if (list && record.status >= 200 && record.status < 300) this.churnAfterPage(list, recordIndex, match.params.name);
 		};
 		// The read cache (cacheReads): emptied by every write, keyed by path and the query's parameters in any order
 		// (clients differ in the order they send them).
@@ -453,6 +541,7 @@ export class FakeKeywordApi {
 		const cached = cacheKey ? this.readCache?.get(cacheKey) : undefined;
 		if (cached) {
 			answerRaw(cached.status, cached.text, cached.headers);
+			churnAfterPage();
 			return;
 		}
 		try {
@@ -466,6 +555,38 @@ export class FakeKeywordApi {
 			if (err instanceof ApiError) answer(err.status, err.toBody(), err.headers);
 			else answer(500, errorBody(500, [{ detail: `Internal error in the fake: ${err instanceof Error ? err.message : String(err)}` }]));
 		}
+		churnAfterPage();
+	}
+
+	/**
+	 * The `churn` switch: after every `everyPages`-th page answered of a list, changes the data that list shows, so a
+	 * client paging through it meets a list that changes under it. Keyword pages and alert pages are counted apart;
+	 * a list with nothing to change (all its counts 0) is not counted. Every change is logged in `churnLog`.
+	 */
+	private churnAfterPage(list: 'keywords' | 'alerts', afterRequest: number, category: string | undefined): void {
+		const churn = this.behaviourValue.churn;
+		if (!churn) return;
+		const { everyPages = 1, addKeywords = 0, deleteKeywords = 0, crawlKeywords = 0, addAlerts = 0 } = churn;
+		if (list === 'alerts' ? addAlerts === 0 : addKeywords + deleteKeywords + crawlKeywords === 0) return;
+		if (++this.churnPages[list] % everyPages !== 0) return;
+		const state = this.state;
+		const entry: ChurnLogEntry = { afterRequest, list, added: [], deleted: [], crawled: [], alerts: [] };
+		if (list === 'alerts') {
+			entry.alerts = state.addAlerts(addAlerts).map((a) => String(a.id));
+		} else {
+			const c = category === undefined ? undefined : state.findContainer(category);
+			if (!c) return;
+			entry.category = c.name;
+			const deleted = spreadPick(state, c.keywordIds, deleteKeywords);
+			state.deleteKeywords(deleted);
+			entry.deleted = deleted.map(String);
+			const crawled = spreadPick(state, c.keywordIds, crawlKeywords);
+			state.updateRanks(crawled.map((id) => state.keywords.get(id)).filter((k) => k !== undefined));
+			entry.crawled = crawled.map(String);
+			entry.added = this.generateKeywords(c, addKeywords, true, true);
+		}
+		this.readCache?.clear();
+		this.churnLog.push(entry);
 	}
 
 	/** `Authorization: Bearer <token>`, or the `api_token` query parameter the service's own links carry. */
@@ -565,6 +686,23 @@ export class FakeKeywordApi {
 					this.reset(seed as SeedName | undefined);
 					return this.send(res, 200, { ...this.state.summary() });
 				}
+				case 'GET behaviour':
+					return this.send(res, 200, this.behaviour);
+				case 'POST behaviour': {
+					if (!isRecord(parsed.value)) return fail(422, 'The body must be a JSON object of behaviour switches.');
+					let next: FakeBehaviour;
+					try {
+						next = this.setBehaviour(parsed.value as Partial<FakeBehaviour>);
+					} catch (err) {
+						return fail(422, err instanceof Error ? err.message : String(err));
+					}
+					return this.send(res, 200, next);
+				}
+				case 'GET churn-log':
+					return this.send(res, 200, { data: this.churnLog });
+				case 'DELETE churn-log':
+					this.clearChurnLog();
+					return this.send(res, 200, { cleared: true });
 				case 'GET state':
 					return this.send(res, 200, {
 						...this.state.summary(),
@@ -573,6 +711,8 @@ export class FakeKeywordApi {
 						latencyMs: this.latencyMs,
 						token: this.token,
 						baseUrl: this.baseUrlValue,
+						behaviour: this.behaviour,
+						churnLog: this.churnLog.slice(-STATE_CHURN_LOG_LIMIT),
 					});
 				default:
 					return fail(404, `No control route for ${method} ${rawPath}.`);

@@ -12,15 +12,23 @@ export const ALERT_SORT_FIELDS = ['created_at', 'time', 'id'] as const;
  * #20 Alerts, newest first by default. Ordered by created_at then id (`time` is the same instant as created_at),
  * in `sort_direction`. `last=N` (a positive integer) keeps the alerts of the last N days; other `last` and any
  * `view_type` values are accepted and ignored, since their meaning is not documented.
+ * With the behaviour switch `alertOrder` at 'newest-first' or 'oldest-first' the sort parameters are not read at all
+ * (not even checked): the order is forced, by created_at then id.
  */
 export const listAlerts: Handler = (ctx) => {
 	const state = ctx.state;
 	const q = ctx.query;
-	const direction = (queryString(q, 'sort_direction') || 'desc').toLowerCase();
-	if (direction !== 'asc' && direction !== 'desc') throw invalid('sort_direction must be "asc" or "desc".', { parameter: 'sort_direction' });
-	const field = queryString(q, 'sort_field') || 'created_at';
-	if (!(ALERT_SORT_FIELDS as readonly string[]).includes(field)) {
-		throw invalid(`sort_field must be one of ${ALERT_SORT_FIELDS.join(', ')}.`, { parameter: 'sort_field' });
+	const forced = ctx.behaviour.alertOrder;
+	let field = 'created_at';
+	let sign = forced === 'oldest-first' ? 1 : -1;
+	if (forced === 'as-asked') {
+		const direction = (queryString(q, 'sort_direction') || 'desc').toLowerCase();
+		if (direction !== 'asc' && direction !== 'desc') throw invalid('sort_direction must be "asc" or "desc".', { parameter: 'sort_direction' });
+		field = queryString(q, 'sort_field') || 'created_at';
+		if (!(ALERT_SORT_FIELDS as readonly string[]).includes(field)) {
+			throw invalid(`sort_field must be one of ${ALERT_SORT_FIELDS.join(', ')}.`, { parameter: 'sort_field' });
+		}
+		sign = direction === 'asc' ? 1 : -1;
 	}
 	let alerts: Alert[] = state.alerts;
 	const last = queryString(q, 'last');
@@ -28,7 +36,6 @@ export const listAlerts: Handler = (ctx) => {
 		const since = state.nowSeconds() - Number(last) * 86400;
 		alerts = alerts.filter((a) => a.createdAt >= since);
 	}
-	const sign = direction === 'asc' ? 1 : -1;
 	const sorted =
 		field === 'id'
 			? [...alerts].sort((a, b) => sign * (a.id - b.id))

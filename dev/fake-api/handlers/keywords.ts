@@ -186,7 +186,7 @@ export const addKeywords: Handler = (ctx) => {
 	const n = added.length;
 	return ok(
 		{
-			data: added.map((k) => keywordRecord(state, k, 'add')),
+			data: added.map((k) => keywordRecord(state, k, 'add', 0, ctx.behaviour.historyOrder)),
 			meta: { title: `${n} keyword${n === 1 ? '' : 's'} added`, counts: { added: n, duplicates } },
 		},
 		201,
@@ -199,7 +199,7 @@ export const getKeyword: Handler = (ctx) => {
 	const c = containerOf(ctx);
 	const { id, date } = parseKeywordSegment(ctx);
 	const k = ctx.state.getKeyword(c, id);
-	return ok({ data: keywordRecord(ctx.state, k, 'single', dayIndexFor(ctx.state, k, date)) });
+	return ok({ data: keywordRecord(ctx.state, k, 'single', dayIndexFor(ctx.state, k, date), ctx.behaviour.historyOrder) });
 };
 
 export const deleteKeyword: Handler = (ctx) => {
@@ -221,7 +221,7 @@ export const listKeywords: Handler = (ctx) => {
 	const data = [];
 	for (let i = w.start; i < w.end; i++) {
 		const k = state.keywords.get(c.keywordIds[i]);
-		if (k) data.push(keywordRecord(state, k, 'list', dayIndexFor(state, k, date)));
+		if (k) data.push(keywordRecord(state, k, 'list', dayIndexFor(state, k, date), ctx.behaviour.historyOrder));
 	}
 	// Scanning 50,000 keywords on every page would dominate paging time, so the distinct values are cached.
 	if (!c.listMeta) {
@@ -368,7 +368,7 @@ export const updateKeywords: Handler = (ctx) => {
 		}
 		k.updatedAt = t;
 	}
-	return ok({ data: keywords.map((k) => keywordRecord(state, k, 'list')) });
+	return ok({ data: keywords.map((k) => keywordRecord(state, k, 'list', 0, ctx.behaviour.historyOrder)) });
 };
 
 /** #17 Bulk delete: all ids must belong to the project (or its groups), else nothing is deleted. */

@@ -1,0 +1,122 @@
+/**
+ * Switches for behaviour the API document leaves open. Each switch has a default that is the fake's behaviour
+ * without it, so tests can prove the n8n nodes work whichever way the real API behaves. See README.md beside this
+ * file ("Switches for behaviour the document leaves open").
+ */
+
+/** Order of the alert list (#20). */
+export type AlertOrder = 'as-asked' | 'newest-first' | 'oldest-first';
+export const ALERT_ORDERS: readonly AlertOrder[] = ['as-asked', 'newest-first', 'oldest-first'];
+
+/** Order of `grankhistory` in the keyword records served. */
+export type HistoryOrder = 'newest-first' | 'oldest-first';
+export const HISTORY_ORDERS: readonly HistoryOrder[] = ['newest-first', 'oldest-first'];
+
+/** Changes made to the data after every `everyPages`-th page answered of the keyword list (#13) or the alert list (#20). */
+export interface ChurnSpec {
+	/** Apply the changes after every N-th page answered (counted per list: keyword pages and alert pages apart). Default 1. */
+	everyPages?: number;
+	/** Keyword list: generated keywords added to the project or group read, tracked with ranks. Default 0. */
+	addKeywords?: number;
+	/** Keyword list: keywords of the list read deleted, at positions spread over the whole list. Default 0. */
+	deleteKeywords?: number;
+	/** Keyword list: keywords of the list read re-crawled (a rank update, as simulateRankUpdate does). Default 0. */
+	crawlKeywords?: number;
+	/** Alert list: new alerts, created now. Default 0. */
+	addAlerts?: number;
+}
+
+export interface FakeBehaviour {
+	/** Default 'as-asked'. */
+	alertOrder: AlertOrder;
+	/** Default 'newest-first'. */
+	historyOrder: HistoryOrder;
+	/** Default null (no churn). Read back with every count filled in. */
+	churn: ChurnSpec | null;
+	/** Extra delay before answering each page of #13 and #20, on top of the global latency. Default 0. */
+	pageLatencyMs: number;
+}
+
+/** What churn did after one page answer (FakeKeywordApi.churnLog). Ids are strings, as the API sends them. */
+export interface ChurnLogEntry {
+	/** Index into `requests` of the page request after whose answer the changes were made. */
+	afterRequest: number;
+	list: 'keywords' | 'alerts';
+	/** The project or group whose keyword list was read (keyword list only). */
+	category?: string;
+	added: string[];
+	deleted: string[];
+	crawled: string[];
+	/** Alerts created (alert list only). */
+	alerts: string[];
+}
+
+export const DEFAULT_BEHAVIOUR: Readonly<FakeBehaviour> = Object.freeze({
+	alertOrder: 'as-asked',
+	historyOrder: 'newest-first',
+	churn: null,
+	pageLatencyMs: 0,
+});
+
+const CHURN_COUNTS = ['addKeywords', 'deleteKeywords', 'crawlKeywords', 'addAlerts'] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A copy that shares nothing with the input. */
+export function copyBehaviour(b: Readonly<FakeBehaviour>): FakeBehaviour {
+	return { ...b, churn: b.churn ? { ...b.churn } : null };
+}
+
+function normaliseChurn(value: unknown): Required<ChurnSpec> | null {
+	if (value === null) return null;
+	if (!isObject(value)) throw new Error('churn must be an object or null.');
+	for (const key of Object.keys(value)) {
+		if (key !== 'everyPages' && !(CHURN_COUNTS as readonly string[]).includes(key)) {
+			throw new Error(`churn has no setting "${key}"; use everyPages, ${CHURN_COUNTS.join(', ')}.`);
+		}
+	}
+	const everyPages = value.everyPages ?? 1;
+	if (typeof everyPages !== 'number' || !Number.isInteger(everyPages) || everyPages < 1) {
+		throw new Error('churn.everyPages must be a positive integer.');
+	}
+	const out: Required<ChurnSpec> = { everyPages, addKeywords: 0, deleteKeywords: 0, crawlKeywords: 0, addAlerts: 0 };
+	for (const key of CHURN_COUNTS) {
+		const n = value[key] ?? 0;
+		if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error(`churn.${key} must be a non-negative integer.`);
+		out[key] = n;
+	}
+	return out;
+}
+
+/**
+ * `current` with the switches of `partial` applied. Keys absent (or undefined) keep their value; a `churn` object
+ * replaces the previous one whole (counts it leaves out are 0), and `churn: null` turns churn off. Throws an Error
+ * naming the switch on an unknown key or a bad value, and changes nothing then.
+ */
+export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknown): FakeBehaviour {
+	if (!isObject(partial)) throw new Error('The behaviour must be an object.');
+	const next = copyBehaviour(current);
+	for (const [key, value] of Object.entries(partial)) {
+		if (value === undefined) continue;
+		switch (key) {
+			case 'alertOrder':
+				if (!(ALERT_ORDERS as readonly unknown[]).includes(value)) throw new Error(`alertOrder must be one of ${ALERT_ORDERS.join(', ')}.`);
+				next.alertOrder = value as AlertOrder;
+				break;
+			case 'historyOrder':
+				if (!(HISTORY_ORDERS as readonly unknown[]).includes(value)) throw new Error(`historyOrder must be one of ${HISTORY_ORDERS.join(', ')}.`);
+				next.historyOrder = value as HistoryOrder;
+				break;
+			case 'pageLatencyMs':
+				if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error('pageLatencyMs must be a non-negative number.');
+				next.pageLatencyMs = value;
+				break;
+			case 'churn':
+				next.churn = normaliseChurn(value);
+				break;
+			default:
+				throw new Error(`Unknown behaviour switch "${key}"; use alertOrder, historyOrder, churn, pageLatencyMs.`);
+		}
+	}
+	return next;
+}
