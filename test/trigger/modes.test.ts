@@ -1,0 +1,210 @@
+/**
+ * The trigger's exactly-once suite in every mode of the fake for what the API document leaves open (dev/fake-api,
+ * "Switches"): the sort parameters honoured or ignored, alerts newest first or oldest first, the rank history in
+ * either order, lists changing between two pages (keywords added, deleted and crawled, alerts arriving), slow pages,
+ * and all of it at once. Each mode runs the same story through n8n's engine (test/harness runPoll) with real HTTP to
+ * its own fake: activation, a burst of alerts and a crawl of a 1,200-keyword project, more alerts over several
+ * seconds and more crawls, keywords added and deleted, polls until nothing is left. Between polls the state goes the
+ * way n8n stores it when it is restarted before every poll (only a poll that emits saves it), the harshest case.
+ *
+ * Checked in every mode: every alert created after activation emitted exactly once, in time order; every keyword's
+ * last crawl after activation emitted exactly once, no crawl twice; each item's rank is the rank of its crawl (null
+ * outside the top results) and its previous rank the one before, or null where the data cannot tell — never a wrong
+ * number; no piece of the token in anything emitted.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { FakeKeywordApi, type FakeBehaviour } from '../../dev/fake-api';
+import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { runPoll } from '../harness';
+
+const MODES: Array<{ name: string; behaviour: Partial<FakeBehaviour> }> = [
+	{ name: 'sort parameters honoured (newest first)', behaviour: {} },
+	{ name: 'sort parameters ignored, newest first', behaviour: { alertOrder: 'newest-first' } },
+	{ name: 'sort parameters ignored, oldest first', behaviour: { alertOrder: 'oldest-first' } },
+	{ name: 'rank history oldest first', behaviour: { historyOrder: 'oldest-first' } },
+	{ name: 'lists change between pages', behaviour: { churn: { addKeywords: 3, deleteKeywords: 2, crawlKeywords: 5, addAlerts: 7 } } },
+	{ name: 'slow pages (300 ms)', behaviour: { pageLatencyMs: 300 } },
+	{
+		name: 'all at once: oldest first, history oldest first, lists changing, slow pages',
+		behaviour: { alertOrder: 'oldest-first', historyOrder: 'oldest-first', churn: { addKeywords: 2, deleteKeywords: 1, crawlKeywords: 4, addAlerts: 5 }, pageLatencyMs: 150 },
+	},
+];
+
+const BULK = 'Bulk Project';
+const nodeType = new KeywordComTrigger();
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The token and every 8-character piece of it. */
+function tokenPieces(token: string): string[] {
+	const pieces = [token];
+	for (let i = 0; i + 8 <= token.length; i++) pieces.push(token.slice(i, i + 8));
+	return pieces;
+}
+
+/** What a keyword's crawl showed: its rank then and the rank of the crawl before (0 = outside the top results). */
+interface CrawlTruth {
+	rank: number;
+	previous: number | undefined;
+}
+
+class Story {
+	readonly fake: FakeKeywordApi;
+	private nodeData: Record<'newAlert' | 'keywordUpdated', IDataObject> = { newAlert: {}, keywordUpdated: {} };
+	private globalData: IDataObject = {};
+	readonly alertItems: IDataObject[] = [];
+	readonly keywordItems: IDataObject[] = [];
+	/** `<id>@<crawled_at>` → the ranks of that crawl, for every crawl the fake made (churn ones included). */
+	readonly crawls = new Map<string, CrawlTruth>();
+	activatedAt = 0;
+	polls = 0;
+
+	constructor(readonly behaviour: Partial<FakeBehaviour>) {
+		// The fake's clock is the real one, as its Date header is: a project updated this very second is held back
+		// by the trigger exactly as against the real API.
+		this.fake = new FakeKeywordApi({ seed: 'demo', token: `kwc-modes-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}` });
+		this.fake.addKeywords(BULK, 1_200);
+	}
+
+	/** Records the ranks of every keyword as they are now (call after each crawl). */
+	snapshot(): void {
+		for (const k of this.fake.state.keywords.values()) {
+			if (k.crawledAt === null || k.history.length === 0) continue;
+			this.crawls.set(`${k.id}@${k.crawledAt}`, { rank: k.history[0], previous: k.history.length > 1 ? k.history[1] : undefined });
+		}
+	}
+
+	async poll(event: 'newAlert' | 'keywordUpdated'): Promise<IDataObject[]> {
+		const result = await runPoll({
+			nodeType,
+			parameters: { event } as INodeParameters,
+			credentials: { keywordComApi: { apiToken: this.fake.token, baseUrl: this.fake.baseUrl } },
+			staticData: this.nodeData[event],
+			globalStaticData: this.globalData,
+		});
+		assert.equal(result.error, undefined, result.error?.message);
+		const items = (result.items?.[0] ?? []).map((item) => item.json);
+		const activation = Object.keys(this.nodeData[event]).length === 0;
+		// Restarted before every poll: only what a poll that emits saves is there next time (the activation's too).
+		this.nodeData[event] = activation ? result.staticData : result.persistedStaticData;
+		if (activation || items.length > 0) this.globalData = result.globalStaticData;
+		(event === 'newAlert' ? this.alertItems : this.keywordItems).push(...items);
+		this.polls++;
+		// Churn crawled keywords during the poll: their ranks are known now.
+		this.snapshot();
+		return items;
+	}
+
+	async pollBoth(): Promise<number> {
+		const [alerts, keywords] = [await this.poll('newAlert'), await this.poll('keywordUpdated')];
+		return alerts.length + keywords.length;
+	}
+
+	/** Polls until two rounds in a row emit nothing (a held-back second is read by the round after). */
+	async drain(maxRounds = 40): Promise<void> {
+		let quiet = 0;
+		for (let round = 0; quiet < 2; round++) {
+			assert.ok(round < maxRounds, `not drained after ${maxRounds} rounds`);
+			quiet = (await this.pollBoth()) === 0 ? quiet + 1 : 0;
+			if (quiet === 1) await sleep(1_100);
+		}
+	}
+
+	crawl(options: { category?: string; keywordIds?: string[] }): void {
+		// Churn may have deleted some of the keywords meanwhile.
+		const keywordIds = options.keywordIds?.filter((id) => this.fake.state.keywords.has(Number(id)));
+		this.fake.simulateRankUpdate(keywordIds ? { keywordIds } : options);
+		this.snapshot();
+	}
+}
+
+const stories: Story[] = [];
+after(async () => await Promise.all(stories.map(async (story) => await story.fake.stop())));
+
+describe('Keyword.com Trigger: exactly once in every mode of the fake API', { timeout: 10 * 60_000, concurrency: true }, () => {
+	for (const mode of MODES) {
+		it(mode.name, async () => {
+			const story = new Story(mode.behaviour);
+			stories.push(story);
+			await story.fake.start();
+			story.snapshot();
+			// Activation: "now" is recorded, nothing emitted. The switches are on from the start.
+			story.fake.setBehaviour(mode.behaviour);
+			// Alerts that churn adds after the activation poll's page are new: they count from here.
+			const firstAlert = story.fake.state.alerts.length;
+			assert.equal(await story.pollBoth(), 0, 'activation emits nothing');
+			story.activatedAt = Math.floor(Date.now() / 1000);
+			await sleep(1_100);
+
+			// A burst of 600 alerts in one second and a crawl of the 1,200-keyword project and of a small one.
+			story.fake.addAlerts(600);
+			story.crawl({ category: BULK });
+			story.crawl({ category: 'Café Zürich' });
+			await story.pollBoth();
+			await sleep(1_100);
+			// Alerts over several seconds, keywords added and deleted, another crawl of part of the project.
+			for (let second = 0; second < 3; second++) {
+				story.fake.addAlerts(90);
+				await sleep(400);
+			}
+			const bulkIds = story.fake.state.getContainer(BULK).keywordIds.map(String);
+			story.fake.addKeywords(BULK, 40);
+			story.fake.state.deleteKeywords(bulkIds.slice(10, 20).map(Number));
+			story.crawl({ keywordIds: bulkIds.slice(100, 400) });
+			story.crawl({ category: 'Acme Shoes' });
+			await story.pollBoth();
+			await sleep(1_100);
+			story.crawl({ keywordIds: bulkIds.slice(200, 250) }); // crawled again: one more item each
+			story.fake.addAlerts(30);
+			await story.pollBoth();
+			// No more changes: read to the end.
+			story.fake.setBehaviour({ churn: null });
+			await story.drain();
+
+			// Alerts: every alert created after activation, once, in time order.
+			const expectedAlerts = story.fake.state.alerts.slice(firstAlert);
+			const emittedAlerts = story.alertItems.map((item) => String(item.id));
+			assert.equal(new Set(emittedAlerts).size, emittedAlerts.length, 'no alert twice');
+			assert.deepEqual(
+				[...emittedAlerts].sort(),
+				expectedAlerts.map((alert) => String(alert.id)).sort(),
+				`every alert once (${expectedAlerts.length} created after activation)`,
+			);
+			const times = story.alertItems.map((item) => Number(item.created_at));
+			for (let n = 1; n < times.length; n++) assert.ok(times[n - 1] <= times[n], 'alerts emitted in time order');
+
+			// Keywords: no crawl twice; each keyword's last crawl after activation exactly once; ranks of that crawl.
+			const pairs = story.keywordItems.map((item) => `${String(item.id)}@${String(item.crawled_at)}`);
+			assert.equal(new Set(pairs).size, pairs.length, 'no crawl emitted twice');
+			const emittedPairs = new Set(pairs);
+			let lastCrawls = 0;
+			for (const k of story.fake.state.keywords.values()) {
+				if (k.crawledAt === null || k.crawledAt <= story.activatedAt) continue;
+				lastCrawls++;
+				assert.ok(emittedPairs.has(`${k.id}@${k.crawledAt}`), `keyword ${k.id}'s last crawl (${k.crawledAt}) emitted`);
+			}
+			assert.ok(lastCrawls > 1_000, `${lastCrawls} keywords crawled after activation`);
+			let previousKnown = 0;
+			for (const item of story.keywordItems) {
+				const truth = story.crawls.get(`${String(item.id)}@${String(item.crawled_at)}`);
+				assert.ok(truth, `the fake made crawl ${String(item.id)}@${String(item.crawled_at)}`);
+				assert.equal(item.rank, truth.rank === 0 ? null : truth.rank, `rank of ${String(item.id)}`);
+				if (item.previous_rank !== null || item.change !== null) {
+					assert.notEqual(truth.previous, undefined, `no previous rank of ${String(item.id)} exists`);
+					const previous = truth.previous as number;
+					assert.equal(item.previous_rank, previous === 0 ? null : previous, `previous rank of ${String(item.id)}`);
+					assert.equal(item.change, (previous === 0 ? 101 : previous) - (truth.rank === 0 ? 101 : truth.rank), `change of ${String(item.id)}`);
+					previousKnown++;
+				}
+			}
+			assert.ok(previousKnown > story.keywordItems.length * 0.9, `previous rank known for ${previousKnown} of ${story.keywordItems.length}`);
+
+			const emitted = JSON.stringify([story.alertItems, story.keywordItems]);
+			for (const piece of tokenPieces(story.fake.token)) assert.ok(!emitted.includes(piece), 'no piece of the token emitted');
+			console.log(`# ${mode.name}: ${emittedAlerts.length} alerts, ${story.keywordItems.length} keyword updates in ${story.polls} polls, ${story.fake.requests.length} requests, ${story.fake.churnLog.length} churns`);
+		});
+	}
+});

@@ -1,0 +1,131 @@
+/**
+ * The trigger against a slow API, through n8n's engine (test/harness runPoll) with real HTTP to the fake: every
+ * request takes 1 s, and the poll gets the budget n8n's durable scheduler gives it at its default 45 s timeout (36 s)
+ * and at a 5 s timeout (2.5 s). Each poll must end inside its budget, and across polls a 10,000-alert burst and a
+ * 50,000-keyword update are emitted exactly once, oldest first, whichever way n8n keeps the state between polls:
+ * - 'every-poll': durable cursors (committed after every poll) and the in-memory scheduler (the live object);
+ * - 'on-emit': the durable scheduler without durable cursors, where a poll that emits nothing keeps nothing (each
+ *   poll starts from the state saved with the last poll that emitted; n8n's activation saves the activation poll's).
+ * The four combinations of each event run side by side, each against its own fake.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { FakeKeywordApi } from '../../dev/fake-api';
+import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { runPoll } from '../harness';
+
+type Persistence = 'every-poll' | 'on-emit';
+const LATENCY_MS = 1_000;
+/** n8n's getPollBudgetMs() at N8N_SCHEDULER_POLL_TIMEOUT 45 (the default) and 5. */
+const BUDGETS = [36_000, 2_500];
+const PERSISTENCE: Persistence[] = ['every-poll', 'on-emit'];
+/** What n8n adds to a poll besides the node's own time (the harness's context, credential decryption): generous. */
+const OVERHEAD_MS = 400;
+
+const nodeType = new KeywordComTrigger();
+const fakes: FakeKeywordApi[] = [];
+after(async () => await Promise.all(fakes.map(async (fake) => await fake.stop())));
+
+interface Lane {
+	fake: FakeKeywordApi;
+	budgetMs: number;
+	persistence: Persistence;
+	nodeData: IDataObject;
+	globalData: IDataObject;
+	items: IDataObject[];
+	polls: number;
+	slowest: number;
+}
+
+async function lane(budgetMs: number, persistence: Persistence, setUp: (fake: FakeKeywordApi) => void): Promise<Lane> {
+	// The fake's clock a few minutes behind: nothing looks "updated this very second" (covered by the unit tests).
+	const fake = new FakeKeywordApi({ seed: 'empty', now: () => Date.now() - 5 * 60_000 });
+	fakes.push(fake);
+	setUp(fake);
+	await fake.start();
+	return { fake, budgetMs, persistence, nodeData: {}, globalData: {}, items: [], polls: 0, slowest: 0 };
+}
+
+/** One poll the way n8n runs it; the state carried on the way `persistence` says. */
+async function poll(run: Lane, parameters: INodeParameters): Promise<IDataObject[]> {
+	const started = Date.now();
+	const result = await runPoll({
+		nodeType,
+		parameters,
+		credentials: { keywordComApi: { apiToken: run.fake.token, baseUrl: run.fake.baseUrl } },
+		staticData: run.nodeData,
+		globalStaticData: run.globalData,
+		pollBudgetMs: run.budgetMs,
+	});
+	const took = Date.now() - started;
+	run.slowest = Math.max(run.slowest, took);
+	assert.equal(result.error, undefined, result.error?.message);
+	assert.ok(took <= run.budgetMs + OVERHEAD_MS, `a poll took ${took} ms of its ${run.budgetMs} ms budget`);
+	const items = (result.items?.[0] ?? []).map((item) => item.json);
+	const activation = run.polls === 0;
+	run.nodeData = run.persistence === 'every-poll' || activation ? result.staticData : result.persistedStaticData;
+	// n8n saves the global static data with the activation and with every poll that emits.
+	if (activation || items.length > 0) run.globalData = result.globalStaticData;
+	run.items.push(...items);
+	run.polls++;
+	return items;
+}
+
+async function drain(run: Lane, parameters: INodeParameters, expected: number, maxPolls: number): Promise<void> {
+	while (run.items.length < expected) {
+		assert.ok(run.polls < maxPolls, `${run.items.length} of ${expected} after ${run.polls} polls`);
+		await poll(run, parameters);
+	}
+	// One more: nothing left, nothing repeated.
+	assert.deepEqual(await poll(run, parameters), []);
+}
+
+const label = (budgetMs: number, persistence: Persistence) =>
+	`${budgetMs / 1000} s budget, state kept ${persistence === 'on-emit' ? 'only by polls that emit' : 'after every poll'}`;
+
+describe('Keyword.com Trigger against an API that takes 1 s a request', { timeout: 20 * 60_000 }, () => {
+	it('New Alert: a 10,000-alert burst is emitted once, oldest first, each poll within its budget', async () => {
+		const ALERT = { event: 'newAlert' };
+		const lanes = await Promise.all(
+			BUDGETS.flatMap((budgetMs) => PERSISTENCE.map(async (persistence) => await lane(budgetMs, persistence, (fake) => fake.addAlerts(300, { createdAt: Math.floor(Date.now() / 1000) - 3 * 86_400 })))),
+		);
+		await Promise.all(
+			lanes.map(async (run) => {
+				assert.deepEqual(await poll(run, ALERT), [], 'activation emits nothing');
+				const burst = run.fake.addAlerts(10_000).map((alert) => String(alert.id));
+				run.fake.setLatency(LATENCY_MS);
+				await drain(run, ALERT, burst.length, 60);
+				const ids = run.items.map((item) => String(item.id));
+				assert.deepEqual(ids, burst, `${label(run.budgetMs, run.persistence)}: every alert once, oldest first`);
+				console.log(`# New Alert, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms, ${run.fake.requests.length} requests`);
+				if (run.budgetMs < 5_000) assert.ok(run.polls >= 4, 'the burst took several polls: each made progress');
+			}),
+		);
+	});
+
+	it('Keyword Updated: a 50,000-keyword update is emitted once, each poll within its budget', async () => {
+		const KEYWORDS = { event: 'keywordUpdated' };
+		const lanes = await Promise.all(
+			BUDGETS.flatMap((budgetMs) => PERSISTENCE.map(async (persistence) => await lane(budgetMs, persistence, (fake) => void fake.addKeywords('Big Project', 50_000)))),
+		);
+		await Promise.all(
+			lanes.map(async (run) => {
+				assert.deepEqual(await poll(run, KEYWORDS), [], 'activation emits nothing');
+				// A second later by the fake's clock: the crawl is stamped after the activation's "now".
+				await new Promise((resolve) => setTimeout(resolve, 1_100));
+				const crawled = run.fake.simulateRankUpdate({ category: 'Big Project' });
+				run.fake.setLatency(LATENCY_MS);
+				await drain(run, KEYWORDS, crawled.length, 120);
+				const emitted = run.items.map((item) => `${String(item.id)}@${String(item.crawled_at)}`);
+				const expected = crawled.map((k) => `${k.id}@${String((k.attributes as IDataObject).crawled_at)}`);
+				assert.equal(new Set(emitted).size, emitted.length, 'no keyword twice');
+				assert.deepEqual([...emitted].sort(), [...expected].sort(), `${label(run.budgetMs, run.persistence)}: every keyword once`);
+				console.log(`# Keyword Updated, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms, ${run.fake.requests.length} requests`);
+				if (run.budgetMs < 5_000) assert.ok(run.polls >= 4, 'the update took several polls: each made progress');
+			}),
+		);
+	});
+});
