@@ -53,7 +53,7 @@ import {
 } from './logic/keywords';
 import { idSequenceOf, timeSequenceOf } from './logic/order';
 import { learnHistoryOrder, rankChange, type HistoryOrder } from './logic/ranks';
-import { readAfter, type Direction, type PageSizes, type ReadPosition, type ServedPage } from './logic/reader';
+import { readAfter, type Direction, type PageSizes, type ReadPosition, type ServedPage } from '../KeywordCom/shared/reader';
 import { inScope, type Scope } from './logic/scope';
 
 export interface TriggerApi {

@@ -1,5 +1,6 @@
 /**
- * Reading an ordered, paged list from a known point on, while it changes underneath: the trigger's way of paging.
+ * Reading an ordered, paged list from a known point on, while it changes underneath: how the trigger pages, and how
+ * Return All / Limit page a list whose records show an order.
  *
  * The API pages with `page` and `per_page` only, so a record added or deleted before the reader's position shifts
  * everything after it from one page to the next between two requests: a plain page-after-page read then skips or
