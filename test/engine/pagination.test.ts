@@ -1,6 +1,8 @@
 /**
  * Paged lists through the engine: keywords #13 and alerts #20 (`meta.pagination`) and top pages #21 (Laravel
- * `meta.last_page` + `links.next`). Return All asks per_page=250 and reads ⌈n/250⌉ pages; Limit stops early.
+ * `meta.last_page` + `links.next`). Top pages: Return All asks per_page=250 and reads ⌈n/250⌉ pages. Keywords and
+ * alerts (lists in an order): page 1 at per_page=250, then windows that each hold the last record read (sizes 125–250,
+ * shared/reader.ts), so a list that changes between two requests loses and repeats nothing. Limit stops early.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -8,6 +10,7 @@ import { before, describe, it } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../dev/fake-api';
+import { quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
 import { TOKEN, assertOperationError, assertRequest, enc, rl, run, runOk, useFake } from './helpers';
 
 const fake = useFake();
@@ -32,6 +35,23 @@ function assertPages(requests: RecordedRequest[], rawPath: string, perPage: numb
 	assert.deepEqual(pagesOf(requests).map((entry) => entry.page).sort((a, b) => a - b), pages);
 }
 
+/** The windows an ordered list is read in while it does not change, up to `wanted` records (paging.ts). */
+function quietWindows(total: number, wanted = Number.POSITIVE_INFINITY): Array<{ page: number; per_page: number }> {
+	return quietReadWindows(Math.min(total, wanted)).map((window) => ({ page: window.page, per_page: window.perPage }));
+}
+
+/** The requests of an ordered read: the quiet windows (page 1 first), each with the same extra query. */
+function assertWindows(requests: RecordedRequest[], rawPath: string, windows: Array<{ page: number; per_page: number }>, extraQuery: Record<string, string> = {}) {
+	assert.equal(requests.length, windows.length, `requests: ${requests.map((request) => request.rawQuery).join(' | ')}`);
+	for (const request of requests) {
+		assertRequest(request, { method: 'GET', rawPath, body: null });
+		assert.deepEqual({ ...request.query }, { ...extraQuery, page: request.query.page, per_page: request.query.per_page });
+	}
+	assert.deepEqual(pagesOf(requests)[0], { page: 1, per_page: 250 }, 'page 1 first: it tells the order and the total');
+	const byPage = (a: { page: number }, b: { page: number }) => a.page - b.page;
+	assert.deepEqual(pagesOf(requests).sort(byPage), [...windows].sort(byPage));
+}
+
 /** What the fake serves for a list, read straight over HTTP (not through the node). */
 async function fetchAll(path: string): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
@@ -54,10 +74,14 @@ describe('pagination (engine)', () => {
 	});
 
 	describe('#13 keywords', () => {
-		it(`#13 keyword getMany Return All reads ${KEYWORD_COUNT} keywords in 3 requests of per_page=250, in id order`, async () => {
+		it(`#13 keyword getMany Return All reads ${KEYWORD_COUNT} keywords in 3 overlapping windows (250, 249, 248), in id order`, async () => {
 			const { items, requests } = await runOk(fake, keywordList({ returnAll: true }));
-			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2, 3]);
-			assert.equal(requests.length, Math.ceil(KEYWORD_COUNT / 250));
+			assert.deepEqual(quietWindows(KEYWORD_COUNT), [
+				{ page: 1, per_page: 250 },
+				{ page: 2, per_page: 249 },
+				{ page: 3, per_page: 248 },
+			]);
+			assertWindows(requests, '/api/v2/groups/Bulk%20Project/keywords/', quietWindows(KEYWORD_COUNT));
 			assert.equal(items.length, KEYWORD_COUNT);
 			assert.deepEqual(items.map((item) => item.id), bulkIds);
 			assert.ok(items.every((item) => item.category === BULK));
@@ -76,34 +100,31 @@ describe('pagination (engine)', () => {
 			assert.deepEqual(items.map((item) => item.id), bulkIds.slice(0, 250));
 		});
 
-		it('#13 keyword getMany Limit 260 sends two requests (per_page=250) and returns 260 items', async () => {
+		it('#13 keyword getMany Limit 260 sends two requests (250, then 249 from the 250th on) and returns 260 items', async () => {
 			const { items, requests } = await runOk(fake, keywordList({ limit: 260 }));
-			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2]);
+			assertWindows(requests, '/api/v2/groups/Bulk%20Project/keywords/', quietWindows(KEYWORD_COUNT, 260));
+			assert.equal(requests.length, 2);
 			assert.equal(items.length, 260);
 			assert.deepEqual(items.map((item) => item.id), bulkIds.slice(0, 260));
 		});
 
 		it('#13 keyword getMany Limit above the total reads every page once and returns everything', async () => {
 			const { items, requests } = await runOk(fake, keywordList({ limit: 5000 }));
-			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2, 3]);
+			assertWindows(requests, '/api/v2/groups/Bulk%20Project/keywords/', quietWindows(KEYWORD_COUNT));
 			assert.equal(items.length, KEYWORD_COUNT);
 		});
 
 		it('#13 keyword getMany keeps the date filter on every page', async () => {
 			const { items, requests } = await runOk(fake, keywordList({ returnAll: true, options: { date: '2026-01-14' } }));
-			assertPages(requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2, 3], { date: '2026-01-14' });
+			assertWindows(requests, '/api/v2/groups/Bulk%20Project/keywords/', quietWindows(KEYWORD_COUNT), { date: '2026-01-14' });
 			assert.equal(items.length, KEYWORD_COUNT);
 		});
 
 		it('#13 keyword getMany Concurrency 1 and 4 give identical output; 1 reads the pages in order', async () => {
 			const sequential = await runOk(fake, keywordList({ returnAll: true, options: { concurrency: 1 } }));
-			assert.deepEqual(pagesOf(sequential.requests), [
-				{ page: 1, per_page: 250 },
-				{ page: 2, per_page: 250 },
-				{ page: 3, per_page: 250 },
-			]);
+			assert.deepEqual(pagesOf(sequential.requests), quietWindows(KEYWORD_COUNT));
 			const parallel = await runOk(fake, keywordList({ returnAll: true, options: { concurrency: 4 } }));
-			assertPages(parallel.requests, '/api/v2/groups/Bulk%20Project/keywords/', 250, [1, 2, 3]);
+			assertWindows(parallel.requests, '/api/v2/groups/Bulk%20Project/keywords/', quietWindows(KEYWORD_COUNT));
 			assert.deepEqual(parallel.items, sequential.items);
 			assert.equal(parallel.items.length, KEYWORD_COUNT);
 			// Slow the fake down so the parallel pages really overlap; the order of the output must not change.
@@ -136,10 +157,10 @@ describe('pagination (engine)', () => {
 			assert.equal(expectedIds.length, EXTRA_ALERTS + 12);
 		});
 
-		it('#20 alert getMany Return All reads every alert in ⌈n/250⌉ requests of per_page=250, newest first', async () => {
+		it('#20 alert getMany Return All reads every alert in overlapping windows (250, 249, 248), newest first', async () => {
 			const { items, requests } = await runOk(fake, { resource: 'alert', operation: 'getMany', returnAll: true });
-			assertPages(requests, '/api/v2/alerts', 250, [1, 2, 3]);
-			assert.equal(requests.length, Math.ceil(expectedIds.length / 250));
+			assertWindows(requests, '/api/v2/alerts', quietWindows(expectedIds.length));
+			assert.equal(requests.length, 3);
 			assert.deepEqual(items.map((item) => item.id), expectedIds);
 		});
 
@@ -148,15 +169,15 @@ describe('pagination (engine)', () => {
 			assertPages(thirty.requests, '/api/v2/alerts', 30, [1]);
 			assert.deepEqual(thirty.items.map((item) => item.id), expectedIds.slice(0, 30));
 			const more = await runOk(fake, { resource: 'alert', operation: 'getMany', limit: 260 });
-			assertPages(more.requests, '/api/v2/alerts', 250, [1, 2]);
+			assertWindows(more.requests, '/api/v2/alerts', quietWindows(expectedIds.length, 260));
 			assert.deepEqual(more.items.map((item) => item.id), expectedIds.slice(0, 260));
 		});
 
 		it('#20 alert getMany keeps its filters on every page; Concurrency 1 vs 4 identical', async () => {
 			const options = { sortDirection: 'asc', sortField: 'id' };
 			const sequential = await runOk(fake, { resource: 'alert', operation: 'getMany', returnAll: true, options: { ...options, concurrency: 1 } });
-			assertPages(sequential.requests, '/api/v2/alerts', 250, [1, 2, 3], { sort_direction: 'asc', sort_field: 'id' });
-			assert.deepEqual(pagesOf(sequential.requests).map((entry) => entry.page), [1, 2, 3]);
+			assertWindows(sequential.requests, '/api/v2/alerts', quietWindows(expectedIds.length), { sort_direction: 'asc', sort_field: 'id' });
+			assert.deepEqual(pagesOf(sequential.requests), quietWindows(expectedIds.length));
 			const parallel = await runOk(fake, { resource: 'alert', operation: 'getMany', returnAll: true, options: { ...options, concurrency: 4 } });
 			assert.deepEqual(parallel.items, sequential.items);
 			assert.deepEqual(sequential.items.map((item) => item.id), [...expectedIds].sort((a, b) => Number(a) - Number(b)));

@@ -13,7 +13,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from './constants';
 import { concurrencyOption, returnAllFields, simplifyField } from './fields';
-import { collectPages, type PageStyle, type SlotLease } from './paging';
+import { identityOf, orderOfList } from './listOrder';
+import { collectPages, ListChangedError, type PageStyle, type SlotLease } from './paging';
 import { shapeRecord, type RecordKind } from './records';
 import { redactDeep } from './redact';
 import { apiRequest, SharedPause, type ApiRequest, type ApiResponse } from './transport';
@@ -113,13 +114,20 @@ function inputFor(context: IExecutePaginationFunctions): OperationInput {
 	};
 }
 
-/** Input errors quote the value: a token pasted into a field (whole or in part) must not come back in the message. */
+/**
+ * The node's own errors for the item. Input errors quote the value: a token pasted into a field (whole or in part)
+ * must not come back in the message. A list that kept changing under the read fails the item (with Continue On Fail,
+ * an error item) rather than give a list with records missing or twice.
+ */
 function toOperationError(node: INode, error: unknown, itemIndex: number, token?: string): Error {
 	if (error instanceof InputError) {
 		return new NodeOperationError(node, `Invalid ${error.render(token)}`, {
 			itemIndex,
 			description: error.hint,
 		});
+	}
+	if (error instanceof ListChangedError) {
+		return new NodeOperationError(node, error.message, { itemIndex, description: error.description });
 	}
 	return error as Error;
 }
@@ -205,19 +213,24 @@ function runOperation(config: OperationConfig) {
 			results = (await config.run(runtime)).map(clean);
 		} else if (config.paged) {
 			const concurrency = Number(this.getNodeParameter('options.concurrency', DEFAULT_PAGE_CONCURRENCY)) || 1;
-			results = await collectPages(
-				config.paged,
-				async (page, perPage, lease) =>
-					(
-						await runtime.send(
-							{ method: config.method, url, qs: { ...(prepared.qs ?? {}), page, per_page: perPage } },
-							lease,
-						)
-					).body,
-				{ returnAll, limit, concurrency },
-				// Shaped page by page while later pages are in flight (one result per record: paged lists have no `select`).
-				(records) => shapeOutput(config, { data: records }, runtime).map(clean),
-			);
+			const kind = config.output.type === 'records' ? config.output.kind : 'plain';
+			try {
+				results = await collectPages(
+					config.paged,
+					async (page, perPage, lease) =>
+						(
+							await runtime.send(
+								{ method: config.method, url, qs: { ...(prepared.qs ?? {}), page, per_page: perPage } },
+								lease,
+							)
+						).body,
+					{ returnAll, limit, concurrency, order: orderOfList(kind, prepared.qs), identity: identityOf },
+					// Shaped page by page while later pages are in flight (one result per record: paged lists have no `select`).
+					(records) => shapeOutput(config, { data: records }, runtime).map(clean),
+				);
+			} catch (error) {
+				throw toOperationError(node, error, itemIndex, token);
+			}
 		} else {
 			const response = await runtime.send({
 				method: config.method,

@@ -1,11 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from './constants';
+import type { OrderOf, RecordOrder } from './listOrder';
+import { judgeInOrder, readPipelined, servedSizes, windowAround, type PageSizes, type ServedPage } from './reader';
+import { RequestSlots, type SlotLease } from './slots';
+
+export { RequestSlots, type SlotLease } from './slots';
 
 /**
  * The API pages its lists in two shapes:
- * - `meta.pagination.{current_page,total_pages}` (keywords #13, alerts #20);
- * - Laravel's paginator, `meta.{current_page,last_page}` with `links.next` (top pages #21).
+ * - `meta.pagination.{total,per_page,current_page,total_pages}` (keywords #13, alerts #20);
+ * - Laravel's paginator, `meta.{total,per_page,current_page,last_page}` with `links.next` (top pages #21).
  * Both take `page` and `per_page` in the query.
  */
 export type PageStyle = 'pagination' | 'laravel';
@@ -14,7 +19,17 @@ export interface PageInfo {
 	records: unknown[];
 	/** Total number of pages when the page says so. */
 	totalPages?: number;
+	/** Records in the whole list when the page says so. */
+	total?: number;
+	/** The page size the API used when the page says so. */
+	perPage?: number;
 	hasNext: boolean;
+}
+
+/** A count from the page's meta (a number, or digits as text); undefined when absent or not a count. */
+function count(value: unknown): number | undefined {
+	const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+	return typeof number === 'number' && Number.isFinite(number) && number >= 0 ? number : undefined;
 }
 
 export function readPage(style: PageStyle, body: unknown, page: number, perPage: number): PageInfo {
@@ -31,7 +46,8 @@ export function readPage(style: PageStyle, body: unknown, page: number, perPage:
 			: links.next
 				? true
 				: records.length >= perPage;
-	return { records, totalPages, hasNext };
+	const served = count(pagination?.per_page);
+	return { records, totalPages, total: count(pagination?.total), perPage: served && served > 0 ? served : undefined, hasNext };
 }
 
 /** How many records to ask per page and at most how many pages to read for Return All / Limit. */
@@ -65,106 +81,232 @@ export async function mapConcurrent<T, R>(
 	return results;
 }
 
-/**
- * A lease on one of a fixed number of request slots. The request runner gives its slot back as soon as a page's
- * answer is in, before parsing it, so the next page is already on the wire while this one is parsed and shaped; it
- * takes a slot again before any retry. So at most `concurrency` requests are in flight, and the client's own work
- * (JSON parsing, Simplify, redaction) overlaps the waiting instead of delaying the next request.
- */
-export interface SlotLease {
-	/**
-	 * Gives the slot back; calling it again does nothing. True when a waiting page took the slot at once (then its
-	 * request is about to leave).
-	 */
-	release(): boolean;
-	/**
-	 * Takes a slot again after `release` (for a retry: ahead of the pages not yet started, which come later in the
-	 * list); does nothing while the slot is held. Fails once the read was stopped (`RequestSlots.stop`).
-	 */
-	acquire(): Promise<void>;
-}
-
-/** `size` request slots, handed out first come, first served (pages leave in page order). */
-export class RequestSlots {
-	private free: number;
-
-	private readonly waiting: Array<() => void> = [];
-
-	private stopped = false;
-
-	constructor(size: number) {
-		// A whole number of at least 1 (the option may come from an expression).
-		this.free = Math.max(1, Math.floor(size) || 1);
-	}
-
-	async lease(): Promise<SlotLease> {
-		await this.take(false);
-		let held = true;
-		return {
-			release: () => {
-				if (!held) return false;
-				held = false;
-				return this.give();
-			},
-			acquire: async () => {
-				if (held) return;
-				if (this.stopped) throw new Error('Not retried: another page of this list failed');
-				await this.take(true);
-				held = true;
-			},
-		};
-	}
-
-	/**
-	 * The read failed: pages whose answer is still on the way finish, but none is retried (a retry after a 429 may
-	 * wait up to a minute, and would overlap whatever the workflow does next).
-	 */
-	stop(): void {
-		this.stopped = true;
-	}
-
-	private async take(first: boolean): Promise<void> {
-		if (this.free > 0) {
-			this.free--;
-			return;
-		}
-		await new Promise<void>((resolve) => (first ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
-	}
-
-	/** True when the slot went straight to a waiting page. */
-	private give(): boolean {
-		const next = this.waiting.shift();
-		if (next) next();
-		else this.free++;
-		return next !== undefined;
-	}
-}
-
 /** Fetches one page; `lease` is the page's request slot (given back early by the request runner, see SlotLease). */
 export type FetchPage = (page: number, perPage: number, lease?: SlotLease) => Promise<unknown>;
 
+export interface ReadSettings {
+	returnAll: boolean;
+	limit: number;
+	concurrency: number;
+	/** The orders the list's records may show (listOrder.ts); without one the list is read in pages as served. */
+	order?: OrderOf;
+	/** What tells records apart (listOrder.ts identityOf): none is taken twice, a repeat shows a change. */
+	identity?: (record: unknown) => string | undefined;
+}
+
+/** Reads of a list in no usable order, when it keeps changing while it is read: the first and 2 more. */
+export const LIST_READ_TRIES = 3;
+
+/** The list changed while it was read, and reading it again did not get a consistent copy. */
+export class ListChangedError extends Error {
+	readonly description: string;
+
+	constructor(
+		/** Records added or removed as far as the pages showed; 0 when the read could not keep up with the changes. */
+		readonly changed: number,
+		readonly tries: number,
+		readonly requests: number,
+	) {
+		super(
+			changed > 0
+				? `The list changed while it was being read (${changed} record${changed === 1 ? '' : 's'} added or removed during the read, ${tries} ${tries === 1 ? 'try' : 'tries'}); run the node again`
+				: `The list changed while it was being read, faster than it could be followed (${requests} requests); run the node again`,
+		);
+		this.name = 'ListChangedError';
+		this.description =
+			'Keyword.com added or removed records of this list while the node read it page by page, so the result would have missed records or held some twice. Nothing was returned for this item. Run the node again, ideally when the list is not being updated (not during a rank update or a bulk add or delete); with Limit, fewer pages are read.';
+	}
+}
+
 /**
- * Reads a paged list. Page 1 tells how many pages there are; the rest are fetched with at most `concurrency` requests
- * in flight (see SlotLease), requested and returned in page order, and no page beyond what Limit needs is requested.
- * Without a page count it falls back to one page after another.
+ * The pages Return All asks for, in order, on a list of `total` records in an order that does not change while it is
+ * read: page 1, then overlapping windows (see readInOrder).
+ */
+export function quietReadWindows(total: number, perPage: number = MAX_PAGE_SIZE): Array<{ page: number; perPage: number }> {
+	const sizes = { min: Math.ceil(perPage / 2), max: perPage };
+	const windows = [{ page: 1, perPage }];
+	for (let edge = perPage - 1; edge < total - 1; ) {
+		const window = windowAround(edge, 'forward', sizes);
+		windows.push({ page: window.page, perPage: window.perPage });
+		edge = window.start + window.perPage - 1;
+	}
+	return windows;
+}
+
+/** The requests Return All sends for such a list. */
+export function quietReadRequests(total: number, perPage: number = MAX_PAGE_SIZE): number {
+	return quietReadWindows(total, perPage).length;
+}
+
+/**
+ * Reads a paged list for Return All / Limit: page 1, then the rest with at most `concurrency` requests in flight (see
+ * SlotLease), records in the API's order, and no page beyond what Limit needs.
  *
- * `shape` turns each page's records into results, one result per record, as soon as the page arrives: that work runs
- * while the next pages are still on the wire, and the raw page is dropped at once instead of all pages being held
- * until the end.
+ * A list whose page 1 shows an order (`settings.order`) is read with overlapping windows (readPipelined in
+ * reader.ts): a record present during the whole read is returned exactly once, however records are added or deleted
+ * meanwhile. Any other list is read page by page as served, and a change under the read (totals that differ, a
+ * record twice, fewer or more records than the total) reads it again, up to LIST_READ_TRIES times in all; then it
+ * fails with ListChangedError rather than return a result with records missing or twice.
+ *
+ * `shape` turns records into results, one result per record, page by page as they come in: that work runs while the
+ * next pages are still on the wire, and the raw pages are dropped at once instead of all being held until the end.
  */
 export async function collectPages<T = unknown>(
 	style: PageStyle,
 	fetchPage: FetchPage,
-	{ returnAll, limit, concurrency }: { returnAll: boolean; limit: number; concurrency: number },
+	settings: ReadSettings,
 	shape: (records: unknown[]) => T[] = (records) => records as T[],
 ): Promise<T[]> {
-	const { perPage, maxRecords } = planPages(returnAll, limit);
-	const first = readPage(style, await fetchPage(1, perPage), 1, perPage);
-	const results = shape(first.records);
-	if (results.length >= maxRecords || !first.hasNext) return results.slice(0, maxRecords);
+	const { perPage, maxRecords } = planPages(settings.returnAll, settings.limit);
+	const plan = { perPage, maxRecords, concurrency: settings.concurrency };
+	const failedOrders = new Set<string>();
+	let changedTries = 0;
+	for (;;) {
+		const first = readPage(style, await fetchPage(1, perPage), 1, perPage);
+		if (first.records.length >= maxRecords || !first.hasNext) return shape(first.records).slice(0, maxRecords);
+		const order = settings.order?.(first.records).find((candidate) => !failedOrders.has(candidate.name));
+		if (order && first.total !== undefined) {
+			const read = await readInOrder(style, fetchPage, first, order, plan, shape, settings.identity);
+			if (read.results) return read.results;
+			// A later page broke the order page 1 showed: read again in the next order page 1 fits, or as served.
+			if (read.stoppedBy === 'unordered') {
+				failedOrders.add(order.name);
+				continue;
+			}
+			throw new ListChangedError(0, 1, read.requests);
+		}
+		const read = await readAsServed(style, fetchPage, first, plan, shape, settings.identity);
+		if (read.changed === 0) return read.results;
+		changedTries++;
+		if (changedTries >= LIST_READ_TRIES) throw new ListChangedError(read.changed, changedTries, read.requests);
+	}
+}
 
-	if (first.totalPages !== undefined) {
-		const neededPages = Math.min(first.totalPages, Math.ceil(maxRecords / perPage));
+interface ReadPlan {
+	perPage: number;
+	maxRecords: number;
+	concurrency: number;
+}
+
+function served(info: PageInfo): ServedPage {
+	return { records: info.records, total: info.total, perPage: info.perPage };
+}
+
+/** The ordered read: page 1 is the first window, the rest comes from readPipelined. */
+async function readInOrder<T>(
+	style: PageStyle,
+	fetchPage: FetchPage,
+	first: PageInfo,
+	order: RecordOrder,
+	{ perPage, maxRecords, concurrency }: ReadPlan,
+	shape: (records: unknown[]) => T[],
+	identity: ((record: unknown) => string | undefined) | undefined,
+): Promise<{ results?: T[]; stoppedBy?: 'unordered' | 'requests'; requests: number }> {
+	const results: T[] = [];
+	const seen = new Set<string>();
+	const take = (fresh: Array<{ record: unknown }>): number => {
+		const records: unknown[] = [];
+		for (const { record } of fresh) {
+			if (results.length + records.length >= maxRecords) break;
+			// Windows never hand a record over twice; this keeps it so should the API change a record's place.
+			const id = identity?.(record);
+			if (id !== undefined) {
+				if (seen.has(id)) continue;
+				seen.add(id);
+			}
+			records.push(record);
+		}
+		for (const result of shape(records)) results.push(result);
+		return records.length;
+	};
+	// A page 1 shorter than asked while more follow: the API's largest page, when it does not say so itself.
+	const firstSize = first.perPage ?? (first.records.length < perPage ? first.records.length : undefined);
+	let sizes: PageSizes = { min: Math.ceil(perPage / 2), max: perPage };
+	sizes = servedSizes(sizes, perPage, firstSize);
+	const verdict = judgeInOrder(
+		{ page: 1, perPage, start: 0 },
+		{ ...served(first), perPage: firstSize },
+		{ index: -1, total: first.total ?? 0 },
+		order.keyOf,
+		order.compare,
+	);
+	if (verdict.kind !== 'accept') return { stoppedBy: 'unordered', requests: 1 };
+	take(verdict.fresh);
+	if (verdict.end || results.length >= maxRecords) return { results, requests: 1 };
+	const outcome = await readPipelined(verdict.position, {
+		fetch: async (page, size, lease) => served(readPage(style, await fetchPage(page, size, lease), page, size)),
+		keyOf: order.keyOf,
+		compare: order.compare,
+		sizes,
+		concurrency,
+		wanted: maxRecords - results.length,
+		// A safety net far above what a changing list needs (every window asked about 3 times over).
+		maxRequests: (total) => 20 + 3 * Math.ceil(Math.min(total, maxRecords) / sizes.min),
+		take,
+	});
+	if (outcome.complete) return { results, requests: outcome.requests + 1 };
+	return { stoppedBy: outcome.stoppedBy, requests: outcome.requests + 1 };
+}
+
+/** What one page of a read as served showed, kept after its records were shaped and dropped. */
+interface PageFacts {
+	total?: number;
+	totalPages?: number;
+	count: number;
+	/** The records' identities; undefined when a record has none. */
+	ids?: string[];
+}
+
+function factsOf(info: PageInfo, identity: ((record: unknown) => string | undefined) | undefined): PageFacts {
+	let ids: string[] | undefined = identity ? [] : undefined;
+	for (const record of info.records) {
+		const id = identity?.(record);
+		if (id === undefined) {
+			ids = undefined;
+			break;
+		}
+		ids?.push(id);
+	}
+	return { total: info.total, totalPages: info.totalPages, count: info.records.length, ids };
+}
+
+/**
+ * How many records the pages show were added or removed while they were read (0: no sign of a change): totals or page
+ * counts that differ, a record on two pages, or a count of distinct records other than the list's total.
+ */
+function changeShown(pages: readonly PageFacts[], expected: (total: number) => number | undefined): number {
+	const totals = pages.map((page) => page.total).filter((total): total is number => total !== undefined);
+	let changed = totals.length > 0 ? Math.max(...totals) - Math.min(...totals) : 0;
+	if (new Set(pages.map((page) => page.totalPages)).size > 1) changed = Math.max(changed, 1);
+	let distinct = pages.reduce((sum, page) => sum + page.count, 0);
+	// Identities count only when every record has one and no page repeats one (then they do not tell records apart).
+	const usable = pages.every((page) => page.ids !== undefined && new Set(page.ids).size === page.ids.length);
+	if (usable) {
+		const all = new Set<string>();
+		for (const page of pages) for (const id of page.ids as string[]) all.add(id);
+		changed = Math.max(changed, distinct - all.size);
+		distinct = all.size;
+	}
+	const want = totals.length > 0 ? expected(totals[totals.length - 1]) : undefined;
+	if (want !== undefined) changed = Math.max(changed, Math.abs(distinct - want));
+	return changed;
+}
+
+/** The read as served (a list in no usable order): every page once, with what it needs to tell a change. */
+async function readAsServed<T>(
+	style: PageStyle,
+	fetchPage: FetchPage,
+	first: PageInfo,
+	{ perPage, maxRecords, concurrency }: ReadPlan,
+	shape: (records: unknown[]) => T[],
+	identity: ((record: unknown) => string | undefined) | undefined,
+): Promise<{ results: T[]; changed: number; requests: number }> {
+	const results = shape(first.records);
+	const facts = [factsOf(first, identity)];
+
+	const totalPages = first.totalPages;
+	if (totalPages !== undefined) {
+		const neededPages = Math.min(totalPages, Math.ceil(maxRecords / perPage));
 		const pages = Array.from({ length: Math.max(0, neededPages - 1) }, (_, index) => index + 2);
 		const slots = new RequestSlots(concurrency);
 		let failed = false;
@@ -175,7 +317,9 @@ export async function collectPages<T = unknown>(
 				try {
 					// A failed page fails the whole read: the pages still waiting for a slot are not requested.
 					if (failed) return [];
-					const result = shape(readPage(style, await fetchPage(page, perPage, lease), page, perPage).records);
+					const info = readPage(style, await fetchPage(page, perPage, lease), page, perPage);
+					facts[page - 1] = factsOf(info, identity);
+					const result = shape(info.records);
 					done = true;
 					return result;
 				} finally {
@@ -188,13 +332,21 @@ export async function collectPages<T = unknown>(
 			}),
 		);
 		for (const page of shaped) for (const result of page) results.push(result);
-		return results.slice(0, maxRecords);
+		// Read to the end: as many records as the total. Stopped early for Limit: full pages, when their size is known.
+		const size = first.perPage;
+		const expected = (total: number) =>
+			neededPages >= totalPages ? total : size !== undefined ? Math.min(total, neededPages * size) : undefined;
+		return { results: results.slice(0, maxRecords), changed: changeShown(facts, expected), requests: neededPages };
 	}
 
-	for (let page = 2; results.length < maxRecords; page++) {
+	let page = 2;
+	for (; results.length < maxRecords; page++) {
 		const info = readPage(style, await fetchPage(page, perPage), page, perPage);
+		facts.push(factsOf(info, identity));
 		for (const result of shape(info.records)) results.push(result);
 		if (!info.hasNext || info.records.length === 0) break;
 	}
-	return results.slice(0, maxRecords);
+	const complete = results.length < maxRecords;
+	const changed = changeShown(facts, (total) => (complete ? total : undefined));
+	return { results: results.slice(0, maxRecords), changed, requests: page };
 }

@@ -11,7 +11,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
 import { describeFailure, type ApiFailure } from './errors';
-import type { SlotLease } from './paging';
+import type { SlotLease } from './slots';
 import { redactTokenPieces } from './redact';
 
 /**
