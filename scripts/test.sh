@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. Works on a fresh machine with only Node 20 and npm: it installs Node 24,
-# the dev dependencies, a pinned real n8n (cached outside the repository) and Chromium for the editor test.
+# the dev dependencies, a pinned real n8n (cached outside the repository), Chromium for the editor test, and
+# Postgres and Redis from Debian's packages for the queue-mode tier (run on loopback by the tests themselves).
 #
 #   npm test                 everything
-#   npm test -- --fast       everything but the real-n8n end-to-end tier
+#   npm test -- --fast       everything but the real-n8n end-to-end tiers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -47,6 +48,11 @@ if [ "$fast" = false ]; then
   [ -f scripts/install-chromium.sh ] && bash scripts/install-chromium.sh
   run_tests "end-to-end tests in a real n8n" --test-concurrency=1 \
     'build/test/e2e-smoke/**/*.test.js' 'build/test/e2e/**/*.test.js' || status=1
+
+  step "Postgres and Redis (Debian's packages) for queue mode"
+  bash scripts/install-queue-services.sh >/dev/null
+  run_tests "production tier: n8n in queue mode (main + 2 workers, Postgres, Redis), three scheduler modes" --test-concurrency=1 \
+    'build/test/e2e-queue/**/*.test.js' || status=1
 fi
 
 pass=$(grep -E '^ℹ pass [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')

@@ -20,6 +20,53 @@ export interface FakeApiOptions {
 	port?: number;
 	/** How long to wait for the "listening" line. */
 	startTimeoutMs?: number;
+	/**
+	 * The behaviour switches for what the API document leaves open (dev/fake-api/README.md, "Switches"), passed as the
+	 * CLI flags `--alert-order`, `--history-order`, `--page-latency` and `--churn`. Default: none (the fake's defaults).
+	 */
+	behaviour?: FakeApiBehaviour;
+}
+
+/** Churn between two page requests of the keyword list (#13) or the alert list (#20); counts left out are 0. */
+export interface FakeApiChurn {
+	everyPages?: number;
+	addKeywords?: number;
+	deleteKeywords?: number;
+	crawlKeywords?: number;
+	addAlerts?: number;
+}
+
+/** The fake's behaviour switches (`FakeBehaviour` of dev/fake-api); a partial one changes only what it names. */
+export interface FakeApiBehaviour {
+	alertOrder?: 'as-asked' | 'newest-first' | 'oldest-first';
+	historyOrder?: 'newest-first' | 'oldest-first';
+	/** `null` turns churn off. */
+	churn?: FakeApiChurn | null;
+	pageLatencyMs?: number;
+}
+
+/** What churn changed after one page answer (`GET /__control/churn-log`). Ids are strings. */
+export interface FakeChurnLogEntry {
+	/** Index of the page request (in the fake's request log) after whose answer the changes were made. */
+	afterRequest: number;
+	list: 'keywords' | 'alerts';
+	/** The project or group whose keyword list was read (keyword list only). */
+	category?: string;
+	added: string[];
+	deleted: string[];
+	crawled: string[];
+	/** Alerts created (alert list only). */
+	alerts: string[];
+}
+
+/** The CLI flags of a behaviour (dev/fake-api/cli.ts). */
+export function behaviourFlags(behaviour: FakeApiBehaviour = {}): string[] {
+	const flags: string[] = [];
+	if (behaviour.alertOrder !== undefined) flags.push('--alert-order', behaviour.alertOrder);
+	if (behaviour.historyOrder !== undefined) flags.push('--history-order', behaviour.historyOrder);
+	if (behaviour.pageLatencyMs !== undefined) flags.push('--page-latency', String(behaviour.pageLatencyMs));
+	if (behaviour.churn) flags.push('--churn', JSON.stringify(behaviour.churn));
+	return flags;
 }
 
 /** A recorded request of the fake (`GET /__control/requests`). */
@@ -66,7 +113,7 @@ export class FakeApiProcess {
 		const cli = buildPath('dev', 'fake-api', 'cli.js');
 		if (!fs.existsSync(cli)) throw new Error(`e2e: ${cli} is missing: run \`npx tsc -p tsconfig.test.json\` first`);
 		const token = opts.token ?? `kwc-e2e-${randomBytes(12).toString('hex')}`;
-		const args = [cli, '--port', String(opts.port ?? 0), '--seed', opts.seed ?? 'demo', '--token', token];
+		const args = [cli, '--port', String(opts.port ?? 0), '--seed', opts.seed ?? 'demo', '--token', token, ...behaviourFlags(opts.behaviour)];
 		const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
 		fakes.add(child);
 		child.once('exit', () => fakes.delete(child));
@@ -136,6 +183,28 @@ export class FakeApiProcess {
 
 	async state(): Promise<any> {
 		return await this.control('GET', 'state');
+	}
+
+	/** The behaviour switches in force (`GET /__control/behaviour`), every one filled in. */
+	async behaviour(): Promise<Required<FakeApiBehaviour>> {
+		return (await this.control('GET', 'behaviour')) as Required<FakeApiBehaviour>;
+	}
+
+	/**
+	 * Changes the switches named and keeps the others (`POST /__control/behaviour`); returns the full behaviour. A
+	 * `churn` object replaces the previous one whole, `churn: null` turns churn off. A bad value rejects (422).
+	 */
+	async setBehaviour(behaviour: FakeApiBehaviour): Promise<Required<FakeApiBehaviour>> {
+		return (await this.control('POST', 'behaviour', behaviour)) as Required<FakeApiBehaviour>;
+	}
+
+	/** What churn changed so far, oldest first (`GET /__control/churn-log`, the whole log). */
+	async churnLog(): Promise<FakeChurnLogEntry[]> {
+		return ((await this.control('GET', 'churn-log')) as { data: FakeChurnLogEntry[] }).data;
+	}
+
+	async clearChurnLog(): Promise<void> {
+		await this.control('DELETE', 'churn-log');
 	}
 
 	/** Calls the API itself (with the token), e.g. to read the data the tests assert against. */

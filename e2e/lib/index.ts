@@ -2,7 +2,15 @@
 export { installN8nHost, packPackage, projectRoot, nodeEnv, node24ProcessEnv } from './host';
 export { PACKAGE_NAME, buildPath, buildRoot, packageDir, repoRoot } from './paths';
 export { buildAndPackPackage, buildPackage, removeTarball } from './package';
-export { FakeApiProcess, type FakeApiOptions, type FakeRequest } from './fake-api';
+export {
+	FakeApiProcess,
+	behaviourFlags,
+	type FakeApiBehaviour,
+	type FakeApiChurn,
+	type FakeApiOptions,
+	type FakeChurnLogEntry,
+	type FakeRequest,
+} from './fake-api';
 export {
 	BULK_SHEET_ROWS,
 	EXAMPLES,
@@ -65,6 +73,7 @@ export {
 	type QueueProcessName,
 	type SchedulerEvidence,
 	type SchedulerMode,
+	type TriggerEmission,
 } from './queue-n8n';
 export {
 	KEYWORD_COM_CREDENTIAL_REF,

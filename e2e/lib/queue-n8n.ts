@@ -22,6 +22,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { parseFlatted } from './flatted';
 import { installN8nHost } from './host';
 import { N8nInstance, n8nProcessEnv, newEncryptionKey } from './n8n-instance';
 import { LogSink, freePorts, killGroup, makeTempDir, processMemory, removeAtExit, removeTempDir, type ExitInfo, type ManagedProcess, type ProcessMemory } from './processes';
@@ -81,6 +82,21 @@ export interface QueueN8nOptions {
 	workerEnv?: Record<string, string>;
 	/** Label: temp folder, database name (`n8n_<name>`), Redis key prefixes, log headers. */
 	name?: string;
+}
+
+/** One execution of a triggered workflow and what its trigger emitted into it (QueueN8n.triggerEmissions). */
+export interface TriggerEmission {
+	id: string;
+	/** n8n's execution status: success, error, crashed, new, running, waiting, canceled. */
+	status: string;
+	mode: string;
+	createdAt: string;
+	startedAt: string | null;
+	stoppedAt: string | null;
+	/** The trigger's output items (their `json`); empty when `recovered`. */
+	items: any[];
+	/** n8n's crash recovery replaced the execution's data: the items are unknown from the database (read them earlier). */
+	recovered: boolean;
 }
 
 /** What the database says about the durable scheduler and poller cursors (see verifySchedulerMode). */
@@ -419,6 +435,39 @@ export class QueueN8n extends N8nInstance {
 	/** Rows of a SELECT on the cluster's database (tables as n8n names them: `execution_entity`, `"workflowId"`, …). */
 	async sql(query: string): Promise<any[]> {
 		return await this.postgres.query(this.database, query);
+	}
+
+	/**
+	 * Every execution of a workflow, oldest first, with the items its trigger node `nodeName` emitted, read from the
+	 * database whatever became of the execution: from the trigger's run data when it ran, else from the execution's
+	 * start stack (an execution n8n created but no worker ran yet: `new`, `running`, or `crashed` before it started).
+	 */
+	async triggerEmissions(workflowId: string, nodeName: string): Promise<TriggerEmission[]> {
+		const id = workflowId.replace(/'/g, "''");
+		const rows = await this.sql(
+			`select e.id, e.status, e.mode, e."createdAt", e."startedAt", e."stoppedAt", d.data from execution_entity e ` +
+				`left join execution_data d on d."executionId" = e.id where e."workflowId" = '${id}' order by e.id`,
+		);
+		return rows.map((row) => {
+			const data: any = typeof row.data === 'string' && row.data ? parseFlatted(row.data) : undefined;
+			const ran = data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0];
+			const stack: any[] = data?.executionData?.nodeExecutionStack ?? [];
+			const queued = stack.find((entry) => entry?.node?.name === nodeName)?.data?.main?.[0];
+			const items = ((ran ?? queued ?? []) as any[]).map((item) => item?.json ?? item);
+			// n8n's crash recovery rebuilds the run data of a crashed execution from its event log, with one artificial
+			// item per node in place of the real ones: what the trigger emitted is no longer in the database then.
+			const recovered = items.some((item) => item?.isArtificialRecoveredEventItem === true);
+			return {
+				id: String(row.id),
+				status: String(row.status),
+				mode: String(row.mode),
+				createdAt: row.createdAt,
+				startedAt: row.startedAt,
+				stoppedAt: row.stoppedAt,
+				items: recovered ? [] : items,
+				recovered,
+			};
+		});
 	}
 
 	/** The durable scheduler's and durable cursors' rows (for one workflow, or all). */

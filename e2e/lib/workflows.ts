@@ -23,6 +23,8 @@ export interface TriggerWorkflowOptions {
 	parameters?: Record<string, unknown>;
 	/** Nodes after the trigger, chained in order. */
 	then?: Array<Record<string, any>>;
+	/** The Keyword.com API credential the trigger uses. Default: the examples' (KEYWORD_COM_CREDENTIAL_REF). */
+	credential?: { id: string; name: string };
 }
 
 /** A workflow whose only trigger is the Keyword.com Trigger (publish it, then start n8n: it polls). */
@@ -35,7 +37,7 @@ export function triggerWorkflow(opts: TriggerWorkflowOptions): Record<string, an
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newAlert', ...(opts.parameters ?? {}) },
-		credentials: KEYWORD_COM_CREDENTIAL_REF,
+		credentials: opts.credential ? { keywordComApi: { id: opts.credential.id, name: opts.credential.name } } : KEYWORD_COM_CREDENTIAL_REF,
 	};
 	const then: Array<Record<string, any>> = (opts.then ?? []).map((node, i) => ({ position: [260 * (i + 1), 0], ...node }));
 	const chain = [nodeName, ...then.map((node) => String(node.name))];
