@@ -202,6 +202,35 @@ describe('New Alert through n8n', () => {
 	});
 });
 
+describe('New Alert on an account with no alert yet at activation', () => {
+	// The activation poll finds an empty list: no order to see, no alert to place the cursor on. Whatever order the API
+	// serves later, the alerts that come after are emitted, once. (Newest first once emitted nothing here, for good.)
+	for (const alertOrder of ['as-asked', 'newest-first', 'oldest-first'] as const) {
+		it(`${alertOrder}: 1 alert, then 700, then 1: each once, oldest first`, async () => {
+			const f = await fixture('empty');
+			try {
+				f.api.setBehaviour({ alertOrder });
+				const activation = await f.poll(ALERTS);
+				assert.equal(activation.items, null);
+				let state = restart(activation.staticData);
+				const emitted: string[] = [];
+				const expected: string[] = [];
+				for (const count of [1, 700, 1]) {
+					f.tick(5);
+					expected.push(...f.api.addAlerts(count).map((a) => String(a.id)));
+					const poll = await f.poll(ALERTS, state);
+					emitted.push(...f.items(poll).map((i) => String(i.id)));
+					state = restart(poll.persistedStaticData);
+				}
+				assert.deepEqual(emitted, expected);
+				assert.equal((await f.poll(ALERTS, state)).items, null, 'nothing repeated');
+			} finally {
+				await f.api.stop();
+			}
+		});
+	}
+});
+
 describe('Keyword Updated through n8n', () => {
 	let f: Fixture;
 	let state: IDataObject = {};

@@ -102,7 +102,8 @@ export function planWindows(index: number, direction: Direction, sizes: PageSize
 	const windows: Window[] = [];
 	let at = index;
 	for (let n = 0; n < count; n++) {
-		if (direction === 'backward' && at <= 0) break;
+		// The first window is always asked: even at index 0 the list may have grown in front of the edge.
+		if (direction === 'backward' && n > 0 && at <= 0) break;
 		if (direction === 'forward' && n > 0 && at >= total - 1) break;
 		const window = windowAround(at, direction, sizes);
 		windows.push(window);
