@@ -14,7 +14,7 @@ import { groupField, projectField, simplifyField } from '../KeywordCom/shared/fi
 import { redactTokenPieces } from '../KeywordCom/shared/redact';
 import { InputError } from '../KeywordCom/shared/validation';
 import { createApi } from './fetch';
-import { PollBudget, pollBudgetMs } from './logic/budget';
+import { PollBudget, mayHaveBeenAbandoned, pollBudgetMs } from './logic/budget';
 import type { WindowCursor } from './logic/cursor';
 import type { KeywordState } from './logic/keywords';
 import { parseScope } from './logic/scope';
@@ -179,6 +179,13 @@ export class KeywordComTrigger implements INodeType {
 			outcome = await pollNewAlerts(api, cursor, settings, limits);
 		} else {
 			outcome = await pollKeywordUpdates(api, stored?.state as KeywordState | undefined, settings, limits);
+		}
+		if (mayHaveBeenAbandoned(fromN8n, limits.budget.elapsedMs())) {
+			this.logger.warn(
+				`Keyword.com Trigger: the poll ran ${Math.round(limits.budget.elapsedMs())} ms, past the ${Math.round(fromN8n ?? 0)} ms n8n allows; n8n may have abandoned it, so it keeps nothing and the next poll reads the same events again`,
+				{ workflowId: this.getWorkflow().id, node: this.getNode().name },
+			);
+			return null;
 		}
 		// Only now, after the poll returned, is the state replaced (a throw leaves it as it was).
 		Object.assign(nodeData, storedState(event, outcome.state));

@@ -33,6 +33,17 @@ export function pollBudgetMs(fromN8n: number | undefined): number {
 	return Math.min(budget, MAX_POLL_BUDGET_MS);
 }
 
+/**
+ * Whether n8n may have abandoned this poll: it told a budget and the poll ran longer. n8n does not cancel an abandoned
+ * poll, and without durable cursors it keeps the workflow's static data in memory, so a late poll that wrote its
+ * state there would move the cursor past items n8n threw away. Such a poll keeps nothing and emits nothing (the next
+ * poll reads the same again). Requests end at the budget, so only a stalled machine or an answer trickling in byte by
+ * byte (a time-out counts idle time only) gets here.
+ */
+export function mayHaveBeenAbandoned(fromN8n: number | undefined, elapsedMs: number): boolean {
+	return fromN8n !== undefined && Number.isFinite(fromN8n) && fromN8n > 0 && elapsedMs > fromN8n;
+}
+
 export class PollBudget {
 	private readonly started: number;
 
@@ -48,6 +59,10 @@ export class PollBudget {
 	/** Time (ms since the epoch) every request must be over by. */
 	get deadline(): number {
 		return this.started + this.totalMs - BUDGET_RESERVE_MS;
+	}
+
+	elapsedMs(): number {
+		return this.now() - this.started;
 	}
 
 	remainingMs(): number {
