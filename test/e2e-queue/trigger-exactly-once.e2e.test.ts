@@ -39,6 +39,7 @@ import {
 	type SchedulerMode,
 	type TriggerEmission,
 } from '../../e2e/lib';
+import { leakPieces } from '../leak-pieces';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -87,12 +88,6 @@ function workflow(id: string, nodeName: string, event: 'newAlert' | 'keywordUpda
 	});
 }
 
-/** The token and every 8-character piece of it. */
-function tokenPieces(token: string): string[] {
-	const pieces = [token];
-	for (let i = 0; i + 8 <= token.length; i++) pieces.push(token.slice(i, i + 8));
-	return pieces;
-}
 
 type Scenario = 'activation' | 'a' | 'b' | 'c' | 'd' | 'e';
 
@@ -389,7 +384,7 @@ describe('queue mode: the trigger emits every event exactly once, in every sched
 			const abandoned = lane.cluster.logs('main').split('\n').filter((line) => line.includes('Poll exceeded its timeout'));
 			if (abandoned.length > 0) failures.push(`${lane.mode}: n8n abandoned ${abandoned.length} poll(s) for running past the timeout`);
 			const everything = `${lane.cluster.logs()}\n${JSON.stringify([alertRuns, keywordRuns])}`;
-			const leaked = tokenPieces(lane.fake.token).filter((piece) => everything.includes(piece));
+			const leaked = leakPieces(lane.fake.token).filter((piece) => everything.includes(piece));
 			if (leaked.length > 0) failures.push(`${lane.mode}: a piece of the token is in a log or an execution`);
 		}
 		assert.deepEqual(failures, []);

@@ -23,6 +23,7 @@ import {
 	type Outcome as EngineOutcome,
 	type RunOptions as EngineRunOptions,
 } from '../engine/helpers';
+import { LEAK_PIECE_LENGTH, leakPieces as piecesOf, tokenForms as formsOf } from '../leak-pieces';
 
 export { FIXED_NOW, PROJECT, TOKEN, keywordAddParameters, keywordIdsOf, projectIdOf, rl, useFake, type Fake };
 
@@ -59,7 +60,7 @@ export function describeRequests(requests: RecordedRequest[]): string {
 
 /** The forms of a token that must never appear: as is, URL-encoded (both space styles). */
 export function tokenForms(token: string = TOKEN): string[] {
-	return [...new Set([token, encodeURIComponent(token), encodeURIComponent(token).replace(/%20/g, '+')])];
+	return formsOf(token);
 }
 
 /** Serializes anything (errors with their own fields, cause chains, circular structures) for a leak search. */
@@ -88,16 +89,11 @@ export function serialize(value: unknown, skipKeys: readonly string[] = []): str
 }
 
 /** A leak is the token or any piece of it this long (the whole token when it is shorter). */
-export const LEAK_PIECE_LENGTH = 8;
+export { LEAK_PIECE_LENGTH };
 
 /** What must never appear: every form of the token, and every LEAK_PIECE_LENGTH-character piece of each form. */
 export function leakPieces(token: string = TOKEN): string[] {
-	const pieces = new Set<string>();
-	for (const form of tokenForms(token)) {
-		if (form.length <= LEAK_PIECE_LENGTH) pieces.add(form);
-		for (let at = 0; at + LEAK_PIECE_LENGTH <= form.length; at++) pieces.add(form.slice(at, at + LEAK_PIECE_LENGTH));
-	}
-	return [...pieces];
+	return piecesOf(token);
 }
 
 /**

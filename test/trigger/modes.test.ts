@@ -20,6 +20,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { FakeKeywordApi, type FakeBehaviour } from '../../dev/fake-api';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
+import { leakPieces } from '../leak-pieces';
 
 const MODES: Array<{ name: string; behaviour: Partial<FakeBehaviour> }> = [
 	{ name: 'sort parameters honoured (newest first)', behaviour: {} },
@@ -38,12 +39,6 @@ const BULK = 'Bulk Project';
 const nodeType = new KeywordComTrigger();
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The token and every 8-character piece of it. */
-function tokenPieces(token: string): string[] {
-	const pieces = [token];
-	for (let i = 0; i + 8 <= token.length; i++) pieces.push(token.slice(i, i + 8));
-	return pieces;
-}
 
 /** What a keyword's crawl showed: its rank then and the rank of the crawl before (0 = outside the top results). */
 interface CrawlTruth {
@@ -203,7 +198,7 @@ describe('Keyword.com Trigger: exactly once in every mode of the fake API', { ti
 			assert.ok(previousKnown > story.keywordItems.length * 0.9, `previous rank known for ${previousKnown} of ${story.keywordItems.length}`);
 
 			const emitted = JSON.stringify([story.alertItems, story.keywordItems]);
-			for (const piece of tokenPieces(story.fake.token)) assert.ok(!emitted.includes(piece), 'no piece of the token emitted');
+			for (const piece of leakPieces(story.fake.token)) assert.ok(!emitted.includes(piece), 'no piece of the token emitted');
 			console.log(`# ${mode.name}: ${emittedAlerts.length} alerts, ${story.keywordItems.length} keyword updates in ${story.polls} polls, ${story.fake.requests.length} requests, ${story.fake.churnLog.length} churns`);
 		});
 	}

@@ -13,6 +13,8 @@
  * When more than `cap` ids would be kept, only the `cap` newest are, and the floor rises to the newest key dropped:
  * the state never grows past `cap` ids, whatever the history.
  */
+import { compareIds } from '../../KeywordCom/shared/listOrder';
+
 export type Floor = [number, string | null];
 
 /** The order of alerts sharing one second: 1 = ids ascending with time, -1 = descending. */
@@ -37,19 +39,8 @@ export interface Stamped {
 /** A key that may stand for a whole second (`id` null: after every alert of that second). */
 export type Boundary = { at: number; id: string | null };
 
-const DIGITS = /^\d+$/;
-
-/** Orders two ids: numerically when both are digits (without losing precision), else as text. */
-export function compareIds(a: string, b: string): number {
-	if (a === b) return 0;
-	if (DIGITS.test(a) && DIGITS.test(b)) {
-		const x = a.replace(/^0+(?=\d)/, '');
-		const y = b.replace(/^0+(?=\d)/, '');
-		if (x.length !== y.length) return x.length - y.length;
-		return x < y ? -1 : x > y ? 1 : 0;
-	}
-	return a < b ? -1 : 1;
-}
+/** Ids are ordered the way both nodes order them (numerically when both are digits). */
+export { compareIds };
 
 /** Time order of keys (and of boundaries: `id` null comes after every id of its second). */
 export function timeOrder(tie: TieOrder = 1): (a: Boundary, b: Boundary) => number {
