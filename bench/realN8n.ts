@@ -18,6 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { buildAndPackPackage, buildPath, freePort, nodeEnv, nodeOutput, parseExecuteOutput, RealN8n, removeTarball } from '../e2e/lib';
+import { quietReadRequests } from '../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
 import { PAGE_SIZE, ceilDiv, check, log, round, type Row, type SectionResult } from './lib';
 
 const PROJECT = 'Bulk Project';
@@ -244,7 +245,10 @@ const mb = (bytes: number): number => round(bytes / 2 ** 20, 1);
 
 export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOptions): Promise<SectionResult> {
 	const result: SectionResult = { rows: [], checks: [] };
-	const pages = ceilDiv(keywords, PAGE_SIZE);
+	// Page 1, then windows of 125–250 that each hold the last keyword read (a list that changes meanwhile loses nothing).
+	const pages = quietReadRequests(keywords, PAGE_SIZE);
+	// The HTTP Request node reads plain pages of 250.
+	const plainPages = ceilDiv(keywords, PAGE_SIZE);
 	log('building and packing the package (n8n-node build, npm pack)');
 	const tarball = buildAndPackPackage();
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kwc-bench-'));
@@ -298,7 +302,7 @@ export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOpti
 		for (const [index, latencyMs] of latencies.entries()) {
 			log(`fake: ${keywords} keywords, latency ${latencyMs} ms`);
 			fake = await startFake(port, latencyMs, keywords);
-			await primeReadCache(fake.baseUrl, pages);
+			await primeReadCache(fake.baseUrl, plainPages);
 			const runs = new Map<string, number[]>();
 			const tasks: Array<{ name: string; executionTime: number; items: any[]; requests: FakeRequest[] }> = [];
 			for (let round_ = 0; round_ < repeat; round_++) {
@@ -314,11 +318,12 @@ export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOpti
 					const firstPages = requests.map((r, i) => (String(r.query.page) === '1' ? i : -1)).filter((i) => i >= 0);
 					const sent = requests.slice(firstPages[1] ?? requests.length);
 					const what = `real n8n @${latencyMs} ms, ${label}, run ${round_ + 1}`;
+					const expected = label.startsWith('HTTP') ? plainPages : pages;
 					check(result, `${what}: the warm-up ran first`, warmUp.startTime + warmUp.executionTime <= measured.startTime, `${warmUp.startTime} + ${warmUp.executionTime} vs ${measured.startTime}`);
-					check(result, `${what}: warm-up ${pages} requests`, (firstPages[1] ?? -1) === pages, `${firstPages[1]}`);
+					check(result, `${what}: warm-up ${expected} requests`, (firstPages[1] ?? -1) === expected, `${firstPages[1]}`);
 					(runs.get(label) ?? runs.set(label, []).get(label)!).push(round(measured.executionTime));
 					log(`real n8n @${latencyMs} ms, ${label}, run ${round_ + 1}/${repeat}: ${round(measured.executionTime)} ms, ${sent.length} requests${process.env.BENCH_N8N_NODE_OPTIONS ? ` (started at ${measured.startTime})` : ""}`);
-					check(result, `${what}: ${pages} requests`, sent.length === pages, `${sent.length}`);
+					check(result, `${what}: ${expected} requests`, sent.length === expected, `${sent.length}`);
 					const best = tasks.find((t) => t.name === label);
 					if (!best || measured.executionTime < best.executionTime) {
 						if (best) tasks.splice(tasks.indexOf(best), 1);
