@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 
+import type { ChurnLogEntry } from '../../dev/fake-api/behaviour';
 import { buildPath } from './paths';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -45,19 +46,8 @@ export interface FakeApiBehaviour {
 	pageLatencyMs?: number;
 }
 
-/** What churn changed after one page answer (`GET /__control/churn-log`). Ids are strings. */
-export interface FakeChurnLogEntry {
-	/** Index of the page request (in the fake's request log) after whose answer the changes were made. */
-	afterRequest: number;
-	list: 'keywords' | 'alerts';
-	/** The project or group whose keyword list was read (keyword list only). */
-	category?: string;
-	added: string[];
-	deleted: string[];
-	crawled: string[];
-	/** Alerts created (alert list only). */
-	alerts: string[];
-}
+/** What churn changed after one page answer (`GET /__control/churn-log`), as the fake defines it. Ids are strings. */
+export type FakeChurnLogEntry = ChurnLogEntry;
 
 /** The CLI flags of a behaviour (dev/fake-api/cli.ts). */
 export function behaviourFlags(behaviour: FakeApiBehaviour = {}): string[] {
