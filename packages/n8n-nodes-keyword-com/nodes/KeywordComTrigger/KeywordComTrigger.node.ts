@@ -180,9 +180,10 @@ export class KeywordComTrigger implements INodeType {
 		} else {
 			outcome = await pollKeywordUpdates(api, stored?.state as KeywordState | undefined, settings, limits);
 		}
-		if (mayHaveBeenAbandoned(fromN8n, limits.budget.elapsedMs())) {
+		const elapsedMs = limits.budget.elapsedMs();
+		if (mayHaveBeenAbandoned(fromN8n, elapsedMs)) {
 			this.logger.warn(
-				`Keyword.com Trigger: the poll ran ${Math.round(limits.budget.elapsedMs())} ms, past the ${Math.round(fromN8n ?? 0)} ms n8n allows; n8n may have abandoned it, so it keeps nothing and the next poll reads the same events again`,
+				`Keyword.com Trigger: the poll ran ${Math.round(elapsedMs)} ms, past the ${Math.round(fromN8n ?? 0)} ms n8n allows; n8n may have abandoned it, so it keeps nothing and the next poll reads the same events again`,
 				{ workflowId: this.getWorkflow().id, node: this.getNode().name },
 			);
 			return null;

@@ -45,14 +45,22 @@ export function idOf(record: unknown): string | undefined {
 	return typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined;
 }
 
-/** An alert's time in seconds: `created_at` (Unix seconds), else its ISO `time`. */
-function alertSeconds(record: unknown): number | undefined {
-	const attributes = asObject(asObject(record)?.attributes) ?? asObject(record);
-	const created = attributes?.created_at;
+/**
+ * An alert's time in seconds, from its attributes: `created_at` (Unix seconds), else its ISO `time`. Not rounded
+ * (the trigger rounds down to whole seconds; an order only compares). Shared by both nodes.
+ */
+export function alertSecondsOf(attributes: IDataObject): number | undefined {
+	const created = attributes.created_at;
 	if (typeof created === 'number' && Number.isFinite(created)) return created;
 	if (typeof created === 'string' && DIGITS.test(created)) return Number(created);
-	const time = typeof attributes?.time === 'string' ? Date.parse(attributes.time) : Number.NaN;
+	const time = typeof attributes.time === 'string' ? Date.parse(attributes.time) : Number.NaN;
 	return Number.isNaN(time) ? undefined : time / 1000;
+}
+
+/** An alert record's time in seconds; its attributes, or the record itself when it has none. */
+function alertSeconds(record: unknown): number | undefined {
+	const attributes = asObject(asObject(record)?.attributes) ?? asObject(record);
+	return attributes ? alertSecondsOf(attributes) : undefined;
 }
 
 interface AlertKey {

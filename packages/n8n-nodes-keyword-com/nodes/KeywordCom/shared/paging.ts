@@ -221,8 +221,7 @@ async function readInOrder<T>(
 	};
 	// A page 1 shorter than asked while more follow: the API's largest page, when it does not say so itself.
 	const firstSize = first.perPage ?? (first.records.length < perPage ? first.records.length : undefined);
-	let sizes: PageSizes = { min: Math.ceil(perPage / 2), max: perPage };
-	sizes = servedSizes(sizes, perPage, firstSize);
+	const sizes: PageSizes = servedSizes({ min: Math.ceil(perPage / 2), max: perPage }, perPage, firstSize);
 	const verdict = judgeInOrder(
 		{ page: 1, perPage, start: 0 },
 		{ ...served(first), perPage: firstSize },

@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Stamped } from './cursor';
+import { alertSecondsOf } from '../../KeywordCom/shared/listOrder';
 import { redactDeep } from '../../KeywordCom/shared/redact';
 import { shapeRecord } from '../../KeywordCom/shared/records';
 import { splitName } from './scope';
@@ -30,14 +31,10 @@ function attributesOf(record: IDataObject): IDataObject {
 		: {};
 }
 
-/** Seconds of an alert: `created_at` (Unix seconds), else its ISO `time`. */
+/** Whole seconds of an alert: `created_at` (Unix seconds), else its ISO `time`. */
 export function alertTime(record: IDataObject): number | undefined {
-	const attributes = attributesOf(record);
-	const created = attributes.created_at;
-	if (typeof created === 'number' && Number.isFinite(created)) return Math.floor(created);
-	if (typeof created === 'string' && /^\d+$/.test(created)) return Number(created);
-	const time = typeof attributes.time === 'string' ? Date.parse(attributes.time) : Number.NaN;
-	return Number.isNaN(time) ? undefined : Math.floor(time / 1000);
+	const seconds = alertSecondsOf(attributesOf(record));
+	return seconds === undefined ? undefined : Math.floor(seconds);
 }
 
 /** The alerts of one page as events; records without an id or a time are left out. */
