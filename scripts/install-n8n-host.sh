@@ -47,8 +47,8 @@ npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 
 log "building sqlite3 from its bundled source"
 # Its build script must run even when the caller turned scripts off: under `npm test` npm passes the project's
-# ignore-scripts=true on as npm_config_ignore_scripts, which would make this rebuild a silent no-op.
-JOBS=2 npm_config_ignore_scripts=false npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=error >&2
+# ignore-scripts=true on as npm_config_ignore_scripts, which would make this rebuild a silent no-op (the flag wins).
+JOBS=2 npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=error >&2
 
 # Nothing else needs building: isolated-vm (n8n 2.x's default "vm" expression engine) loads the Node 24 prebuild it
 # ships; the other modules with install scripts (kafka, oracledb, cpu-features, sentry profilers, ...) are optional
