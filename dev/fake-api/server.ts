@@ -580,7 +580,11 @@ export class FakeKeywordApi {
 			const deleted = spreadPick(state, c.keywordIds, deleteKeywords);
 			state.deleteKeywords(deleted);
 			entry.deleted = deleted.map(String);
-			const crawled = spreadPick(state, c.keywordIds, crawlKeywords);
+			// Keywords not crawled yet this second: a real crawl is stamped with the API's clock, and a second crawl within
+			// one second would have to be stamped ahead of it (updateRanks keeps crawled_at strictly increasing).
+			const now = state.nowSeconds();
+			const crawlable = c.keywordIds.filter((id) => (state.keywords.get(id)?.crawledAt ?? 0) < now);
+			const crawled = spreadPick(state, crawlable, crawlKeywords);
 			state.updateRanks(crawled.map((id) => state.keywords.get(id)).filter((k) => k !== undefined));
 			entry.crawled = crawled.map(String);
 			entry.added = this.generateKeywords(c, addKeywords, true, true);
