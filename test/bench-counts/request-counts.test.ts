@@ -133,7 +133,7 @@ describe('benchmark request counts: trigger on a 50,000-keyword account', () => 
 
 	const poll = async (event: string, staticData?: Record<string, unknown>) => {
 		await fake.reset();
-		const outcome = await runPoll({ nodeType: trigger, parameters: { event, simplify: true }, credentials: fake.credentials(), staticData: staticData as never });
+		const outcome = await runPoll({ nodeType: trigger, typeVersion: 1, parameters: { event, simplify: true }, credentials: fake.credentials(), staticData: staticData as never });
 		assert.equal(outcome.error, undefined, outcome.error?.message);
 		return { outcome, requests: await fake.requests() };
 	};

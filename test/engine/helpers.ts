@@ -56,6 +56,13 @@ export interface RunOptions {
 	baseUrl?: string;
 	/** Keep the requests recorded before this run. */
 	keepRequests?: boolean;
+	/**
+	 * Node version. The operation suites run version 1 (what saved workflows run: its outputs must not change);
+	 * version 2's Output choice and tool mode have their own suite (output.test.ts), over every operation.
+	 */
+	typeVersion?: number;
+	/** Run as n8n's generated AI tool (`keywordComTool`). */
+	asTool?: boolean;
 }
 
 export interface Outcome {
@@ -69,6 +76,18 @@ export interface Outcome {
 	result: RunResult;
 }
 
+export const TOOL_TYPE_NAME = 'n8n-nodes-keyword-com.keywordComTool';
+
+/**
+ * The node as n8n generates its AI tool variant (n8n's tool-generation: the description named `…Tool`, whose
+ * `@tool` display options then hold): the same node, so the same routing and code.
+ */
+function asToolNode(node: KeywordCom): KeywordCom {
+	const tool = new KeywordCom();
+	tool.description = { ...node.description, name: `${node.description.name}Tool`, displayName: 'Keyword.com Tool' };
+	return tool;
+}
+
 /** Clears the fake's request log, runs the node with `parameters`, and returns the output and the requests. */
 export async function run(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
 	if (!options.keepRequests) fake.api.clearRequests();
@@ -80,6 +99,8 @@ export async function run(fake: Fake, parameters: INodeParameters, options: RunO
 		},
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion ?? 1,
+		...(options.asTool ? { nodeType: asToolNode(fake.node), typeName: TOOL_TYPE_NAME } : {}),
 	});
 	return {
 		items: result.items.map((item) => item.json),

@@ -52,6 +52,8 @@ describe('trigger: exactly once under faults (seeded script)', () => {
 	async function poll(event: Event, staticData: IDataObject | undefined): Promise<RunPollResult> {
 		return await runPoll({
 			nodeType,
+			// Version 1: the items saved workflows get (version 2: test/trigger/output.test.ts).
+			typeVersion: 1,
 			parameters: { event } as INodeParameters,
 			credentials: { keywordComApi: { apiToken: TOKEN, baseUrl: `${api.baseUrl}/` } },
 			staticData,

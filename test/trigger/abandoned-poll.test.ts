@@ -54,6 +54,8 @@ describe('a poll that ran past its budget (n8n may have abandoned it)', () => {
 	const poll = async (staticData: IDataObject, globalStaticData: IDataObject) =>
 		await runPoll({
 			nodeType,
+			// Version 1: the items saved workflows get (version 2 has its own suite, output.test.ts).
+			typeVersion: 1,
 			parameters,
 			credentials: { keywordComApi: { apiToken: fake.token, baseUrl: fake.baseUrl } },
 			staticData,

@@ -20,7 +20,10 @@ import {
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
 import { MemoryApi, type MemAlert } from './memory-api';
 
-const settings: PollSettings = { scope: ALL, simplify: true, onlyRankChanges: false, token: 'secret-token-xyz' };
+/** Version 1's Simplify on (the items these suites were written for). */
+const SIMPLIFY_V1 = { version: 1, simplify: true, mode: 'raw' as const, fields: [] };
+
+const settings: PollSettings = { scope: ALL, output: SIMPLIFY_V1, onlyRankChanges: false, token: 'secret-token-xyz' };
 const ORDERS = ['newest-first', 'oldest-first', 'unordered'] as const;
 
 /** What n8n keeps between polls: the state as JSON (a restart reads it back). */

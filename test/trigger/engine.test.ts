@@ -33,6 +33,8 @@ async function fixture(seed: 'demo' | 'empty' = 'demo'): Promise<Fixture> {
 			api.clearRequests();
 			return await runPoll({
 				nodeType,
+				// Version 1: the items saved workflows get (version 2 has its own suite, output.test.ts).
+				typeVersion: 1,
 				parameters: parameters as INodeParameters,
 				credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
 				staticData,

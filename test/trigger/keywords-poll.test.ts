@@ -14,6 +14,9 @@ import { ALL, type Scope } from '../../packages/n8n-nodes-keyword-com/nodes/Keyw
 import { pollKeywordUpdates, type PollSettings } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
 import { MemoryApi, type MemKeyword } from './memory-api';
 
+/** Version 1's Simplify on (the items these suites were written for). */
+const SIMPLIFY_V1 = { version: 1, simplify: true, mode: 'raw' as const, fields: [] };
+
 const TOKEN = 'secret-token-xyz';
 
 class Run {
@@ -34,7 +37,7 @@ class Run {
 	 */
 	persistence: 'every-poll' | 'on-emit' = 'every-poll';
 
-	constructor(readonly settings: PollSettings = { scope: ALL, simplify: true, onlyRankChanges: false, token: TOKEN }) {
+	constructor(readonly settings: PollSettings = { scope: ALL, output: SIMPLIFY_V1, onlyRankChanges: false, token: TOKEN }) {
 		this.api.serverTime = this.now;
 	}
 
@@ -142,7 +145,7 @@ describe('Keyword Updated: one request when idle, only moved lists read', () => 
 
 	it('Only Rank Changes leaves out keywords whose rank stayed; groups and scope', async () => {
 		const scope: Scope = { project: 'Acme', group: '', includeGroups: false };
-		const run = new Run({ scope, simplify: true, onlyRankChanges: true, token: TOKEN });
+		const run = new Run({ scope, output: SIMPLIFY_V1, onlyRankChanges: true, token: TOKEN });
 		const acme = run.add('Acme', 4);
 		const blog = run.add('Acme[sub]Blog', 4);
 		await run.poll();

@@ -257,10 +257,10 @@ describe('scope and items', () => {
 		const token = 'secret-token-xyz';
 		const alert = { ...alertRecord({ id: 1, at: 100 }), links: { self: `https://x/?api_token=${token}` } };
 		for (const simplify of [true, false]) {
-			assert.ok(!JSON.stringify(alertItem(alert, simplify, token)).includes(token));
+			assert.ok(!JSON.stringify(alertItem(alert, { version: 1, simplify, mode: 'raw', fields: [] }, token)).includes(token));
 			const keyword = keywordRecord({ id: 2, category: 'A', crawled_at: 100, history: [3, 4] });
 			(keyword.attributes as Record<string, unknown>).note = `see ${token}`;
-			const item = keywordItem(keyword, simplify, token, 'newestFirst');
+			const item = keywordItem(keyword, { version: 1, simplify, mode: 'raw', fields: [] }, token, 'newestFirst');
 			assert.ok(!JSON.stringify(item).includes(token));
 			assert.equal(item.previous_rank, 4);
 		}

@@ -75,6 +75,8 @@ class Story {
 	async poll(event: 'newAlert' | 'keywordUpdated'): Promise<IDataObject[]> {
 		const result = await runPoll({
 			nodeType,
+			// Version 1: the items saved workflows get (version 2 has its own suite, output.test.ts).
+			typeVersion: 1,
 			parameters: { event } as INodeParameters,
 			credentials: { keywordComApi: { apiToken: this.fake.token, baseUrl: this.fake.baseUrl } },
 			staticData: this.nodeData[event],

@@ -54,6 +54,8 @@ async function poll(run: Lane, parameters: INodeParameters): Promise<IDataObject
 	const started = Date.now();
 	const result = await runPoll({
 		nodeType,
+		// Version 1: the items saved workflows get (version 2 has its own suite, output.test.ts).
+		typeVersion: 1,
 		parameters,
 		credentials: { keywordComApi: { apiToken: run.fake.token, baseUrl: run.fake.baseUrl } },
 		staticData: run.nodeData,

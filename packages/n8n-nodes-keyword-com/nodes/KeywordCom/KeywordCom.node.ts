@@ -25,7 +25,10 @@ export class KeywordCom implements INodeType {
 		name: 'keywordCom',
 		icon: { light: 'file:../../icons/keyword-com.svg', dark: 'file:../../icons/keyword-com.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: the Output choice (Simplified / Raw / Selected Fields), Limit on every list, one shape for the AI
+		// reports. Version 1 keeps Simplify and its shapes: saved workflows run as they did.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Track keyword rankings, alerts, share of voice and AI visibility with Keyword.com',
 		defaults: { name: 'Keyword.com' },

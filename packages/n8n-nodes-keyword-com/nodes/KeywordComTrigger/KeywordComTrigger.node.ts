@@ -3,6 +3,7 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
@@ -11,6 +12,7 @@ import {
 import { listSearch } from '../KeywordCom/listSearch';
 import { baseUrlOf, CREDENTIAL_TYPE } from '../KeywordCom/shared/constants';
 import { groupField, projectField, simplifyField } from '../KeywordCom/shared/fields';
+import { outputFields, readOutputMode, RECORD_FIELDS, type OutputChoice } from '../KeywordCom/shared/output';
 import { redactTokenPieces } from '../KeywordCom/shared/redact';
 import { InputError } from '../KeywordCom/shared/validation';
 import { createApi } from './fetch';
@@ -46,7 +48,7 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 				context.getNodeParameter('group', '', { extractValue: true }),
 				options.includeGroups !== false,
 			),
-			simplify: context.getNodeParameter('simplify', true) as boolean,
+			output: readOutput(context),
 			onlyRankChanges:
 				event === 'keywordUpdated' &&
 				(context.getNodeParameter('onlyRankChanges', false) as boolean),
@@ -62,6 +64,37 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 	}
 }
 
+/** Version 1: Simplify. Version 2: the Output choice, as in the action node. */
+function readOutput(context: IPollFunctions): OutputChoice {
+	const version = Number(context.getNode().typeVersion) || 1;
+	if (version < 2) {
+		const simplify = context.getNodeParameter('simplify', true) as boolean;
+		return { version, simplify, mode: 'raw', fields: [] };
+	}
+	const get = (name: string, fallback: unknown) => context.getNodeParameter(name, fallback as never) as unknown;
+	return { version, simplify: false, ...readOutputMode(get) };
+}
+
+/** What Selected Fields offers per event: the record's fields, and for Keyword Updated the update's ranks. */
+const KEYWORD_UPDATE_FIELDS = [
+	...(RECORD_FIELDS.keyword ?? []),
+	'rank',
+	'previous_rank',
+	'change',
+	'rank_changed',
+	'crawled_at_iso',
+];
+
+function triggerOutputFields(): INodeProperties[] {
+	const [output, alertFields] = outputFields(RECORD_FIELDS.alert);
+	const [, keywordFields] = outputFields(KEYWORD_UPDATE_FIELDS);
+	const forEvent = (field: INodeProperties, event: EventName): INodeProperties => ({
+		...field,
+		displayOptions: { show: { ...field.displayOptions?.show, event: [event] } },
+	});
+	return [output, forEvent(alertFields, 'newAlert'), forEvent(keywordFields, 'keywordUpdated')];
+}
+
 export class KeywordComTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Keyword.com Trigger',
@@ -71,7 +104,10 @@ export class KeywordComTrigger implements INodeType {
 			dark: 'file:../../icons/keyword-com.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Version 2: the Output choice (Simplified / Raw / Selected Fields) in place of Simplify, items shaped as the
+		// action node's. Version 1 keeps Simplify and its items.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["event"]}}',
 		description:
 			'Starts the workflow on new Keyword.com rank alerts or when keyword ranks are updated',
@@ -119,7 +155,8 @@ export class KeywordComTrigger implements INodeType {
 				description:
 					'Whether to report only keywords whose rank differs from the update before (a first rank counts as a change)',
 			},
-			simplifyField(),
+			{ ...simplifyField(), displayOptions: { show: { '@version': [1] } } },
+			...triggerOutputFields(),
 			{
 				displayName: 'Options',
 				name: 'options',

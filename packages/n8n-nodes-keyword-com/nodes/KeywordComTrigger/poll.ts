@@ -8,6 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { OutputChoice } from '../KeywordCom/shared/output';
 import { mapConcurrent } from '../KeywordCom/shared/paging';
 import {
 	ALERT_ID_CAP,
@@ -67,7 +68,8 @@ export interface TriggerApi {
 
 export interface PollSettings {
 	scope: Scope;
-	simplify: boolean;
+	/** How items are shaped: version 1's Simplify, version 2's Output choice. */
+	output: OutputChoice;
 	onlyRankChanges: boolean;
 	/** Removed from everything emitted. */
 	token?: string;
@@ -226,7 +228,7 @@ export async function pollNewAlerts(
 	// Filtered-out alerts still moved the cursor: they are never looked at again.
 	const items = advanced.fresh
 		.filter((event) => inScope(alertCategory(event.record), settings.scope))
-		.map((event) => alertItem(event.record, settings.simplify, settings.token));
+		.map((event) => alertItem(event.record, settings.output, settings.token));
 	return { items, state: next, complete: read.covers === 'all', error: read.error };
 }
 
@@ -398,7 +400,7 @@ export async function sampleAlerts(api: TriggerApi, settings: PollSettings): Pro
 	}
 	const matching = newest.filter((event) => inScope(alertCategory(event.record), settings.scope));
 	const chosen = (matching.length > 0 ? matching : newest).slice(0, SAMPLE_SIZE).reverse();
-	return chosen.map((event) => alertItem(event.record, settings.simplify, settings.token));
+	return chosen.map((event) => alertItem(event.record, settings.output, settings.token));
 }
 
 // ---------------------------------------------------------------------------------------------------- Keyword Updated
@@ -541,7 +543,7 @@ export async function pollKeywordUpdates(
 			(event) =>
 				!settings.onlyRankChanges || rankChange((event.record.attributes ?? {}) as IDataObject, order).rank_changed !== false,
 		)
-		.map((event) => keywordItem(event.record, settings.simplify, settings.token, order));
+		.map((event) => keywordItem(event.record, settings.output, settings.token, order));
 	return { items, state: plan.next, complete: complete && !resuming, error: errors[0] };
 }
 
@@ -562,7 +564,7 @@ export async function sampleKeywordUpdates(api: TriggerApi, settings: PollSettin
 		const order = learnHistoryOrder(undefined, events.map((record) => (record.attributes ?? {}) as IDataObject));
 		const changed = events.filter((record) => rankChange((record.attributes ?? {}) as IDataObject, order).rank_changed !== false);
 		const chosen = (settings.onlyRankChanges && changed.length > 0 ? changed : events).slice(0, SAMPLE_SIZE).reverse();
-		return chosen.map((record) => keywordItem(record, settings.simplify, settings.token, order));
+		return chosen.map((record) => keywordItem(record, settings.output, settings.token, order));
 	}
 	return (
 		'No keyword has been updated yet' +

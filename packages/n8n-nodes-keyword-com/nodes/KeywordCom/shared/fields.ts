@@ -50,7 +50,8 @@ function locator(spec: LocatorSpec): INodeProperties {
 }
 
 /** Project picked from the account's list (#1) or typed by name. The value is the project name. */
-export const projectField = (description = 'The project to work on'): INodeProperties =>
+// Said for AI agents too ($fromAI): a name, not an ID.
+export const projectField = (description = 'The project to work on, by its name as shown in Keyword.com (not its ID)'): INodeProperties =>
 	locator({
 		name: 'project',
 		displayName: 'Project',
@@ -124,7 +125,8 @@ export const dateField = (name: string, displayName: string, description: string
 	default: '',
 	required,
 	placeholder: 'YYYY-MM-DD',
-	description,
+	// The format in the description too: an AI agent filling the field ($fromAI) reads only the description.
+	description: `${description} (YYYY-MM-DD)`,
 });
 
 export const returnAllFields = (): INodeProperties[] => [

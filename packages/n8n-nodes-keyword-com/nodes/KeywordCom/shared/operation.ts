@@ -9,15 +9,24 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from './constants';
 import { concurrencyOption, returnAllFields, simplifyField } from './fields';
+import {
+	OUTPUT_CHOICE_VERSIONS,
+	outputFields,
+	readOutputMode,
+	RECORD_FIELDS,
+	shapeForOutput,
+	type OutputChoice,
+} from './output';
 import { identityOf, orderOfList } from './listOrder';
 import { collectPages, ListChangedError, type PageStyle, type SlotLease } from './paging';
-import { shapeRecord, type RecordKind } from './records';
+import type { RecordKind } from './records';
 import { redactDeep } from './redact';
 import { apiRequest, SharedPause, type ApiRequest, type ApiResponse } from './transport';
+import { capToolResult, isToolNode, TOOL_DEFAULT_LIMIT } from './tool';
 import { checkInteger, InputError } from './validation';
 
 /**
@@ -45,13 +54,28 @@ export interface PreparedRequest {
 	settings?: IDataObject;
 }
 
+/**
+ * Field names Selected Fields offers: a list, or false for records where picking fields makes no sense. Without it,
+ * the record kind's list (output.ts), or typed names for records whose shape the document does not give.
+ */
+type SelectableFields = { fields?: string[] | false };
+
 export type OutputSpec =
 	/** `data` is a list: one item per record. */
-	| { type: 'records'; kind: RecordKind; select?: (body: IDataObject, input: OperationInput) => unknown[] }
+	| ({
+			type: 'records';
+			kind: RecordKind;
+			select?: (body: IDataObject, input: OperationInput) => unknown[];
+	  } & SelectableFields)
 	/** `data` is one record: one item. */
-	| { type: 'record'; kind: RecordKind }
-	/** The whole answer as one item (reports whose shape has no records), without `links`. */
+	| ({ type: 'record'; kind: RecordKind } & SelectableFields)
+	/** The whole answer as one item (answers whose shape has no records), without `links`. */
 	| { type: 'body' }
+	/**
+	 * A report (AI visibility metrics): the content of `data`, or the whole answer without `links` when it has no
+	 * `data`. Version 1 kept each report's first shape (`legacy`): saved workflows read it so.
+	 */
+	| { type: 'report'; legacy: 'record' | 'body' }
 	/** Operations whose answer body is not documented: a confirmation item, plus the answer when there is one. */
 	| { type: 'confirmation'; result: (input: OperationInput, prepared: PreparedRequest) => IDataObject };
 
@@ -61,7 +85,8 @@ export interface OperationRuntime {
 	url: string;
 	method: IHttpRequestMethods;
 	send(request: Omit<ApiRequest, 'base'>, lease?: SlotLease): Promise<ApiResponse>;
-	simplify: boolean;
+	/** One record as the user chose to see it (version 1: Simplify; version 2: Output). */
+	shape(record: unknown, kind: RecordKind): IDataObject;
 }
 
 export interface OperationConfig {
@@ -79,7 +104,7 @@ export interface OperationConfig {
 	output: OutputSpec;
 	/** A paged list: adds Return All / Limit and a Concurrency option. */
 	paged?: PageStyle;
-	/** Adds the Simplify toggle. */
+	/** Adds version 1's Simplify toggle (version 2 offers the Output choice on every operation returning records). */
 	simplify?: boolean;
 	/** Replaces the default single request (chunked adds, lists derived from another record). */
 	run?: (runtime: OperationRuntime) => Promise<IDataObject[]>;
@@ -142,6 +167,12 @@ function baseOptions(options: DeclarativeRestApiSettings.HttpRequestOptions): Pa
 	return base;
 }
 
+function withoutLinks(body: IDataObject): IDataObject {
+	const rest = { ...body };
+	delete rest.links;
+	return rest;
+}
+
 function shapeOutput(config: OperationConfig, body: unknown, runtime: OperationRuntime): IDataObject[] {
 	const { output } = config;
 	const object = (body && typeof body === 'object' ? body : {}) as IDataObject;
@@ -152,15 +183,19 @@ function shapeOutput(config: OperationConfig, body: unknown, runtime: OperationR
 				: Array.isArray(object.data)
 					? (object.data as unknown[])
 					: [];
-			return records.map((record) => shapeRecord(record, output.kind, runtime.simplify));
+			return records.map((record) => runtime.shape(record, output.kind));
 		}
 		case 'record':
-			return [shapeRecord(object.data ?? body, output.kind, runtime.simplify)];
-		case 'body': {
+			return [runtime.shape(object.data ?? body, output.kind)];
+		case 'body':
 			if (!body || typeof body !== 'object' || Array.isArray(body)) return [{ data: body as never }];
-			const rest = { ...object };
-			delete rest.links;
-			return [rest];
+			return [withoutLinks(object)];
+		case 'report': {
+			if (!body || typeof body !== 'object' || Array.isArray(body)) return [{ data: body as never }];
+			const data = object.data;
+			const unwrap = versionOf(runtime.input) >= 2 || output.legacy === 'record';
+			if (unwrap && data && typeof data === 'object' && !Array.isArray(data)) return [data as IDataObject];
+			return [withoutLinks(object)];
 		}
 		case 'confirmation': {
 			const result = output.result(runtime.input, runtime.prepared);
@@ -170,28 +205,110 @@ function shapeOutput(config: OperationConfig, body: unknown, runtime: OperationR
 	}
 }
 
+export function versionOf(input: OperationInput): number {
+	return Number(input.node.typeVersion) || 1;
+}
+
+/** Whether the operation offers the Output choice (version 2): every operation that returns records. */
+function hasOutputChoice(config: OperationConfig): boolean {
+	return config.simplify === true || config.output.type === 'records' || config.output.type === 'record';
+}
+
+/** A list answered whole (no paging): version 2 adds Return All / Limit, applied to what came back. */
+function isWholeList(config: OperationConfig): boolean {
+	return !config.paged && config.output.type === 'records';
+}
+
+/**
+ * Whether records come simplified: version 1's Simplify toggle, version 2's Output "Simplified". For operations
+ * whose `select` shapes the records itself (the ranking chart).
+ */
+export function wantsSimplified(input: OperationInput): boolean {
+	return versionOf(input) >= 2
+		? input.get('output', 'simplified') === 'simplified'
+		: input.get('simplify', true) === true;
+}
+
+/** The Output choice of the item, checked before any request. */
+function readOutputChoice(config: OperationConfig, input: OperationInput): OutputChoice {
+	const version = versionOf(input);
+	const revealToken = config.revealToken?.(input) ?? false;
+	if (version < 2) {
+		const simplify = config.simplify ? input.get('simplify', true) === true : false;
+		return { version, simplify, mode: 'raw', fields: [], revealToken };
+	}
+	if (!hasOutputChoice(config)) return { version, simplify: false, mode: 'raw', fields: [], revealToken };
+	return { version, simplify: false, ...readOutputMode(input.get), revealToken };
+}
+
+/** Return All / Limit of the item. A tool never returns all: an agent's context is small. */
+function readListSize(
+	context: IExecutePaginationFunctions,
+	config: OperationConfig,
+	input: OperationInput,
+	asTool: boolean,
+): { returnAll: boolean; limit: number } {
+	const sized = config.paged !== undefined || (isWholeList(config) && versionOf(input) >= 2);
+	if (!sized) return { returnAll: true, limit: 0 };
+	const returnAll = asTool ? false : (context.getNodeParameter('returnAll', false) as boolean);
+	if (returnAll) return { returnAll, limit: 0 };
+	const fallback = asTool ? TOOL_DEFAULT_LIMIT : 50;
+	return { returnAll, limit: checkInteger('Limit', context.getNodeParameter('limit', fallback), 1, Number.MAX_SAFE_INTEGER) };
+}
+
+/**
+ * With Continue On Fail the item's error comes back as an item holding the message and the hint (n8n's own error
+ * item keeps the message only, and the hint is what says how to fix it). `details`: an item of only error, message
+ * and details is what n8n sends down the error output ("Continue (using error output)").
+ */
 function runOperation(config: OperationConfig) {
+	const execute = executeOperation(config);
+	return async function (
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		try {
+			return await execute.call(this, requestData);
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
+			const { message, description } = error as { message?: unknown; description?: unknown };
+			const json: IDataObject = { error: String(message ?? error) };
+			if (typeof description === 'string' && description !== '') json.details = description;
+			return [{ json, pairedItem: { item: this.getItemIndex() } }];
+		}
+	};
+}
+
+/** The node's errors are NodeApiError / NodeOperationError already; anything else is wrapped as one. */
+function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	return error instanceof NodeApiError || error instanceof NodeOperationError
+		? error
+		: new NodeOperationError(node, error as Error);
+}
+
+function executeOperation(config: OperationConfig) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const input = inputFor(this);
 		const { itemIndex, node } = input;
+		const asTool = isToolNode(node);
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
 		let prepared: PreparedRequest;
 		let url: string;
-		let limit = 0;
-		const returnAll = config.paged ? (this.getNodeParameter('returnAll', false) as boolean) : false;
+		let choice: OutputChoice;
+		let size: { returnAll: boolean; limit: number };
 		try {
+			choice = readOutputChoice(config, input);
+			size = readListSize(this, config, input, asTool);
 			prepared = config.prepare?.(input) ?? {};
 			url = fillPath(config.path, prepared.path);
-			if (config.paged && !returnAll) {
-				limit = checkInteger('Limit', this.getNodeParameter('limit', 50), 1, Number.MAX_SAFE_INTEGER);
-			}
 		} catch (error) {
 			throw toOperationError(node, error, itemIndex, token);
 		}
+		const { returnAll, limit } = size;
 		const base = baseOptions(requestData.options);
 		const pause = new SharedPause();
 		const runtime: OperationRuntime = {
@@ -199,13 +316,13 @@ function runOperation(config: OperationConfig) {
 			prepared,
 			url,
 			method: config.method,
-			simplify: config.simplify ? (this.getNodeParameter('simplify', true) as boolean) : false,
 			send: async (request, lease) =>
 				await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials, lease }),
+			shape: (record, kind) => shapeForOutput(record, kind, choice),
 		};
 
 		// The token is taken out of every result (unless the user asked for the account's own token).
-		const keepAccountToken = config.revealToken?.(input) ?? false;
+		const keepAccountToken = choice.revealToken ?? false;
 		const clean = (json: IDataObject) => redactDeep(json, token, keepAccountToken);
 
 		let results: IDataObject[];
@@ -240,10 +357,34 @@ function runOperation(config: OperationConfig) {
 				allowEmpty: config.output.type === 'confirmation',
 			});
 			results = shapeOutput(config, response.body, runtime).map(clean);
+			if (!returnAll) results = results.slice(0, limit);
 		}
 
+		if (asTool) results = capToolResult(results);
 		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
+}
+
+/** Shown only where n8n runs the node as an AI tool (`@tool`), or only where it does not. */
+const asToolOnly = { '@tool': [true] };
+
+/**
+ * Return All and Limit. As an AI tool the node shows only a Limit with a small default: an agent's context fills
+ * fast (the runtime ignores Return All there too, for nodes saved before).
+ */
+function listSizeFields(versions?: typeof OUTPUT_CHOICE_VERSIONS): INodeProperties[] {
+	const [returnAll, limit] = returnAllFields();
+	const onVersions = versions ? { '@version': versions } : {};
+	return [
+		{ ...returnAll, displayOptions: { show: { ...onVersions }, hide: { ...asToolOnly } } },
+		{ ...limit, displayOptions: { show: { ...onVersions, returnAll: [false] }, hide: { ...asToolOnly } } },
+		{
+			...limit,
+			default: TOOL_DEFAULT_LIMIT,
+			description: `Max number of results to return (an AI agent's context is small: ${TOOL_DEFAULT_LIMIT} by default)`,
+			displayOptions: { show: { ...onVersions, ...asToolOnly } },
+		},
+	];
 }
 
 export function defineOperation(config: OperationConfig): OperationDefinition {
@@ -252,8 +393,15 @@ export function defineOperation(config: OperationConfig): OperationDefinition {
 		throw new Error(`${config.resource} ${config.value}: a paged list needs a 'records' output without select`);
 	}
 	const fields = [...(config.fields ?? [])];
-	if (config.paged) fields.push(...returnAllFields());
-	if (config.simplify) fields.push(simplifyField());
+	if (config.paged) fields.push(...listSizeFields());
+	else if (isWholeList(config)) fields.push(...listSizeFields(OUTPUT_CHOICE_VERSIONS));
+	if (config.simplify) fields.push({ ...simplifyField(), displayOptions: { show: { '@version': [1] } } });
+	if (hasOutputChoice(config)) {
+		const { output } = config;
+		const listed = output.type === 'records' || output.type === 'record' ? output.fields : undefined;
+		const kind = output.type === 'records' || output.type === 'record' ? output.kind : 'plain';
+		fields.push(...outputFields(listed === false ? undefined : (listed ?? RECORD_FIELDS[kind]), listed !== false));
+	}
 	if (config.paged) {
 		const existing = fields.find((field) => field.name === 'options' && field.type === 'collection');
 		if (existing) existing.options = [...(existing.options ?? []), concurrencyOption()] as INodeProperties[];

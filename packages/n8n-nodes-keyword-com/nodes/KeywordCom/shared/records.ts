@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
  * object (`id` plus the attributes a workflow usually maps), leaving out bulky internals (rank history arrays, SERP
  * feature counters, auth keys). With Simplify off the record is returned as the API sent it (token removed).
  */
-export type RecordKind = 'group' | 'keyword' | 'alert' | 'account' | 'searchTerm' | 'plain';
+export type RecordKind = 'group' | 'keyword' | 'alert' | 'account' | 'searchTerm' | 'metrics' | 'plain';
 
 export function flattenRecord(record: unknown): IDataObject {
 	if (!record || typeof record !== 'object' || Array.isArray(record)) return { value: record as never };
@@ -54,7 +54,7 @@ function simplifier(fields: Field[]): (record: IDataObject) => IDataObject {
 
 const tags: Field = ['tags', (read) => tagNames(read('tags'))];
 
-const SIMPLIFIERS: Record<Exclude<RecordKind, 'plain'>, (record: IDataObject) => IDataObject> = {
+const SIMPLIFIERS: Record<Exclude<RecordKind, 'plain' | 'metrics'>, (record: IDataObject) => IDataObject> = {
 	group: simplifier([
 		'id', 'project_id', 'name', 'keywords_count', 'tags_count',
 		tags,
@@ -86,7 +86,8 @@ const SIMPLIFIERS: Record<Exclude<RecordKind, 'plain'>, (record: IDataObject) =>
 };
 
 export function shapeRecord(record: unknown, kind: RecordKind, simplify: boolean): IDataObject {
-	if (!simplify || kind === 'plain') {
+	// Version 1 had no simplified metrics record: they come as sent, like other plain records.
+	if (!simplify || kind === 'plain' || kind === 'metrics') {
 		return record && typeof record === 'object' && !Array.isArray(record)
 			? (record as IDataObject)
 			: { value: record as never };

@@ -238,13 +238,20 @@ export function checkOptionalDate(field: string, value: unknown): string | undef
 	return checkDate(field, value);
 }
 
+/** A range in plain words: "1 or more" rather than "1 to 9007199254740991". */
+function rangeInWords(min: number, max: number): string {
+	if (max >= Number.MAX_SAFE_INTEGER) return `${min} or more`;
+	return `between ${min} and ${max}`;
+}
+
 export function checkInteger(field: string, value: unknown, min: number, max: number): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const range = rangeInWords(min, max);
 	if (typeof number !== 'number' || !Number.isInteger(number)) {
-		throw new InputError(field, said`expected a whole number between ${min} and ${max} but got ${quoteAny(value)}`);
+		throw new InputError(field, said`expected a whole number ${range} but got ${quoteAny(value)}`);
 	}
 	if (number < min || number > max) {
-		throw new InputError(field, said`${quoteAny(number)} is out of range (${min} to ${max})`);
+		throw new InputError(field, said`${quoteAny(number)} is out of range (it must be ${range})`);
 	}
 	return number;
 }

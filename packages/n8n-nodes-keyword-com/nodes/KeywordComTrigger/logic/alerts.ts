@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Stamped } from './cursor';
 import { alertSecondsOf } from '../../KeywordCom/shared/listOrder';
+import { shapeForOutput, type OutputChoice } from '../../KeywordCom/shared/output';
 import { redactDeep } from '../../KeywordCom/shared/redact';
 import { shapeRecord } from '../../KeywordCom/shared/records';
 import { splitName } from './scope';
@@ -62,12 +63,10 @@ export function alertCategory(record: IDataObject): string {
 }
 
 /** The item emitted for one alert. Simplify as in the action node, plus project/group; the token never appears. */
-export function alertItem(
-	record: IDataObject,
-	simplify: boolean,
-	token: string | undefined,
-): IDataObject {
-	if (!simplify) return redactDeep(record, token);
+export function alertItem(record: IDataObject, output: OutputChoice, token: string | undefined): IDataObject {
+	// Version 2: the same item as the action node's Alert → Get Many (one output model).
+	if (output.version >= 2) return redactDeep(shapeForOutput(record, 'alert', output), token);
+	if (!output.simplify) return redactDeep(record, token);
 	const shaped = shapeRecord(record, 'alert', true);
 	const { project, group } = splitName(alertCategory(record));
 	const createdAt = shaped.created_at;

@@ -18,6 +18,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { redactDeep } from '../../KeywordCom/shared/redact';
+import { isoTime, shapeForOutput, type OutputChoice } from '../../KeywordCom/shared/output';
 import { flattenRecord, shapeRecord } from '../../KeywordCom/shared/records';
 import { compareIds } from './cursor';
 import { rankChange, type HistoryOrder } from './ranks';
@@ -280,7 +281,7 @@ export function uniqueOldestFirst(events: readonly KeywordEvent[]): KeywordEvent
 /** The item emitted for one updated keyword. The token never appears. */
 export function keywordItem(
 	record: IDataObject,
-	simplify: boolean,
+	output: OutputChoice,
 	token: string | undefined,
 	order: HistoryOrder | 'conflict' | undefined,
 ): IDataObject {
@@ -294,7 +295,8 @@ export function keywordItem(
 		crawled_at: crawled,
 		crawled_at_iso: crawled === null ? null : new Date(crawled * 1000).toISOString(),
 	};
-	if (!simplify) return redactDeep({ ...record, ...summary }, token);
+	if (output.version >= 2) return redactDeep(keywordItemV2(record, output, summary), token);
+	if (!output.simplify) return redactDeep({ ...record, ...summary }, token);
 	const shaped = shapeRecord(record, 'keyword', true);
 	const flat = flattenRecord(record);
 	return redactDeep(
@@ -319,4 +321,32 @@ export function keywordItem(
 		},
 		token,
 	);
+}
+
+/**
+ * Version 2 (the Output choice): Simplified is the action node's keyword (keyword.ts of output) with the update's
+ * previous rank and change in place of the best rank and search volume; Raw is the record plus the update's ranks;
+ * Selected Fields picks from both.
+ */
+function keywordItemV2(record: IDataObject, output: OutputChoice, summary: IDataObject): IDataObject {
+	if (output.mode === 'raw') return { ...record, ...summary };
+	if (output.mode === 'selected') {
+		const flat = { ...flattenRecord(record), ...summary };
+		const picked: IDataObject = {};
+		for (const field of output.fields) picked[field] = flat[field] === undefined ? null : flat[field];
+		return picked;
+	}
+	const shaped = shapeForOutput(record, 'keyword', output);
+	return {
+		id: shaped.id,
+		keyword: shaped.keyword,
+		project: shaped.project,
+		group: shaped.group,
+		region: shaped.region,
+		rank: summary.rank,
+		previous_rank: summary.previous_rank,
+		change: summary.change,
+		ranking_url: shaped.ranking_url,
+		crawled_at: isoTime(summary.crawled_at),
+	};
 }

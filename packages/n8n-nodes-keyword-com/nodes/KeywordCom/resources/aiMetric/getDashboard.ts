@@ -19,5 +19,5 @@ export const getAiDashboard = defineOperation({
 		path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) },
 		qs: filterQuery(input, true),
 	}),
-	output: { type: 'record', kind: 'plain' },
+	output: { type: 'report', legacy: 'record' },
 });

@@ -10,7 +10,7 @@ export const getManyAlerts = defineOperation({
 	resource: 'alert',
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get many rank-change alerts',
+	action: 'Get many rank-change alerts of keywords',
 	description:
 		'List rank-change alerts (keyword, project, previous rank, new rank, time), newest first by default, one item per alert',
 	method: 'GET',

@@ -33,5 +33,5 @@ export const getCompetitorHistory = defineOperation({
 			qs: { dateRange: `${from}.${to}` },
 		};
 	},
-	output: { type: 'records', kind: 'plain' },
+	output: { type: 'records', kind: 'plain', fields: ['date', 'rank', 'results'] },
 });

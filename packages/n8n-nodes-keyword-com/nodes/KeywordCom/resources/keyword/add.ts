@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { API_PREFIX, DEFAULT_ADD_CHUNK_SIZE } from '../../shared/constants';
 import { groupField, options, projectField } from '../../shared/fields';
 import { defineOperation } from '../../shared/operation';
-import { shapeRecord } from '../../shared/records';
 import { readTarget } from '../../shared/target';
 import { withDescription } from '../../shared/transport';
 import {
@@ -180,7 +179,7 @@ export const addKeywords = defineOperation({
 	 * Chunks go one after another: a create is never repeated after an ambiguous failure, so a failure stops the run
 	 * and says how many chunks were already accepted.
 	 */
-	run: async ({ input, prepared, url, send, simplify }) => {
+	run: async ({ input, prepared, url, send, shape }) => {
 		const entries = prepared.body as IDataObject[];
 		const chunkSize = Number(prepared.settings?.chunkSize ?? DEFAULT_ADD_CHUNK_SIZE);
 		let added = 0;
@@ -207,7 +206,7 @@ export const addKeywords = defineOperation({
 			const title = (body.meta as IDataObject | undefined)?.title;
 			if (typeof title === 'string') titles.push(title);
 			if (Array.isArray(body.data)) {
-				keywords.push(...(body.data as unknown[]).map((record) => shapeRecord(record, 'keyword', simplify)));
+				keywords.push(...(body.data as unknown[]).map((record) => shape(record, 'keyword')));
 			}
 		}
 		return [

@@ -52,5 +52,5 @@ export const getProjectMetrics = defineOperation({
 		if (tagId !== '' && tagId !== undefined) qs.tagId = checkNumericId('Tag ID', tagId);
 		return { path: { target: readTarget(input).encoded }, qs };
 	},
-	output: { type: 'record', kind: 'plain' },
+	output: { type: 'record', kind: 'metrics' },
 });

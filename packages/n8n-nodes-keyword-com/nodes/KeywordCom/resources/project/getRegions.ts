@@ -14,5 +14,5 @@ export const getProjectRegions = defineOperation({
 	path: `${API_PREFIX}/groups/{target}/regions`,
 	fields: [projectField(), groupField()],
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
-	output: { type: 'records', kind: 'plain' },
+	output: { type: 'records', kind: 'plain', fields: ['region', 'lang', 'type', 'total'] },
 });

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { API_PREFIX, MAX_CHART_DAYS } from '../../shared/constants';
 import { keywordIdsField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
+import { defineOperation, wantsSimplified } from '../../shared/operation';
 import { checkChartDays, checkIdList } from '../../shared/validation';
 
 /**
@@ -56,9 +56,11 @@ export const getRankingChart = defineOperation({
 	output: {
 		type: 'records',
 		kind: 'plain',
+		// Raw chart entries are positional arrays: there are no fields to pick.
+		fields: false,
 		select: (body, input) => {
 			const entries = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-			return input.get('simplify', true) === true ? entries.map(simplifyChart) : entries;
+			return wantsSimplified(input) ? entries.map(simplifyChart) : entries;
 		},
 	},
 });

@@ -15,5 +15,5 @@ export const getLatestShareOfVoice = defineOperation({
 	path: `${API_PREFIX}/metrics/{target}/mindshare/latest`,
 	fields: [projectField(), groupField()],
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
-	output: { type: 'records', kind: 'plain' },
+	output: { type: 'records', kind: 'plain', fields: ['title', 'url', 'clicks', 'percentage', 'changes'] },
 });

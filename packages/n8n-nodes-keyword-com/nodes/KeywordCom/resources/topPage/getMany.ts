@@ -16,5 +16,16 @@ export const getManyTopPages = defineOperation({
 	fields: [projectField(), groupField()],
 	paged: 'laravel',
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
-	output: { type: 'records', kind: 'plain' },
+	output: {
+		type: 'records',
+		kind: 'plain',
+		fields: [
+			'current_ranking_url',
+			'total_keyword_count',
+			'average_current_rank',
+			'average_previous_rank',
+			'total_search_volume',
+			'average_cost_per_click',
+		],
+	},
 });
