@@ -32,6 +32,26 @@ export {
 } from './examples';
 export { parseFlatted } from './flatted';
 export {
+	AGENT_NODE,
+	AGENT_NODE_VERSION,
+	FAKE_MODEL_CREDENTIAL_ID,
+	FAKE_MODEL_CREDENTIAL_NAME,
+	FakeModel,
+	MCP_TRIGGER_NODE,
+	MCP_TRIGGER_NODE_VERSION,
+	OPENAI_CHAT_MODEL_NODE,
+	OPENAI_CHAT_MODEL_NODE_VERSION,
+	OPENAI_CREDENTIAL_TYPE,
+	fakeModelCredential,
+	openAiChatModelNode,
+	type ChatRequest,
+	type FakeModelOptions,
+	type ModelRequest,
+	type ScriptStep,
+	type StepContext,
+	type ToolResult,
+} from './fake-model';
+export {
 	RealN8n,
 	freePort,
 	nodeOutput,
