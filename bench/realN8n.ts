@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { buildAndPackPackage, buildPath, freePort, nodeEnv, nodeOutput, parseExecuteOutput, RealN8n, removeTarball } from '../e2e/lib';
-import { quietReadRequests } from '../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
+import { quietReadRequests } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { PAGE_SIZE, ceilDiv, check, log, round, type Row, type SectionResult } from './lib';
 
 const PROJECT = 'Bulk Project';

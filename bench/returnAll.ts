@@ -6,8 +6,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_PAGE_CONCURRENCY } from '../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/constants';
-import { quietReadRequests } from '../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
+import { DEFAULT_PAGE_CONCURRENCY } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
+import { quietReadRequests } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import {
 	PAGE_SIZE,
 	check,

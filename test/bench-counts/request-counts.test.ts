@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { MeasuredFake, listRequests, rl, runKeywordCom, sameOrder } from '../../bench/lib';
-import { quietReadRequests, quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
+import { quietReadRequests, quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 

@@ -15,7 +15,7 @@ import { describe, it } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ChurnLogEntry } from '../../dev/fake-api/behaviour';
-import { quietReadRequests } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
+import { quietReadRequests } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { assertOperationError, enc, keywordIdsOf, rl, run, runOk, useFake, type Fake } from './helpers';
 
 const LIST = 'Changing List';

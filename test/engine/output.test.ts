@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MAX_SIMPLIFIED_FIELDS, RECORD_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/output';
-import { TOOL_DEFAULT_LIMIT, TOOL_RESULT_MAX_CHARACTERS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/tool';
+import { MAX_SIMPLIFIED_FIELDS, RECORD_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
+import { TOOL_DEFAULT_LIMIT, TOOL_RESULT_MAX_CHARACTERS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/operation/tool';
 import { allOperations, assertNoTokenIn } from '../reliability/helpers';
 import { PROJECT, rl, run, runOk, useFake } from './helpers';
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import type { RecordedRequest } from '../../dev/fake-api';
-import { quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/transport';
+import { quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 import { PROJECT, allOperations, describeRequests, rl, run, runOk, useFake, type Fake } from './helpers';
 
 const fake = useFake();

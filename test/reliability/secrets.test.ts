@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { clearCapturedLogs, getCapturedLogs } from '../harness';
-import { REDACTED, redactText, stripTokenParameter } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/redact';
+import { REDACTED, redactText, stripTokenParameter } from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
 import { TOKEN, allOperations, assertNoTokenIn, findTokenLeak, rl, run, runOk, useFake, type Outcome } from './helpers';
 
 const fake = useFake();

@@ -10,8 +10,8 @@ import { describe, it } from 'node:test';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { describeFailure } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/errors';
-import { holdsTokenPiece, REDACTED, redactTokenPieces } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/redact';
+import { describeFailure } from '../../packages/n8n-nodes-keyword-com/nodes/shared/errors';
+import { holdsTokenPiece, REDACTED, redactTokenPieces } from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
 import {
 	checkAiTimeframe,
 	checkCurrency,
@@ -24,7 +24,7 @@ import {
 	checkTextList,
 	checkUrl,
 	InputError,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/validation';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/validation';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { assertOperationError } from '../engine/helpers';
 import { INPUT_NODE_NAME, clearCapturedLogs, getCapturedLogs, runPoll } from '../harness';

@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { FakeKeywordApi } from '../../dev/fake-api';
 import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
-import { MAX_SIMPLIFIED_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/output';
+import { MAX_SIMPLIFIED_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
 import { runNode, runPoll, type RunPollResult } from '../harness';
 
 let clock = Date.now() - 10 * 60_000;

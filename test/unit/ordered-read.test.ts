@@ -10,14 +10,14 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import { identityOf, orderOfList, ordersShown } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/listOrder';
+import { identityOf, orderOfList, ordersShown } from '../../packages/n8n-nodes-keyword-com/nodes/shared/listOrder';
 import {
 	collectPages,
 	ListChangedError,
 	quietReadRequests,
 	quietReadWindows,
 	type SlotLease,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 
 type Served = 'ascending' | 'descending' | 'shuffled';
 

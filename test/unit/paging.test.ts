@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { collectPages, mapConcurrent, planPages, RequestSlots, type SlotLease } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/paging';
+import { collectPages, mapConcurrent, planPages, RequestSlots, type SlotLease } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 
 function pagedSource(total: number, style: 'pagination' | 'laravel') {
 	const calls: Array<{ page: number; perPage: number }> = [];

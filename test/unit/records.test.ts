@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { flattenRecord, shapeRecord, type RecordKind } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/records';
+import { flattenRecord, shapeRecord, type RecordKind } from '../../packages/n8n-nodes-keyword-com/nodes/shared/records';
 
 /**
  * Simplify reads fields straight from `{id, type, attributes}` records. The reference below is the plain definition

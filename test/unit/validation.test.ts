@@ -14,7 +14,7 @@ import {
 	encodeTarget,
 	InputError,
 	toList,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/shared/validation';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/validation';
 
 const fails = (fn: () => unknown, field: string) =>
 	assert.throws(fn, (error: unknown) => error instanceof InputError && error.field === field);

@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { listSearch } from './listSearch';
+import { listSearch } from '../shared/listSearch';
 import { accountDescription } from './resources/account';
 import { aiDomainDescription } from './resources/aiDomain';
 import { aiMetricDescription } from './resources/aiMetric';
@@ -17,7 +17,8 @@ import { topPageDescription } from './resources/topPage';
 
 /**
  * Keyword.com: the SERP Tracker API v2 and the AI Visibility API as a declarative node. Each resource folder holds
- * one file per operation; `shared/` holds the field builders, validation and the request runner they all use.
+ * one file per operation; `operation/` turns an operation's data into its description and runs it; `../shared/` holds
+ * what this node and the trigger both use (fields, validation, transport, paging, record shaping, redaction).
  */
 export class KeywordCom implements INodeType {
 	description: INodeTypeDescription = {

@@ -9,12 +9,12 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { listSearch } from '../KeywordCom/listSearch';
-import { baseUrlOf, CREDENTIAL_TYPE } from '../KeywordCom/shared/constants';
-import { groupField, projectField, simplifyField } from '../KeywordCom/shared/fields';
-import { outputFields, readOutputMode, RECORD_FIELDS, type OutputChoice } from '../KeywordCom/shared/output';
-import { redactTokenPieces } from '../KeywordCom/shared/redact';
-import { InputError } from '../KeywordCom/shared/validation';
+import { listSearch } from '../shared/listSearch';
+import { baseUrlOf, CREDENTIAL_TYPE } from '../shared/constants';
+import { groupField, projectField, simplifyField } from '../shared/fields';
+import { outputFields, readOutputMode, RECORD_FIELDS, type OutputChoice } from '../shared/output';
+import { redactTokenPieces } from '../shared/redact';
+import { InputError } from '../shared/validation';
 import { createApi } from './fetch';
 import { PollBudget, mayHaveBeenAbandoned, pollBudgetMs } from './logic/budget';
 import type { WindowCursor } from './logic/cursor';

@@ -1,9 +1,9 @@
 /** The trigger's I/O: every request goes through the action node's transport (retries, redacted errors). */
 import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { API_PREFIX } from '../KeywordCom/shared/constants';
-import { apiRequest, type RetryPolicy } from '../KeywordCom/shared/transport';
-import { encodeTarget } from '../KeywordCom/shared/validation';
+import { API_PREFIX } from '../shared/constants';
+import { apiRequest, type RetryPolicy } from '../shared/transport';
+import { encodeTarget } from '../shared/validation';
 import type { PollBudget } from './logic/budget';
 import { splitName } from './logic/scope';
 import type { TriggerApi } from './poll';

@@ -8,8 +8,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OutputChoice } from '../KeywordCom/shared/output';
-import { mapConcurrent } from '../KeywordCom/shared/paging';
+import type { OutputChoice } from '../shared/output';
+import { mapConcurrent } from '../shared/paging';
 import {
 	ALERT_ID_CAP,
 	ALERT_LOOKBACK_SECONDS,
@@ -54,7 +54,7 @@ import {
 } from './logic/keywords';
 import { idSequenceOf, timeSequenceOf } from './logic/order';
 import { learnHistoryOrder, rankChange, type HistoryOrder } from './logic/ranks';
-import { readAfter, type Direction, type PageSizes, type ReadPosition, type ServedPage } from '../KeywordCom/shared/reader';
+import { readAfter, type Direction, type PageSizes, type ReadPosition, type ServedPage } from '../shared/reader';
 import { inScope, type Scope } from './logic/scope';
 
 export interface TriggerApi {

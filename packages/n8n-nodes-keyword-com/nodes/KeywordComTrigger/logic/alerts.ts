@@ -5,10 +5,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Stamped } from './cursor';
-import { alertSecondsOf } from '../../KeywordCom/shared/listOrder';
-import { shapeForOutput, type OutputChoice } from '../../KeywordCom/shared/output';
-import { redactDeep } from '../../KeywordCom/shared/redact';
-import { shapeRecord } from '../../KeywordCom/shared/records';
+import { alertSecondsOf } from '../../shared/listOrder';
+import { shapeForOutput, type OutputChoice } from '../../shared/output';
+import { redactDeep } from '../../shared/redact';
+import { shapeRecord } from '../../shared/records';
 import { splitName } from './scope';
 
 /** Largest page of the alert list. */

@@ -17,9 +17,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { redactDeep } from '../../KeywordCom/shared/redact';
-import { isoTime, shapeForOutput, type OutputChoice } from '../../KeywordCom/shared/output';
-import { flattenRecord, shapeRecord } from '../../KeywordCom/shared/records';
+import { redactDeep } from '../../shared/redact';
+import { isoTime, shapeForOutput, type OutputChoice } from '../../shared/output';
+import { flattenRecord, shapeRecord } from '../../shared/records';
 import { compareIds } from './cursor';
 import { rankChange, type HistoryOrder } from './ranks';
 import type { Scope } from './scope';

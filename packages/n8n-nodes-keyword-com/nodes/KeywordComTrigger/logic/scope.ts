@@ -2,7 +2,7 @@
  * Which projects and groups an event is reported for. The API names a project by its name and a group by
  * `<project>[sub]<group>`; an alert's `category` and a keyword's container use the same names.
  */
-import { checkName, InputError } from '../../KeywordCom/shared/validation';
+import { checkName, InputError } from '../../shared/validation';
 
 export const GROUP_SEPARATOR = '[sub]';
 

@@ -1,6 +1,6 @@
-import { API_PREFIX } from '../../shared/constants';
-import { options } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
+import { API_PREFIX } from '../../../shared/constants';
+import { options } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
 
 /** #22 GET /api/v2/users/self&include_subscriptions (the flag is part of the path) */
 export const getAccount = defineOperation({

@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getAccount } from './get';
 
 export const accountDescription = describeResource('account', [getAccount], 'get');

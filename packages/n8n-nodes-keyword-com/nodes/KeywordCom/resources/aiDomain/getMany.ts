@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX } from '../../shared/constants';
-import { defineOperation } from '../../shared/operation';
+import { API_PREFIX } from '../../../shared/constants';
+import { defineOperation } from '../../operation/define';
 
 /** #23 GET /api/v2/ai-visibility/domains */
 export const getManyAiDomains = defineOperation({

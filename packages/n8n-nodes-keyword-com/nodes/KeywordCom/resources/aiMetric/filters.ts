@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { AI_AGGREGATIONS } from '../../shared/constants';
-import { stringListField } from '../../shared/fields';
-import type { OperationInput } from '../../shared/operation';
-import { checkAggregation, checkAiTimeframe, checkPeriodOffset, checkTextList } from '../../shared/validation';
+import { AI_AGGREGATIONS } from '../../../shared/constants';
+import { stringListField } from '../../../shared/fields';
+import type { OperationInput } from '../../operation/define';
+import { checkAggregation, checkAiTimeframe, checkPeriodOffset, checkTextList } from '../../../shared/validation';
 
 /** Filters shared by the three AI metrics reports; the dashboard (#26) also takes the period settings. */
 export function filterFields(withPeriod: boolean): INodeProperties[] {

@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getAiCitations } from './getCitations';
 import { getAiDashboard } from './getDashboard';
 import { getAiSentiment } from './getSentiment';

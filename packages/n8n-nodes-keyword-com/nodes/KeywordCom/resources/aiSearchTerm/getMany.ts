@@ -1,7 +1,7 @@
-import { API_PREFIX } from '../../shared/constants';
-import { domainField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { checkOpaqueId } from '../../shared/validation';
+import { API_PREFIX } from '../../../shared/constants';
+import { domainField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { checkOpaqueId } from '../../../shared/validation';
 
 /** #25 GET /api/v2/ai-visibility/domains/{domain_id}/search-terms */
 export const getManyAiSearchTerms = defineOperation({

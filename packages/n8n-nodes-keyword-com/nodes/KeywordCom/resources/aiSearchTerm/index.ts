@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getManyAiSearchTerms } from './getMany';
 
 export const aiSearchTermDescription = describeResource('aiSearchTerm', [getManyAiSearchTerms], 'getMany');

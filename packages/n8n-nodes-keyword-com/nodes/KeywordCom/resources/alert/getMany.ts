@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX } from '../../shared/constants';
-import { options } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { checkInteger, checkOneOf, requireText } from '../../shared/validation';
+import { API_PREFIX } from '../../../shared/constants';
+import { options } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { checkInteger, checkOneOf, requireText } from '../../../shared/validation';
 
 /** #20 GET /api/v2/alerts — paged by meta.pagination */
 export const getManyAlerts = defineOperation({

@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getManyAlerts } from './getMany';
 
 export const alertDescription = describeResource('alert', [getManyAlerts], 'getMany');

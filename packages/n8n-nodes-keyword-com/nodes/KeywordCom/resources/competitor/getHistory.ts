@@ -1,8 +1,8 @@
-import { API_PREFIX } from '../../shared/constants';
-import { dateField, groupField, keywordIdField, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
-import { checkDate, checkNumericId, InputError } from '../../shared/validation';
+import { API_PREFIX } from '../../../shared/constants';
+import { dateField, groupField, keywordIdField, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { readTarget } from '../../operation/target';
+import { checkDate, checkNumericId, InputError } from '../../../shared/validation';
 
 /** #15 GET /api/v2/metrics/{project_name}/competitors/{keyword_id}/history?dateRange=FROM.TO */
 export const getCompetitorHistory = defineOperation({

@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getCompetitorHistory } from './getHistory';
 
 export const competitorDescription = describeResource('competitor', [getCompetitorHistory], 'getHistory');

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX, DEFAULT_ADD_CHUNK_SIZE } from '../../shared/constants';
-import { groupField, options, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
-import { withDescription } from '../../shared/transport';
+import { API_PREFIX, DEFAULT_ADD_CHUNK_SIZE } from '../../../shared/constants';
+import { groupField, options, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { readTarget } from '../../operation/target';
+import { withDescription } from '../../../shared/transport';
 import {
 	checkInteger,
 	checkKeywordText,
@@ -14,7 +14,7 @@ import {
 	checkUrl,
 	InputError,
 	toList,
-} from '../../shared/validation';
+} from '../../../shared/validation';
 
 /** #10 POST /api/v2/groups/{project_name}/keywords — many keywords per item, sent in chunks. */
 export const addKeywords = defineOperation({

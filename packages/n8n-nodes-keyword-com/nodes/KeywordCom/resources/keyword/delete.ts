@@ -1,7 +1,7 @@
-import { API_PREFIX } from '../../shared/constants';
-import { dateField, groupField, keywordIdField, options, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
+import { API_PREFIX } from '../../../shared/constants';
+import { dateField, groupField, keywordIdField, options, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { readTarget } from '../../operation/target';
 import { keywordPath } from './keywordSegment';
 
 /** #12 DELETE /api/v2/groups/{project_name}/keywords/{keyword_id}[&date=YYYY-MM-DD] */

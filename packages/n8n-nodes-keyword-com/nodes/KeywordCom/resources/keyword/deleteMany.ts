@@ -1,7 +1,7 @@
-import { API_PREFIX } from '../../shared/constants';
-import { keywordIdsField, projectIdField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { checkIdList, checkNumericId } from '../../shared/validation';
+import { API_PREFIX } from '../../../shared/constants';
+import { keywordIdsField, projectIdField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { checkIdList, checkNumericId } from '../../../shared/validation';
 
 /** #17 DELETE /api/v2/projects/{project_id}/keywords with the ids in the body */
 export const deleteManyKeywords = defineOperation({

@@ -1,6 +1,6 @@
-import { API_PREFIX } from '../../shared/constants';
-import { dateField, groupField, keywordIdField, options, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
+import { API_PREFIX } from '../../../shared/constants';
+import { dateField, groupField, keywordIdField, options, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
 import { keywordPath } from './keywordSegment';
 
 /** #11 GET /api/v2/groups/{project_name}/keywords/{keyword_id}[&date=YYYY-MM-DD] */

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX } from '../../shared/constants';
-import { dateField, groupField, options, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
-import { checkOptionalDate } from '../../shared/validation';
+import { API_PREFIX } from '../../../shared/constants';
+import { dateField, groupField, options, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { readTarget } from '../../operation/target';
+import { checkOptionalDate } from '../../../shared/validation';
 
 /** #13 GET /api/v2/groups/{project_name}/keywords/ — paged by meta.pagination */
 export const getManyKeywords = defineOperation({

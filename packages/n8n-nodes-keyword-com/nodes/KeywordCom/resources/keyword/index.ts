@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { addKeywords } from './add';
 import { deleteKeyword } from './delete';
 import { deleteManyKeywords } from './deleteMany';

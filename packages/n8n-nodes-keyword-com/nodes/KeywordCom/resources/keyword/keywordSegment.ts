@@ -1,6 +1,6 @@
-import type { OperationInput } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
-import { checkNumericId, checkOptionalDate } from '../../shared/validation';
+import type { OperationInput } from '../../operation/define';
+import { readTarget } from '../../operation/target';
+import { checkNumericId, checkOptionalDate } from '../../../shared/validation';
 
 /**
  * The keyword id path segment of #11 and #12. The API takes an optional date written onto the segment itself

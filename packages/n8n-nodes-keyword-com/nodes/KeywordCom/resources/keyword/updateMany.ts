@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { API_PREFIX } from '../../shared/constants';
-import { keywordIdsField, projectIdField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
+import { API_PREFIX } from '../../../shared/constants';
+import { keywordIdsField, projectIdField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
 import {
 	checkIdList,
 	checkNumericId,
@@ -10,7 +10,7 @@ import {
 	checkTextList,
 	InputError,
 	requireText,
-} from '../../shared/validation';
+} from '../../../shared/validation';
 
 const updateFields: INodeProperties[] = [
 	{ displayName: 'Business Listing Name', name: 'gmb', type: 'string', default: '' },

@@ -1,6 +1,6 @@
-import { API_PREFIX } from '../../shared/constants';
-import { defineOperation } from '../../shared/operation';
-import { checkCurrency, checkName, composeTarget } from '../../shared/validation';
+import { API_PREFIX } from '../../../shared/constants';
+import { defineOperation } from '../../operation/define';
+import { checkCurrency, checkName, composeTarget } from '../../../shared/validation';
 
 /** #7 POST /api/v2/groups */
 export const createProject = defineOperation({

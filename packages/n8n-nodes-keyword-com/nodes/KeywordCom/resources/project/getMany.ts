@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX, GROUP_SEPARATOR } from '../../shared/constants';
-import { defineOperation } from '../../shared/operation';
+import { API_PREFIX, GROUP_SEPARATOR } from '../../../shared/constants';
+import { defineOperation } from '../../operation/define';
 
 /** #1 GET /api/v2/groups/active */
 export const getManyProjects = defineOperation({

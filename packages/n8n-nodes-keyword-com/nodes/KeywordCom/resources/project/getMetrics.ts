@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX, PROJECT_TIMEFRAMES } from '../../shared/constants';
-import { groupField, options, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
-import { checkNumericId, checkProjectTimeframe } from '../../shared/validation';
+import { API_PREFIX, PROJECT_TIMEFRAMES } from '../../../shared/constants';
+import { groupField, options, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { readTarget } from '../../operation/target';
+import { checkNumericId, checkProjectTimeframe } from '../../../shared/validation';
 
 const TIMEFRAME_NAMES: Record<(typeof PROJECT_TIMEFRAMES)[number], string> = {
 	daily: 'Daily',

@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { archiveProject } from './archive';
 import { createProject } from './create';
 import { deleteProject } from './delete';

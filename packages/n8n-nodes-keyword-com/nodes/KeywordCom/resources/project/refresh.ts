@@ -1,7 +1,7 @@
-import { API_PREFIX } from '../../shared/constants';
-import { projectIdField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { checkNumericId } from '../../shared/validation';
+import { API_PREFIX } from '../../../shared/constants';
+import { projectIdField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { checkNumericId } from '../../../shared/validation';
 
 /** #5 POST /api/v2/keywords/refresh */
 export const refreshProject = defineOperation({

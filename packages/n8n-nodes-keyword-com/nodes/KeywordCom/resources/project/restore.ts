@@ -1,7 +1,7 @@
-import { API_PREFIX } from '../../shared/constants';
-import { groupField, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
+import { API_PREFIX } from '../../../shared/constants';
+import { groupField, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { readTarget } from '../../operation/target';
 
 /** #8 GET /api/v2/groups/{project_name}/undo/archive */
 export const restoreProject = defineOperation({

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX, MAX_CHART_DAYS } from '../../shared/constants';
-import { keywordIdsField } from '../../shared/fields';
-import { defineOperation, wantsSimplified } from '../../shared/operation';
-import { checkChartDays, checkIdList } from '../../shared/validation';
+import { API_PREFIX, MAX_CHART_DAYS } from '../../../shared/constants';
+import { keywordIdsField } from '../../../shared/fields';
+import { defineOperation, wantsSimplified } from '../../operation/define';
+import { checkChartDays, checkIdList } from '../../../shared/validation';
 
 /**
  * The chart answer is positional: `data: [series[], [], label, "<id>|<hash>", {days, rankingurls}]`.

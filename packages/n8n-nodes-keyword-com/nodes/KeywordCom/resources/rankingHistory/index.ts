@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getRankingChart } from './getChart';
 
 export const rankingHistoryDescription = describeResource('rankingHistory', [getRankingChart], 'getChart');

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX, SHARE_OF_VOICE_RANGES } from '../../shared/constants';
-import { projectIdField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { checkDaysRange, checkNumericId } from '../../shared/validation';
+import { API_PREFIX, SHARE_OF_VOICE_RANGES } from '../../../shared/constants';
+import { projectIdField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { checkDaysRange, checkNumericId } from '../../../shared/validation';
 
 const POINT_EVERY: Record<number, string> = { 7: '1 day', 30: '7 days', 90: '14 days', 180: '30 days', 365: '60 days' };
 

@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getShareOfVoiceHistory } from './getHistory';
 import { getLatestShareOfVoice } from './getLatest';
 

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX } from '../../shared/constants';
-import { groupField, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
+import { API_PREFIX } from '../../../shared/constants';
+import { groupField, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { readTarget } from '../../operation/target';
 
 /** Tags live on the project record: #2 GET /api/v2/groups/{project_name}, one item per tag. */
 export const getManyTags = defineOperation({

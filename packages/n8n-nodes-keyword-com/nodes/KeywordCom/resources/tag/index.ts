@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getManyTags } from './getMany';
 
 export const tagDescription = describeResource('tag', [getManyTags], 'getMany');

@@ -1,7 +1,7 @@
-import { API_PREFIX } from '../../shared/constants';
-import { groupField, projectField } from '../../shared/fields';
-import { defineOperation } from '../../shared/operation';
-import { readTarget } from '../../shared/target';
+import { API_PREFIX } from '../../../shared/constants';
+import { groupField, projectField } from '../../../shared/fields';
+import { defineOperation } from '../../operation/define';
+import { readTarget } from '../../operation/target';
 
 /** #21 GET /api/v2/groups/{project_name}/keywords/ranking-urls — Laravel paginator */
 export const getManyTopPages = defineOperation({

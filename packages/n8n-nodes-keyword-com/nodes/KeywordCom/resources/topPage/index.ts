@@ -1,4 +1,4 @@
-import { describeResource } from '../../shared/operation';
+import { describeResource } from '../../operation/define';
 import { getManyTopPages } from './getMany';
 
 export const topPageDescription = describeResource('topPage', [getManyTopPages], 'getMany');

@@ -5,8 +5,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { API_PREFIX, baseUrlOf, CREDENTIAL_TYPE, GROUP_SEPARATOR } from '../shared/constants';
-import { apiRequest } from '../shared/transport';
+import { API_PREFIX, baseUrlOf, CREDENTIAL_TYPE, GROUP_SEPARATOR } from './constants';
+import { apiRequest } from './transport';
 
 /**
  * Searchable lists behind the resource locators. Projects and groups come from one read of `groups/active` (#1),

@@ -1,5 +1,5 @@
-import type { OperationInput } from './operation';
-import { checkName, composeTarget, encodeTarget } from './validation';
+import type { OperationInput } from './define';
+import { checkName, composeTarget, encodeTarget } from '../../shared/validation';
 
 /** The project (and optional group) an operation acts on, checked and ready for a path or a body. */
 export interface Target {

@@ -11,8 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from './constants';
-import { concurrencyOption, returnAllFields, simplifyField } from './fields';
+import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from '../../shared/constants';
+import { concurrencyOption, returnAllFields, simplifyField } from '../../shared/fields';
 import {
 	OUTPUT_CHOICE_VERSIONS,
 	outputFields,
@@ -20,14 +20,14 @@ import {
 	RECORD_FIELDS,
 	shapeForOutput,
 	type OutputChoice,
-} from './output';
-import { identityOf, orderOfList } from './listOrder';
-import { collectPages, ListChangedError, type PageStyle, type SlotLease } from './paging';
-import type { RecordKind } from './records';
-import { redactDeep } from './redact';
-import { apiRequest, SharedPause, type ApiRequest, type ApiResponse } from './transport';
+} from '../../shared/output';
+import { identityOf, orderOfList } from '../../shared/listOrder';
+import { collectPages, ListChangedError, type PageStyle, type SlotLease } from '../../shared/paging';
+import type { RecordKind } from '../../shared/records';
+import { redactDeep } from '../../shared/redact';
+import { apiRequest, SharedPause, type ApiRequest, type ApiResponse } from '../../shared/transport';
 import { capToolResult, isToolNode, TOOL_DEFAULT_LIMIT } from './tool';
-import { checkInteger, InputError } from './validation';
+import { checkInteger, InputError } from '../../shared/validation';
 
 /**
  * An operation is data: its endpoint (method and path template), its fields, a pure `prepare` that validates the
