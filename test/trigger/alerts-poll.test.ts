@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ALERT_ID_CAP } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/alerts';
 import { readCursor } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
-import { ALL } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
+import { ALL } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
 import {
 	pollNewAlerts,
 	readAlertCursor,

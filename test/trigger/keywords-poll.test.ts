@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { hasReadsInProgress, readKeywordState, type KeywordState } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
-import { ALL, type Scope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
+import { ALL, type Scope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
 import { pollKeywordUpdates, type PollSettings } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
 import { MemoryApi, type MemKeyword } from './memory-api';
 

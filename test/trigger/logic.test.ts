@@ -34,7 +34,8 @@ import {
 	type KeywordState,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
 import { idSequenceOf, timeSequenceOf } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/order';
-import { ALL, inScope, parseScope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
+import { ALL, inScope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
+import { parseScope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
 import {
 	BASELINE_KEY,
 	putBaseline,

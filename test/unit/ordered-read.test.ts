@@ -16,8 +16,8 @@ import {
 	ListChangedError,
 	quietReadRequests,
 	quietReadWindows,
-	type SlotLease,
 } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 
 type Served = 'ascending' | 'descending' | 'shuffled';
 
@@ -112,7 +112,7 @@ class ChangingList {
 		}
 	}
 
-	readonly fetchPage = async (page: number, perPage: number, lease?: SlotLease): Promise<unknown> => {
+	readonly fetchPage = async (page: number, perPage: number, hooks?: AttemptHooks): Promise<unknown> => {
 		this.requests.push({ page, perPage });
 		this.inFlight++;
 		this.peak = Math.max(this.peak, this.inFlight);
@@ -122,8 +122,8 @@ class ChangingList {
 		const total = this.ids.length;
 		this.change();
 		this.inFlight--;
-		// The request runner gives the slot back when the answer is in, then parses it.
-		lease?.release();
+		// The request runner tells the answer is in (the page gives its slot back), then parses it.
+		await hooks?.onAnswer?.();
 		await new Promise((resolve) => setImmediate(resolve));
 		return {
 			data,
@@ -247,10 +247,10 @@ describe('ordered read: cost and pipelining', () => {
 	it('the next window is on the wire before the answer before it is shaped (concurrency 1)', async () => {
 		const events: string[] = [];
 		const ids = Array.from({ length: 2_000 }, (_, n) => n + 1);
-		const fetchPage = async (page: number, perPage: number, lease?: SlotLease) => {
+		const fetchPage = async (page: number, perPage: number, hooks?: AttemptHooks) => {
 			events.push(`send ${page}`);
 			await new Promise((resolve) => setTimeout(resolve, 2));
-			lease?.release();
+			await hooks?.onAnswer?.();
 			await new Promise((resolve) => setImmediate(resolve));
 			const data = ids.slice((page - 1) * perPage, page * perPage).map((id) => ({ id: String(id) }));
 			return { data, meta: { pagination: { total: ids.length, per_page: perPage, current_page: page, total_pages: Math.ceil(ids.length / perPage) } } };
@@ -275,14 +275,14 @@ describe('ordered read: cost and pipelining', () => {
 		let ids = Array.from({ length: 1_500 }, (_, n) => n + 1);
 		const sent: string[] = [];
 		let served = 0;
-		const fetchPage = async (page: number, perPage: number, lease?: SlotLease) => {
+		const fetchPage = async (page: number, perPage: number, hooks?: AttemptHooks) => {
 			sent.push(`${page}/${perPage}`);
 			await new Promise((resolve) => setTimeout(resolve, 1 + (served % 3)));
 			const data = ids.slice((page - 1) * perPage, page * perPage).map((id) => ({ id: String(id) }));
 			const total = ids.length;
 			// After page 1: 30 records near the front deleted, so everything after them moves 30 places back.
 			if (++served === 1) ids = ids.filter((id) => id < 100 || id >= 130);
-			lease?.release();
+			await hooks?.onAnswer?.();
 			return { data, meta: { pagination: { total, per_page: perPage, current_page: page, total_pages: Math.ceil(total / perPage) } } };
 		};
 		const got = await collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 3, order: orderOfList('keyword'), identity: identityOf }, (records) =>
@@ -291,23 +291,26 @@ describe('ordered read: cost and pipelining', () => {
 		// Records 100–129 were read on page 1 before they were deleted: every record comes back once, in order.
 		assert.deepEqual(got, Array.from({ length: 1_500 }, (_, n) => n + 1));
 		const quiet = quietReadRequests(1_470);
-		assert.ok(sent.length > quiet && sent.length <= quiet + 6, `${sent.length} requests (a quiet read: ${quiet}): ${sent.join(' ')}`);
+		// The re-read after the disconnect costs at most 7 windows: the fake hands its slot on the way the transport
+		// does (the next window leaves before this answer is read), so the windows on the wire when the gap shows are
+		// sent anyway (measured: 13 = 6 + 7, every run).
+		assert.ok(sent.length > quiet && sent.length <= quiet + 7, `${sent.length} requests (a quiet read: ${quiet}): ${sent.join(' ')}`);
 	});
 
 	it('a failed window fails the read, and nothing is requested or retried after it', async () => {
 		const ids = Array.from({ length: 3_000 }, (_, n) => n + 1);
 		const sent: number[] = [];
 		const retried: number[] = [];
-		const fetchPage = async (page: number, perPage: number, lease?: SlotLease) => {
+		const fetchPage = async (page: number, perPage: number, hooks?: AttemptHooks) => {
 			sent.push(page);
 			await new Promise((resolve) => setTimeout(resolve, 2));
 			if (page === 3) throw new Error('window 3 failed');
 			if (page === 4) {
 				// Its answer asks for a retry (as the transport does after a 429) after window 3 failed.
 				await new Promise((resolve) => setTimeout(resolve, 10));
-				lease?.release();
+				await hooks?.onAnswer?.();
 				try {
-					await lease?.acquire();
+					await hooks?.beforeRetry?.();
 					retried.push(page);
 				} catch {
 					throw new Error('not retried');

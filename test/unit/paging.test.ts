@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { collectPages, mapConcurrent, planPages, RequestSlots, type SlotLease } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { collectPages, mapConcurrent, planPages } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { RequestSlots } from '../../packages/n8n-nodes-keyword-com/nodes/shared/slots';
+import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 
 function pagedSource(total: number, style: 'pagination' | 'laravel') {
 	const calls: Array<{ page: number; perPage: number }> = [];
@@ -54,14 +56,14 @@ describe('paging', () => {
 		const events: string[] = [];
 		let inFlight = 0;
 		let peak = 0;
-		const fetchPage = async (page: number, perPage: number, lease?: SlotLease) => {
+		const fetchPage = async (page: number, perPage: number, hooks?: AttemptHooks) => {
 			inFlight++;
 			peak = Math.max(peak, inFlight);
 			events.push(`send ${page}`);
 			await new Promise((resolve) => setTimeout(resolve, 5));
 			inFlight--;
 			events.push(`in ${page}`);
-			lease?.release();
+			await hooks?.onAnswer?.();
 			await new Promise((resolve) => setTimeout(resolve, 0));
 			const data = Array.from({ length: perPage }, (_, i) => (page - 1) * perPage + i);
 			return { data, meta: { pagination: { total, per_page: perPage, current_page: page, total_pages: 12 } } };
@@ -137,7 +139,7 @@ describe('paging', () => {
 
 	it('after a failed page, a page that wants a retry is not retried', async () => {
 		const sent: string[] = [];
-		const fetchPage = async (page: number, perPage: number, lease?: SlotLease) => {
+		const fetchPage = async (page: number, perPage: number, hooks?: AttemptHooks) => {
 			sent.push(`page ${page}`);
 			if (page === 2) {
 				await new Promise((resolve) => setTimeout(resolve, 2));
@@ -146,8 +148,8 @@ describe('paging', () => {
 			if (page === 3) {
 				// Its answer comes back after page 2 failed and asks for a retry (as the transport does after a 429).
 				await new Promise((resolve) => setTimeout(resolve, 10));
-				lease?.release();
-				await lease?.acquire();
+				await hooks?.onAnswer?.();
+				await hooks?.beforeRetry?.();
 				sent.push('page 3 retry');
 			}
 			return { data: Array.from({ length: perPage }, () => page), meta: { pagination: { total_pages: 3 } } };

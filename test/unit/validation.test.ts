@@ -11,10 +11,10 @@ import {
 	checkKeywordText,
 	checkName,
 	checkPeriodOffset,
-	encodeTarget,
 	InputError,
 	toList,
 } from '../../packages/n8n-nodes-keyword-com/nodes/shared/validation';
+import { encodeName } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
 
 const fails = (fn: () => unknown, field: string) =>
 	assert.throws(fn, (error: unknown) => error instanceof InputError && error.field === field);
@@ -37,8 +37,8 @@ describe('validation', () => {
 	});
 
 	it('encodes each name on its own and keeps the [sub] separator literal', () => {
-		assert.equal(encodeTarget('Ünï & Co / 50% [x] #1 +?', ''), '%C3%9Cn%C3%AF%20%26%20Co%20%2F%2050%25%20%5Bx%5D%20%231%20%2B%3F');
-		assert.equal(encodeTarget('Acme Shoes', 'Shop & Deals'), 'Acme%20Shoes[sub]Shop%20%26%20Deals');
+		assert.equal(encodeName('Ünï & Co / 50% [x] #1 +?', ''), '%C3%9Cn%C3%AF%20%26%20Co%20%2F%2050%25%20%5Bx%5D%20%231%20%2B%3F');
+		assert.equal(encodeName('Acme Shoes', 'Shop & Deals'), 'Acme%20Shoes[sub]Shop%20%26%20Deals');
 	});
 
 	it('currency, ranges, offsets, timeframes, dates', () => {

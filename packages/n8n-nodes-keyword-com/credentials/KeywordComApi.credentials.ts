@@ -19,7 +19,7 @@ export class KeywordComApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/keyword-com.svg', dark: 'file:../icons/keyword-com.dark.svg' };
 
-	documentationUrl = 'https://github.com/keyword-com/n8n-nodes-keyword-com#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-keyword-com#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -10,7 +10,8 @@ import {
 } from 'n8n-workflow';
 
 import { listSearch } from '../shared/listSearch';
-import { baseUrlOf, CREDENTIAL_TYPE } from '../shared/constants';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { accessOf } from '../shared/credentials';
 import { groupField, projectField, simplifyField } from '../shared/fields';
 import { outputFields, readOutputMode, RECORD_FIELDS, type OutputChoice } from '../shared/output';
 import { redactTokenPieces } from '../shared/redact';
@@ -182,8 +183,7 @@ export class KeywordComTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event') as EventName;
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
-		const baseUrl = baseUrlOf(credentials);
+		const { token, baseUrl } = accessOf(credentials);
 		const settings = readSettings(this, token);
 
 		if (this.getMode() === 'manual') {

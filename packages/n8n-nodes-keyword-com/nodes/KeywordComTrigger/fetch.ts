@@ -3,9 +3,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from
 
 import { API_PREFIX } from '../shared/constants';
 import { apiRequest, type RetryPolicy } from '../shared/transport';
-import { encodeTarget } from '../shared/validation';
 import type { PollBudget } from './logic/budget';
-import { splitName } from './logic/scope';
+import { encodeName, splitName } from '../shared/groupName';
 import type { TriggerApi } from './poll';
 
 /**
@@ -23,7 +22,7 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 
 function keywordListPath(name: string): string {
 	const { project, group } = splitName(name);
-	return `${API_PREFIX}/groups/${encodeTarget(project, group ?? '')}/keywords/`;
+	return `${API_PREFIX}/groups/${encodeName(project, group ?? '')}/keywords/`;
 }
 
 function serverSeconds(headers: Record<string, unknown>): number {

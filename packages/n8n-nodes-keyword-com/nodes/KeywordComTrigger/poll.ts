@@ -55,7 +55,7 @@ import {
 import { idSequenceOf, timeSequenceOf } from './logic/order';
 import { learnHistoryOrder, rankChange, type HistoryOrder } from './logic/ranks';
 import { readAfter, type Direction, type PageSizes, type ReadPosition, type ServedPage } from '../shared/reader';
-import { inScope, type Scope } from './logic/scope';
+import { inScope, type Scope } from '../shared/groupName';
 
 export interface TriggerApi {
 	/** One page of the alert list (#20); newest first is asked for, but any order is read correctly. */

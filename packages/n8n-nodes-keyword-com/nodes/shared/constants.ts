@@ -5,11 +5,6 @@ export const API_PREFIX = '/api/v2';
 
 export const DEFAULT_BASE_URL = 'https://app.keyword.com';
 
-/** The credential's Base URL without trailing slashes (the credential tolerates them). */
-export function baseUrlOf(credentials: { baseUrl?: unknown }): string {
-	return String(credentials.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-}
-
 /** The largest page the keyword, alert and top-page lists serve; Return All always asks for it. */
 export const MAX_PAGE_SIZE = 250;
 
@@ -25,9 +20,6 @@ export const SHARE_OF_VOICE_RANGES = [7, 30, 90, 180, 365] as const;
 export const PROJECT_TIMEFRAMES = ['daily', 'weekly', 'monthly', 'semester', 'yearly', 'life'] as const;
 export const AI_TIMEFRAMES = ['24h', '7d', '30d', '3m', '1y'] as const;
 export const AI_AGGREGATIONS = ['hourly', 'daily', 'weekly', 'monthly'] as const;
-
-/** The separator the API uses between a project and a group name. */
-export const GROUP_SEPARATOR = '[sub]';
 
 /** Upper bound for id lists in one bulk call: a typo in an expression should not send 1e6 ids. */
 export const MAX_IDS_PER_CALL = 10_000;

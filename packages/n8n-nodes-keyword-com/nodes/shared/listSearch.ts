@@ -5,7 +5,9 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { API_PREFIX, baseUrlOf, CREDENTIAL_TYPE, GROUP_SEPARATOR } from './constants';
+import { API_PREFIX, CREDENTIAL_TYPE } from './constants';
+import { accessOf } from './credentials';
+import { GROUP_SEPARATOR, groupsOf, isGroupName } from './groupName';
 import { apiRequest } from './transport';
 
 /**
@@ -13,7 +15,7 @@ import { apiRequest } from './transport';
  * domains from #23. The lists are small (one record per project), so filtering happens here.
  */
 async function baseUrl(context: ILoadOptionsFunctions): Promise<string> {
-	return baseUrlOf(await context.getCredentials(CREDENTIAL_TYPE));
+	return accessOf(await context.getCredentials(CREDENTIAL_TYPE)).baseUrl;
 }
 
 async function readGroups(context: ILoadOptionsFunctions): Promise<IDataObject[]> {
@@ -43,7 +45,7 @@ export async function searchProjects(this: ILoadOptionsFunctions, filter?: strin
 	return sortByName(
 		records
 			.map(recordName)
-			.filter((name) => name !== '' && !name.includes(GROUP_SEPARATOR) && matches(name, filter))
+			.filter((name) => name !== '' && !isGroupName(name) && matches(name, filter))
 			.map((name) => ({ name, value: name })),
 	);
 }
@@ -51,13 +53,10 @@ export async function searchProjects(this: ILoadOptionsFunctions, filter?: strin
 /** Groups of the project chosen in the Project field; the value is the group name alone. */
 export async function searchGroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const project = String(this.getCurrentNodeParameter('project', { extractValue: true }) ?? '');
-	const prefix = `${project}${GROUP_SEPARATOR}`;
 	const records = await readGroups(this);
+	if (project === '') return { results: [] };
 	return sortByName(
-		records
-			.map(recordName)
-			.filter((name) => project !== '' && name.startsWith(prefix))
-			.map((name) => name.slice(prefix.length))
+		groupsOf(project, records.map(recordName))
 			.filter((group) => matches(group, filter))
 			.map((group) => ({ name: group, value: group })),
 	);

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { GROUP_SEPARATOR } from './constants';
+import { isGroupName, splitName as splitGroupName } from './groupName';
 import { flattenRecord, shapeRecord, type RecordKind } from './records';
 import { checkOneOf, InputError } from './validation';
 
@@ -41,13 +41,9 @@ function readerOf(record: unknown): Read {
 
 const orNull = (value: unknown): IDataObject[string] => (value === undefined ? null : (value as IDataObject[string]));
 
-/** A project or group name as its two parts. */
-export function splitName(name: unknown): { project: string | null; group: string | null } {
-	if (typeof name !== 'string' || name === '') return { project: null, group: null };
-	const index = name.indexOf(GROUP_SEPARATOR);
-	return index < 0
-		? { project: name, group: null }
-		: { project: name.slice(0, index), group: name.slice(index + GROUP_SEPARATOR.length) };
+/** A project or group name as its two parts (both null when there is no name). */
+function partsOf(name: unknown): { project: string | null; group: string | null } {
+	return typeof name === 'string' && name !== '' ? splitGroupName(name) : { project: null, group: null };
 }
 
 /** Epoch seconds or a date string as ISO 8601 (null when absent or unreadable). */
@@ -97,7 +93,7 @@ const SIMPLIFIED: Partial<Record<RecordKind, (read: Read) => IDataObject>> = {
 	keyword: (read) => ({
 		id: orNull(read('id')),
 		keyword: orNull(read('kw')),
-		...splitName(read('category')),
+		...partsOf(read('category')),
 		region: orNull(read('region')),
 		rank: currentRank(read),
 		best_rank: orNull(read('best')),
@@ -108,7 +104,7 @@ const SIMPLIFIED: Partial<Record<RecordKind, (read: Read) => IDataObject>> = {
 	alert: (read) => ({
 		id: orNull(read('id')),
 		keyword: orNull(read('kw')),
-		...splitName(read('category')),
+		...partsOf(read('category')),
 		region: orNull(read('region')),
 		url: orNull(read('url')),
 		previous_rank: orNull(read('prevrank')),
@@ -119,7 +115,7 @@ const SIMPLIFIED: Partial<Record<RecordKind, (read: Read) => IDataObject>> = {
 	group: (read) => ({
 		id: orNull(read('id')),
 		name: orNull(read('name')),
-		is_group: typeof read('id') === 'string' && String(read('id')).includes(GROUP_SEPARATOR),
+		is_group: isGroupName(read('id')),
 		url: orNull(read('url')),
 		keywords: keywordCount(read('keywords_count')),
 		tags: tagNames(read('tags')),

@@ -3,9 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
 import type { OrderOf, RecordOrder } from './listOrder';
 import { judgeInOrder, readPipelined, servedSizes, windowAround, type PageSizes, type ServedPage } from './reader';
-import { RequestSlots, type SlotLease } from './slots';
+import { RequestSlots, slotHooks } from './slots';
+import type { AttemptHooks } from './transport';
 
-export { RequestSlots, type SlotLease } from './slots';
 
 /**
  * The API pages its lists in two shapes:
@@ -81,8 +81,8 @@ export async function mapConcurrent<T, R>(
 	return results;
 }
 
-/** Fetches one page; `lease` is the page's request slot (given back early by the request runner, see SlotLease). */
-export type FetchPage = (page: number, perPage: number, lease?: SlotLease) => Promise<unknown>;
+/** Fetches one page; `hooks` tie its request to the page's slot (given back as soon as the answer is in, see slots.ts). */
+export type FetchPage = (page: number, perPage: number, hooks?: AttemptHooks) => Promise<unknown>;
 
 export interface ReadSettings {
 	returnAll: boolean;
@@ -233,7 +233,7 @@ async function readInOrder<T>(
 	take(verdict.fresh);
 	if (verdict.end || results.length >= maxRecords) return { results, requests: 1 };
 	const outcome = await readPipelined(verdict.position, {
-		fetch: async (page, size, lease) => served(readPage(style, await fetchPage(page, size, lease), page, size)),
+		fetch: async (page, size, hooks) => served(readPage(style, await fetchPage(page, size, hooks), page, size)),
 		keyOf: order.keyOf,
 		compare: order.compare,
 		sizes,
@@ -316,7 +316,7 @@ async function readAsServed<T>(
 				try {
 					// A failed page fails the whole read: the pages still waiting for a slot are not requested.
 					if (failed) return [];
-					const info = readPage(style, await fetchPage(page, perPage, lease), page, perPage);
+					const info = readPage(style, await fetchPage(page, perPage, slotHooks(lease)), page, perPage);
 					facts[page - 1] = factsOf(info, identity);
 					const result = shape(info.records);
 					done = true;

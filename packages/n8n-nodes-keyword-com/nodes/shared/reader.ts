@@ -19,7 +19,8 @@
  * a time, within a time budget) and `readPipelined` (Return All / Limit: windows planned ahead, so that up to
  * `concurrency` requests stay in flight).
  */
-import { RequestSlots, type SlotLease } from './slots';
+import { RequestSlots, slotHooks } from './slots';
+import type { AttemptHooks } from './transport';
 
 /** One page as the API served it. */
 export interface ServedPage {
@@ -318,8 +319,8 @@ export async function readAfter<K>(start: ReadPosition<K>, options: ReadOptions<
 }
 
 export interface PipelineOptions<K> {
-	/** Fetches one window; `lease` is its request slot, given back by the request runner once the answer is in. */
-	fetch: (page: number, perPage: number, lease: SlotLease) => Promise<ServedPage>;
+	/** Fetches one window; `hooks` tie its request to its slot (given back once the answer is in, see slots.ts). */
+	fetch: (page: number, perPage: number, hooks: AttemptHooks) => Promise<ServedPage>;
 	keyOf: (record: unknown) => K | undefined;
 	compare: (a: K, b: K) => number;
 	sizes: PageSizes;
@@ -411,14 +412,10 @@ export async function readPipelined<K>(start: ReadPosition<K>, options: Pipeline
 				if (entry.discarded) return;
 				entry.sent = true;
 				requests++;
-				const guarded: SlotLease = {
-					release: () => lease.release(),
-					acquire: async () => {
-						if (entry.discarded) throw new Error('Not retried: the answer is no longer needed');
-						await lease.acquire();
-					},
-				};
-				entry.answer = { ok: true, value: await options.fetch(window.page, window.perPage, guarded) };
+				const hooks = slotHooks(lease, () => {
+					if (entry.discarded) throw new Error('Not retried: the answer is no longer needed');
+				});
+				entry.answer = { ok: true, value: await options.fetch(window.page, window.perPage, hooks) };
 			} catch (error) {
 				entry.answer = { ok: false, error };
 			} finally {

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isGroupName } from './groupName';
+
 /**
  * Record shaping for Simplify. The API wraps most records as `{type, id, attributes}`: Simplify turns one into a flat
  * object (`id` plus the attributes a workflow usually maps), leaving out bulky internals (rank history arrays, SERP
@@ -59,7 +61,7 @@ const SIMPLIFIERS: Record<Exclude<RecordKind, 'plain' | 'metrics'>, (record: IDa
 		'id', 'project_id', 'name', 'keywords_count', 'tags_count',
 		tags,
 		'keywords_last_updated_at', 'crawled_at', 'url', 'currency_code', 'shortkey', 'updated_at',
-		['is_group', (read) => { const id = read('id'); return typeof id === 'string' && id.includes('[sub]'); }],
+		['is_group', (read) => isGroupName(read('id'))],
 	]),
 	keyword: simplifier([
 		'id', 'project_id', 'category', 'kw', 'url', 'region', 'language', 'type', 'status',

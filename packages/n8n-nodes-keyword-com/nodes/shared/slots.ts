@@ -1,3 +1,7 @@
+import { sleep } from 'n8n-workflow';
+
+import type { AttemptHooks } from './transport';
+
 /**
  * A lease on one of a fixed number of request slots. The request runner gives its slot back as soon as a page's
  * answer is in, before parsing it, so the next page is already on the wire while this one is parsed and shaped; it
@@ -71,4 +75,30 @@ export class RequestSlots {
 		else this.free++;
 		return next !== undefined;
 	}
+}
+
+/**
+ * Gives the event loop a few turns before this page's JSON is parsed, so the request just started for the next page
+ * is on the wire first. n8n's request helper needs several turns to get a request out (URL check, agent, connect);
+ * traced in n8n's engine at 20 ms latency: after one turn the next request still waited behind the parse, after two
+ * or three it reached the server before the parse began (one page after another: 27 → 23 ms a page).
+ */
+async function letRequestLeave(turns = 3): Promise<void> {
+	for (let turn = 0; turn < turns; turn++) await sleep(0);
+}
+
+/**
+ * A page's request with its slot: the slot goes to the next page as soon as the answer is in (before it is parsed),
+ * and is taken again before a retry. `mayRetry` can refuse a retry (an answer no longer needed).
+ */
+export function slotHooks(lease: SlotLease, mayRetry?: () => void): AttemptHooks {
+	return {
+		beforeRetry: async () => {
+			mayRetry?.();
+			await lease.acquire();
+		},
+		onAnswer: async () => {
+			if (lease.release()) await letRequestLeave();
+		},
+	};
 }

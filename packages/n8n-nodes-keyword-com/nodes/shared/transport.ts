@@ -10,8 +10,8 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
+import { accessOf } from './credentials';
 import { describeFailure, type ApiFailure } from './errors';
-import type { SlotLease } from './slots';
 import { redactTokenPieces } from './redact';
 
 /**
@@ -82,6 +82,23 @@ export class KeywordComApiError extends NodeApiError {
 	}
 }
 
+/**
+ * The one way the node builds its API errors: message, description and HTTP code exactly as given (already redacted),
+ * and nothing else: never the request options or the transport error, which hold the token and the raw answer.
+ */
+export function keywordComError(
+	context: Pick<FunctionsBase, 'getNode'>,
+	facts: { message: string; description: string; httpCode: string | null },
+	itemIndex?: number,
+): KeywordComApiError {
+	const { message, description, httpCode } = facts;
+	return new KeywordComApiError(
+		context.getNode(),
+		{ message, httpCode } as JsonObject,
+		{ message, description, httpCode: httpCode ?? undefined, itemIndex },
+	).pin(message, description, httpCode);
+}
+
 /** Below this much time left before a deadline, no request is started (it could not get an answer in time). */
 export const MIN_REQUEST_TIME_MS = 250;
 
@@ -99,12 +116,7 @@ export function withDescription(
 	const source = error as { message?: string; description?: string | null; httpCode?: string | null };
 	const message = source?.message ?? String(error);
 	const description = `${source?.description ?? ''} ${extra}`.trim();
-	const httpCode = source?.httpCode ?? null;
-	return new KeywordComApiError(
-		context.getNode(),
-		{ message, httpCode } as JsonObject,
-		{ message, description, httpCode: httpCode ?? undefined, itemIndex },
-	).pin(message, description, httpCode);
+	return keywordComError(context, { message, description, httpCode: source?.httpCode ?? null }, itemIndex);
 }
 
 const RETRYABLE_NETWORK_CODES = new Set([
@@ -158,16 +170,6 @@ function headerValue(headers: unknown, name: string): unknown {
 	return undefined;
 }
 
-/**
- * Gives the event loop a few turns before this page's JSON is parsed, so the request just started for the next page
- * is on the wire first. n8n's request helper needs several turns to get a request out (URL check, agent, connect);
- * traced in n8n's engine at 20 ms latency: after one turn the next request still waited behind the parse, after two
- * or three it reached the server before the parse began (one page after another: 27 → 23 ms a page).
- */
-async function letRequestLeave(turns = 3): Promise<void> {
-	for (let turn = 0; turn < turns; turn++) await sleep(0);
-}
-
 function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
 	if (typeof body !== 'string') return { ok: true, value: body };
 	const text = body.trim();
@@ -201,8 +203,7 @@ function networkFailure(error: unknown): ApiFailure {
 
 async function getToken(context: RequestContext): Promise<string | undefined> {
 	try {
-		const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-		return typeof credentials?.apiToken === 'string' ? credentials.apiToken : undefined;
+		return accessOf(await context.getCredentials(CREDENTIAL_TYPE)).token;
 	} catch {
 		return undefined;
 	}
@@ -215,19 +216,17 @@ export function toApiError(
 	itemIndex?: number,
 	what?: string,
 ): KeywordComApiError {
-	const { message, description, httpCode } = describeFailure(failure, token, what);
-	// Only the described (redacted) facts go into the error: never the request options or the transport error,
-	// which hold the token (Authorization header) and the API's raw answer.
-	return new KeywordComApiError(
-		context.getNode(),
-		{ message, httpCode } as JsonObject,
-		{ message, description, httpCode: httpCode ?? undefined, itemIndex },
-	).pin(message, description, httpCode);
+	return keywordComError(context, describeFailure(failure, token, what), itemIndex);
 }
 
-function markOutOfTime(error: KeywordComApiError): KeywordComApiError {
-	error.outOfTime = true;
-	return error;
+/** URL parsing resolves "." and ".." (also as %2E): `DELETE …/groups/..` would reach another endpoint. */
+async function dotSegmentError(context: RequestContext, what: string, itemIndex?: number): Promise<KeywordComApiError> {
+	const message = redactTokenPieces(
+		`A project, group or id named "." or ".." cannot be used: the request ${what} would reach another address`,
+		await getToken(context),
+	);
+	const description = 'Rename the project or group in Keyword.com, or check the value the expression gives.';
+	return keywordComError(context, { message, description, httpCode: null }, itemIndex);
 }
 
 /**
@@ -246,135 +245,166 @@ export class SharedPause {
 	}
 }
 
-/** Sends one logical request (with its retries) and returns the parsed answer, or throws KeywordComApiError. */
-export async function apiRequest(
+/**
+ * What the caller of a request learns between attempts (paging: a page's request slot, see slots.ts). The transport
+ * knows nothing of slots or pages.
+ */
+export interface AttemptHooks {
+	/** Before a retry (a page takes its slot again). */
+	beforeRetry?(): Promise<void>;
+	/** A 2xx answer is in, its body not yet parsed (a page gives its slot to the next page). */
+	onAnswer?(): Promise<void>;
+}
+
+export interface RequestOptions {
+	policy?: RetryPolicy;
+	itemIndex?: number;
+	onAttempt?: () => void;
+	pause?: SharedPause;
+	/**
+	 * The credential, read once by the caller. Without it n8n reads (and decrypts) the credential again for every
+	 * request, which is most of the client's work per page of a large Return All.
+	 */
+	credentials?: ICredentialDataDecryptedObject;
+	hooks?: AttemptHooks;
+	/**
+	 * Time (ms since the epoch) the request and its retries must be over by: each attempt times out at it, and no
+	 * retry starts that could not finish before it. What fails that way is a KeywordComApiError with `outOfTime` set.
+	 */
+	deadline?: number;
+}
+
+/** One attempt's outcome: the parsed answer, or what went wrong. */
+type Attempt =
+	| { response: ApiResponse }
+	| { failure: ApiFailure; headers?: unknown; network?: true };
+
+/** Sends the request once and parses its answer. Never throws for HTTP or network failures: they are outcomes. */
+async function sendOnce(
 	context: RequestContext,
 	request: ApiRequest,
-	options: {
-		policy?: RetryPolicy;
-		itemIndex?: number;
-		onAttempt?: () => void;
-		pause?: SharedPause;
-		/**
-		 * The credential, read once by the caller. Without it n8n reads (and decrypts) the credential again for every
-		 * request, which is most of the client's work per page of a large Return All.
-		 */
-		credentials?: ICredentialDataDecryptedObject;
-		/**
-		 * The request slot of a page of a paged read: given back as soon as a 2xx answer is in, before its body is
-		 * parsed (so the next page goes out first), and taken again before a retry.
-		 */
-		lease?: SlotLease;
-		/**
-		 * Time (ms since the epoch) the request and its retries must be over by: each attempt times out at it, and
-		 * no retry starts that could not finish before it. What fails that way is a KeywordComApiError with
-		 * `outOfTime` set.
-		 */
-		deadline?: number;
-	} = {},
-): Promise<ApiResponse> {
-	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
-	const method = (request.method ?? 'GET').toUpperCase();
-	const safeToRepeat = method === 'GET' || (method === 'POST' && READ_ONLY_POSTS.test(request.url.split('?')[0]));
-	const what = `${request.method ?? 'GET'} ${request.url.split('?')[0]}`;
-	let token: string | undefined;
-	if (hasDotSegment(request.url)) {
-		// URL parsing resolves "." and ".." (also as %2E): `DELETE …/groups/..` would reach another endpoint.
-		token = await getToken(context);
-		const message = redactTokenPieces(
-			`A project, group or id named "." or ".." cannot be used: the request ${what} would reach another address`,
-			token,
-		);
-		const description = 'Rename the project or group in Keyword.com, or check the value the expression gives.';
-		throw new KeywordComApiError(context.getNode(), { message } as JsonObject, {
-			message,
-			description,
-			itemIndex: options.itemIndex,
-		}).pin(message, description, null);
+	options: RequestOptions,
+	timeoutMs: number | undefined,
+): Promise<Attempt> {
+	const base = request.base ?? {};
+	const httpOptions: IHttpRequestOptions = {
+		...base,
+		method: request.method,
+		url: request.url,
+		qs: request.qs,
+		body: request.body as IHttpRequestOptions['body'],
+		json: true,
+		// The body comes as text and is parsed below: a page's slot is freed between its arrival and its parsing.
+		encoding: 'text',
+		arrayFormat: 'brackets',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (httpOptions.body === undefined) delete httpOptions.body;
+	// An attempt never outlives the deadline: it times out at it (and counts as a dropped connection).
+	if (timeoutMs !== undefined) {
+		httpOptions.timeout = Math.max(1, Math.min(base.timeout ?? Number.POSITIVE_INFINITY, Math.floor(timeoutMs)));
 	}
 	const credentialsDecrypted = options.credentials
 		? { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: options.credentials } }
 		: undefined;
+	let response: IN8nHttpFullResponse;
+	try {
+		options.onAttempt?.();
+		response = (await context.helpers.httpRequestWithAuthentication.call(
+			context as never,
+			CREDENTIAL_TYPE,
+			httpOptions,
+			credentialsDecrypted,
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		return { failure: networkFailure(error), network: true };
+	}
+	const status = response.statusCode;
+	const success = status >= 200 && status < 300;
+	if (success) await options.hooks?.onAnswer?.();
+	const parsed = parseBody(response.body);
+	if (success && parsed.ok && (parsed.value !== undefined || request.allowEmpty)) {
+		return { response: { status, body: parsed.value, headers: response.headers ?? {} } };
+	}
+	const body = parsed.ok ? parsed.value : response.body;
+	return { failure: { status, body: success && parsed.ok ? undefined : body }, headers: response.headers };
+}
+
+/**
+ * Whether a failed attempt is tried again, and after how long Keyword.com asked to wait (see the retry policy at the
+ * top). A wait longer than the policy allows is not retried: the failure then says how long was asked.
+ */
+function classify(
+	attempt: Exclude<Attempt, { response: ApiResponse }>,
+	safeToRepeat: boolean,
+	policy: RetryPolicy,
+): { retryable: boolean; retryAfterMs?: number } {
+	const { failure } = attempt;
+	if (attempt.network) {
+		return { retryable: safeToRepeat && failure.status === undefined && RETRYABLE_NETWORK_CODES.has(failure.code ?? '') };
+	}
+	const status = failure.status ?? 0;
+	if (status >= 200 && status < 300) return { retryable: safeToRepeat }; // an unreadable or empty answer
+	if (!(status === 429 || (safeToRepeat && status >= 500))) return { retryable: false };
+	// 429 and 503 carry Retry-After; any server error that sends one gets it honoured.
+	const retryAfterMs = parseRetryAfter(headerValue(attempt.headers, 'retry-after'));
+	if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) {
+		failure.retryAfterMs = retryAfterMs;
+		failure.maxWaitMs = policy.maxDelayMs;
+		return { retryable: false };
+	}
+	return { retryable: true, retryAfterMs };
+}
+
+/** The error a request ends with: its facts described, and whether a failed write may have been applied. */
+async function finalError(
+	context: RequestContext,
+	failure: ApiFailure,
+	facts: { attempts: number; safeToRepeat: boolean; what: string; itemIndex?: number; outOfTime: boolean },
+): Promise<KeywordComApiError> {
+	failure.attempts = facts.attempts;
+	const refused = failure.status !== undefined && failure.status >= 400 && failure.status < 500;
+	if (!facts.safeToRepeat && !refused && !NEVER_SENT_CODES.has(failure.code ?? '')) failure.mayHaveApplied = true;
+	const error = toApiError(context, failure, await getToken(context), facts.itemIndex, facts.what);
+	error.outOfTime = facts.outOfTime;
+	return error;
+}
+
+/** Sends one logical request (with its retries) and returns the parsed answer, or throws KeywordComApiError. */
+export async function apiRequest(
+	context: RequestContext,
+	request: ApiRequest,
+	options: RequestOptions = {},
+): Promise<ApiResponse> {
+	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
+	const method = (request.method ?? 'GET').toUpperCase();
+	const path = request.url.split('?')[0];
+	const safeToRepeat = method === 'GET' || (method === 'POST' && READ_ONLY_POSTS.test(path));
+	const what = `${request.method ?? 'GET'} ${path}`;
+	if (hasDotSegment(request.url)) throw await dotSegmentError(context, what, options.itemIndex);
 	const timeLeft = () => (options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - Date.now());
+	const facts = (attempts: number, outOfTime: boolean) =>
+		({ attempts, safeToRepeat, what, itemIndex: options.itemIndex, outOfTime });
 	let lastFailure: ApiFailure | undefined;
 	for (let attempt = 1; ; attempt++) {
-		if (attempt > 1) await options.lease?.acquire();
+		if (attempt > 1) await options.hooks?.beforeRetry?.();
 		if (options.pause) await options.pause.wait();
 		if (timeLeft() < MIN_REQUEST_TIME_MS) {
-			token ??= await getToken(context);
-			const failure: ApiFailure = lastFailure ?? { code: 'ETIMEDOUT', rawMessage: 'no time left before the deadline' };
-			failure.attempts = attempt - 1;
-			throw markOutOfTime(toApiError(context, failure, token, options.itemIndex, what));
+			const failure = lastFailure ?? { code: 'ETIMEDOUT', rawMessage: 'no time left before the deadline' };
+			throw await finalError(context, failure, { ...facts(attempt - 1, true), safeToRepeat: true });
 		}
-		const base = request.base ?? {};
-		const httpOptions: IHttpRequestOptions = {
-			...base,
-			method: request.method,
-			url: request.url,
-			qs: request.qs,
-			body: request.body as IHttpRequestOptions['body'],
-			json: true,
-			// The body comes as text and is parsed below: a page's slot is freed between its arrival and its parsing.
-			encoding: 'text',
-			arrayFormat: 'brackets',
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		};
-		if (httpOptions.body === undefined) delete httpOptions.body;
-		// An attempt never outlives the deadline: it times out at it (and counts as a dropped connection).
-		if (options.deadline !== undefined) {
-			httpOptions.timeout = Math.max(1, Math.min(base.timeout ?? Number.POSITIVE_INFINITY, Math.floor(timeLeft())));
-		}
-		let failure: ApiFailure;
-		let retryAfterMs: number | undefined;
-		let retryable: boolean;
-		try {
-			options.onAttempt?.();
-			const response = (await context.helpers.httpRequestWithAuthentication.call(
-				context as never,
-				CREDENTIAL_TYPE,
-				httpOptions,
-				credentialsDecrypted,
-			)) as IN8nHttpFullResponse;
-			const status = response.statusCode;
-			// A page's answer is in: its slot goes to the next page, whose request leaves before this body is parsed.
-			if (options.lease && status >= 200 && status < 300 && options.lease.release()) await letRequestLeave();
-			const parsed = parseBody(response.body);
-			if (status >= 200 && status < 300) {
-				if (parsed.ok && (parsed.value !== undefined || request.allowEmpty)) {
-					return { status, body: parsed.value, headers: response.headers ?? {} };
-				}
-				failure = { status, body: parsed.ok ? undefined : response.body };
-				retryable = safeToRepeat;
-			} else {
-				failure = { status, body: parsed.ok ? parsed.value : response.body };
-				retryable = status === 429 || (safeToRepeat && status >= 500);
-				// 429 and 503 carry Retry-After; any server error that sends one gets it honoured.
-				if (retryable) retryAfterMs = parseRetryAfter(headerValue(response.headers, 'retry-after'));
-			}
-		} catch (error) {
-			failure = networkFailure(error);
-			retryable = safeToRepeat && failure.status === undefined && RETRYABLE_NETWORK_CODES.has(failure.code ?? '');
-		}
-		if (retryable && retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) {
-			// Waiting the cap would only be refused again: stop now and say how long Keyword.com asked to wait.
-			retryable = false;
-			failure.retryAfterMs = retryAfterMs;
-			failure.maxWaitMs = policy.maxDelayMs;
-		}
+		const outcome = await sendOnce(context, request, options, options.deadline === undefined ? undefined : timeLeft());
+		if ('response' in outcome) return outcome.response;
+		const { retryable, retryAfterMs } = classify(outcome, safeToRepeat, policy);
 		const delay = retryDelay(policy, attempt, retryAfterMs);
 		// A retry that could not be answered before the deadline is not started.
 		const outOfTime = retryable && timeLeft() < delay + MIN_REQUEST_TIME_MS;
 		if (!retryable || attempt >= policy.maxAttempts || outOfTime) {
-			token ??= await getToken(context);
-			failure.attempts = attempt;
-			const refused = failure.status !== undefined && failure.status >= 400 && failure.status < 500;
-			if (!safeToRepeat && !refused && !NEVER_SENT_CODES.has(failure.code ?? '')) failure.mayHaveApplied = true;
-			const error = toApiError(context, failure, token, options.itemIndex, what);
-			throw outOfTime && attempt < policy.maxAttempts ? markOutOfTime(error) : error;
+			throw await finalError(context, outcome.failure, facts(attempt, outOfTime && attempt < policy.maxAttempts));
 		}
-		lastFailure = failure;
-		if (failure.status === 429) options.pause?.hold(delay);
+		lastFailure = outcome.failure;
+		if (outcome.failure.status === 429) options.pause?.hold(delay);
 		await sleep(delay);
 	}
 }

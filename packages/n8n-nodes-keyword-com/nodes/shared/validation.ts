@@ -1,13 +1,13 @@
 import {
 	AI_AGGREGATIONS,
 	AI_TIMEFRAMES,
-	GROUP_SEPARATOR,
 	MAX_CHART_DAYS,
 	MAX_IDS_PER_CALL,
 	MAX_KEYWORD_LENGTH,
 	PROJECT_TIMEFRAMES,
 	SHARE_OF_VOICE_RANGES,
 } from './constants';
+import { GROUP_SEPARATOR, holdsSeparator } from './groupName';
 import { holdsTokenPiece, REDACTED, redactText, redactTokenPieces } from './redact';
 
 /**
@@ -122,7 +122,7 @@ export function checkName(field: string, value: unknown, { allowEmpty = false } 
 		throw new InputError(field, 'must not be empty');
 	}
 	checkPathText(field, name);
-	if (name.toLowerCase().includes(GROUP_SEPARATOR)) {
+	if (holdsSeparator(name)) {
 		throw new InputError(
 			field,
 			`must not contain "${GROUP_SEPARATOR}"`,
@@ -132,16 +132,6 @@ export function checkName(field: string, value: unknown, { allowEmpty = false } 
 	return name;
 }
 
-/** `<project>[sub]<group>` or the project alone: the identifier the API uses in paths and bodies. */
-export function composeTarget(project: string, group: string): string {
-	return group ? `${project}${GROUP_SEPARATOR}${group}` : project;
-}
-
-/** Path segment for a project or group: each name encoded on its own, the `[sub]` separator kept literal. */
-export function encodeTarget(project: string, group: string): string {
-	const encodedProject = encodeURIComponent(project);
-	return group ? `${encodedProject}${GROUP_SEPARATOR}${encodeURIComponent(group)}` : encodedProject;
-}
 
 export function checkKeywordText(field: string, value: unknown): string {
 	const kw = requireText(field, value ?? '').trim();

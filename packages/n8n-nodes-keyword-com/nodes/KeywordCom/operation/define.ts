@@ -12,6 +12,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from '../../shared/constants';
+import { accessOf } from '../../shared/credentials';
 import { concurrencyOption, returnAllFields, simplifyField } from '../../shared/fields';
 import {
 	OUTPUT_CHOICE_VERSIONS,
@@ -22,10 +23,10 @@ import {
 	type OutputChoice,
 } from '../../shared/output';
 import { identityOf, orderOfList } from '../../shared/listOrder';
-import { collectPages, ListChangedError, type PageStyle, type SlotLease } from '../../shared/paging';
+import { collectPages, ListChangedError, type PageStyle } from '../../shared/paging';
 import type { RecordKind } from '../../shared/records';
 import { redactDeep } from '../../shared/redact';
-import { apiRequest, SharedPause, type ApiRequest, type ApiResponse } from '../../shared/transport';
+import { apiRequest, SharedPause, type ApiRequest, type ApiResponse, type AttemptHooks } from '../../shared/transport';
 import { capToolResult, isToolNode, TOOL_DEFAULT_LIMIT } from './tool';
 import { checkInteger, InputError } from '../../shared/validation';
 
@@ -84,7 +85,7 @@ export interface OperationRuntime {
 	prepared: PreparedRequest;
 	url: string;
 	method: IHttpRequestMethods;
-	send(request: Omit<ApiRequest, 'base'>, lease?: SlotLease): Promise<ApiResponse>;
+	send(request: Omit<ApiRequest, 'base'>, hooks?: AttemptHooks): Promise<ApiResponse>;
 	/** One record as the user chose to see it (version 1: Simplify; version 2: Output). */
 	shape(record: unknown, kind: RecordKind): IDataObject;
 }
@@ -295,7 +296,7 @@ function executeOperation(config: OperationConfig) {
 		const { itemIndex, node } = input;
 		const asTool = isToolNode(node);
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-		const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
+		const { token } = accessOf(credentials);
 		let prepared: PreparedRequest;
 		let url: string;
 		let choice: OutputChoice;
@@ -304,20 +305,23 @@ function executeOperation(config: OperationConfig) {
 			choice = readOutputChoice(config, input);
 			size = readListSize(this, config, input, asTool);
 			prepared = config.prepare?.(input) ?? {};
-			url = fillPath(config.path, prepared.path);
+			// The request sent is the one the description's routing names: its method, its path with the placeholders
+			// filled by the checked values. (n8n hands the routing to this hook instead of sending it: see ARCHITECTURE.md.)
+			url = fillPath(String(requestData.options.url ?? config.path), prepared.path);
 		} catch (error) {
 			throw toOperationError(node, error, itemIndex, token);
 		}
 		const { returnAll, limit } = size;
+		const method = (requestData.options.method ?? config.method) as IHttpRequestMethods;
 		const base = baseOptions(requestData.options);
 		const pause = new SharedPause();
 		const runtime: OperationRuntime = {
 			input,
 			prepared,
 			url,
-			method: config.method,
-			send: async (request, lease) =>
-				await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials, lease }),
+			method,
+			send: async (request, hooks) =>
+				await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials, hooks }),
 			shape: (record, kind) => shapeForOutput(record, kind, choice),
 		};
 
@@ -334,11 +338,11 @@ function executeOperation(config: OperationConfig) {
 			try {
 				results = await collectPages(
 					config.paged,
-					async (page, perPage, lease) =>
+					async (page, perPage, hooks) =>
 						(
 							await runtime.send(
-								{ method: config.method, url, qs: { ...(prepared.qs ?? {}), page, per_page: perPage } },
-								lease,
+								{ method, url, qs: { ...(prepared.qs ?? {}), page, per_page: perPage } },
+								hooks,
 							)
 						).body,
 					{ returnAll, limit, concurrency, order: orderOfList(kind, prepared.qs), identity: identityOf },
@@ -350,7 +354,7 @@ function executeOperation(config: OperationConfig) {
 			}
 		} else {
 			const response = await runtime.send({
-				method: config.method,
+				method,
 				url,
 				qs: prepared.qs,
 				body: prepared.body,

@@ -1,5 +1,6 @@
 import type { OperationInput } from './define';
-import { checkName, composeTarget, encodeTarget } from '../../shared/validation';
+import { composeName, encodeName } from '../../shared/groupName';
+import { checkName } from '../../shared/validation';
 
 /** The project (and optional group) an operation acts on, checked and ready for a path or a body. */
 export interface Target {
@@ -14,5 +15,5 @@ export interface Target {
 export function readTarget(input: OperationInput, { withGroup = true } = {}): Target {
 	const project = checkName('Project', input.get('project', ''));
 	const group = withGroup ? checkName('Group', input.get('group', ''), { allowEmpty: true }) : '';
-	return { project, group, name: composeTarget(project, group), encoded: encodeTarget(project, group) };
+	return { project, group, name: composeName(project, group), encoded: encodeName(project, group) };
 }

@@ -9,7 +9,7 @@ import { alertSecondsOf } from '../../shared/listOrder';
 import { shapeForOutput, type OutputChoice } from '../../shared/output';
 import { redactDeep } from '../../shared/redact';
 import { shapeRecord } from '../../shared/records';
-import { splitName } from './scope';
+import { splitName } from '../../shared/groupName';
 
 /** Largest page of the alert list. */
 export const ALERT_PAGE_SIZE = 250;

@@ -22,8 +22,7 @@ import { isoTime, shapeForOutput, type OutputChoice } from '../../shared/output'
 import { flattenRecord, shapeRecord } from '../../shared/records';
 import { compareIds } from './cursor';
 import { rankChange, type HistoryOrder } from './ranks';
-import type { Scope } from './scope';
-import { inScope, splitName } from './scope';
+import { inScope, splitName, type Scope } from '../../shared/groupName';
 
 export const KEYWORD_PAGE_SIZE = 250;
 

@@ -1,6 +1,7 @@
 import { API_PREFIX } from '../../../shared/constants';
 import { defineOperation } from '../../operation/define';
-import { checkCurrency, checkName, composeTarget } from '../../../shared/validation';
+import { composeName } from '../../../shared/groupName';
+import { checkCurrency, checkName } from '../../../shared/validation';
 
 /** #7 POST /api/v2/groups */
 export const createProject = defineOperation({
@@ -47,7 +48,7 @@ export const createProject = defineOperation({
 		const currency = checkCurrency('Currency Code', input.get('currencyCode'));
 		return {
 			body: {
-				data: { type: 'project', attributes: { category: composeTarget(project, group), currency_code: currency } },
+				data: { type: 'project', attributes: { category: composeName(project, group), currency_code: currency } },
 			},
 		};
 	},

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX, GROUP_SEPARATOR } from '../../../shared/constants';
+import { API_PREFIX } from '../../../shared/constants';
+import { isGroupName } from '../../../shared/groupName';
 import { defineOperation } from '../../operation/define';
 
 /** #1 GET /api/v2/groups/active */
@@ -35,7 +36,7 @@ export const getManyProjects = defineOperation({
 			const records = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
 			const include = input.get('include', 'all');
 			if (include === 'all') return records;
-			return records.filter((record) => String(record.id).includes(GROUP_SEPARATOR) === (include === 'groups'));
+			return records.filter((record) => isGroupName(record.id) === (include === 'groups'));
 		},
 	},
 });
