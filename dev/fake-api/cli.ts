@@ -9,6 +9,7 @@
  */
 import { ALERT_ORDERS, DEFAULT_BEHAVIOUR, HISTORY_ORDERS, mergeBehaviour, type AlertOrder, type FakeBehaviour, type HistoryOrder } from './behaviour';
 import { FakeKeywordApi } from './server';
+import { serveUntilSignal } from '../serve-until-signal';
 
 interface CliOptions {
 	port: number;
@@ -124,18 +125,7 @@ async function main(): Promise<void> {
 	const api = new FakeKeywordApi({ token: opts.token, seed: opts.seed, latencyMs: opts.latency, cacheReads: opts.cacheReads, behaviour: opts.behaviour });
 	if (opts.keywords > 0) api.addKeywords(opts.project ?? 'Bulk Project', opts.keywords);
 	const baseUrl = await api.start(opts.port, opts.host);
-	process.stdout.write(JSON.stringify({ baseUrl, token: api.token }) + '\n');
-	let stopping = false;
-	const shutdown = (): void => {
-		if (stopping) return;
-		stopping = true;
-		api.stop().then(
-			() => process.exit(0),
-			() => process.exit(1),
-		);
-	};
-	process.on('SIGTERM', shutdown);
-	process.on('SIGINT', shutdown);
+	serveUntilSignal({ baseUrl, token: api.token }, async () => await api.stop());
 }
 
 if (require.main === module) {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 
 import { parseScript, type ScriptStep } from './script';
 import { FakeModel } from './server';
+import { serveUntilSignal } from '../serve-until-signal';
 
 const USAGE = "Usage: cli.js [--port N] [--script FILE.json | --script-json '<json>'] [--api-key K] [--model ID]...\n";
 
@@ -83,18 +84,7 @@ export function parseArgs(argv: string[]): CliOptions {
 async function main(): Promise<void> {
 	const opts = parseArgs(process.argv.slice(2));
 	const model = await FakeModel.start({ port: opts.port, script: opts.script, apiKey: opts.apiKey, models: opts.models.length ? opts.models : undefined });
-	process.stdout.write(JSON.stringify({ baseUrl: model.baseUrl, apiKey: model.apiKey }) + '\n');
-	let stopping = false;
-	const shutdown = (): void => {
-		if (stopping) return;
-		stopping = true;
-		model.stop().then(
-			() => process.exit(0),
-			() => process.exit(1),
-		);
-	};
-	process.on('SIGTERM', shutdown);
-	process.on('SIGINT', shutdown);
+	serveUntilSignal({ baseUrl: model.baseUrl, apiKey: model.apiKey }, async () => await model.stop());
 }
 
 if (require.main === module) {

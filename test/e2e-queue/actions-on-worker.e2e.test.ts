@@ -24,8 +24,6 @@ import {
 	webhookWorkflow,
 } from '../../e2e/lib';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const WORKFLOW_ID = 'kwcQueueActions1';
 const WEBHOOK_PATH = 'kwc-queue-actions';
 const ACME = 'Acme Shoes';

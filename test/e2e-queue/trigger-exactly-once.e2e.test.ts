@@ -41,8 +41,6 @@ import {
 } from '../../e2e/lib';
 import { leakPieces } from '../leak-pieces';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const POLL_TIMEOUT_SECONDS = 5;
 const ALERT_WORKFLOW = 'kwcQueueAlerts01';
 const KEYWORD_WORKFLOW = 'kwcQueueKeywords1';

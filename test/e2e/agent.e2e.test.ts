@@ -29,8 +29,6 @@ import {
 } from '../../e2e/lib';
 import { AGENT_NODE, AGENT_NODE_VERSION, FakeModel, fakeModelCredential, openAiChatModelNode, type ChatRequest } from '../../e2e/lib/fake-model';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const ACME = 'Acme Shoes';
 const LIMIT = 5;
 /** The Keyword.com node version the tools use (version 2 adds the tool-mode limits and the Output choice). */

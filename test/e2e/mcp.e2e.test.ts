@@ -28,8 +28,6 @@ import {
 } from '../../e2e/lib';
 import { MCP_TRIGGER_NODE, MCP_TRIGGER_NODE_VERSION } from '../../e2e/lib/fake-model';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const ACME = 'Acme Shoes';
 const LIMIT = 3;
 /** The Keyword.com node version the tools use (version 2 adds the tool-mode limits and the Output choice). */

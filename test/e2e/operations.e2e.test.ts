@@ -29,8 +29,6 @@ import {
 	type FakeRequest,
 } from '../../e2e/lib';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const byName = (value: string): Record<string, unknown> => ({ __rl: true, mode: 'name', value });
 const byId = (value: string | number): Record<string, unknown> => ({ __rl: true, mode: 'id', value: String(value) });
 const credentials = { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } };

@@ -46,8 +46,6 @@ import {
 } from '../../e2e/lib';
 import { leakPieces } from '../leak-pieces';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const WORKFLOW_ID = 'kwcTriggerFlow01';
 const NODE_NAME = 'Keyword.com Trigger';
 

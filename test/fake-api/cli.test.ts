@@ -1,23 +1,12 @@
 /** The CLI: one JSON line when listening, flags applied, clean exit on SIGTERM. */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { firstLine } from './helpers';
 
 const CLI = path.resolve(__dirname, '../../dev/fake-api/cli.js');
-
-function firstLine(child: ChildProcess): Promise<string> {
-	return new Promise((resolve, reject) => {
-		let buf = '';
-		child.stdout!.on('data', (chunk: Buffer) => {
-			buf += chunk.toString('utf8');
-			const nl = buf.indexOf('\n');
-			if (nl !== -1) resolve(buf.slice(0, nl));
-		});
-		child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-	});
-}
 
 describe('fake API: CLI', () => {
 	it('starts, prints {baseUrl, token}, serves the flags, and exits 0 on SIGTERM', async () => {

@@ -3,14 +3,13 @@
  * the conversation, tool matching, script errors, recording, and the CLI. Plain fetch; no n8n.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { FakeModel, matchTool, parseScript, stepIndexOf } from '../../dev/fake-model';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
+import { firstLine } from './helpers';
 
 const CLI = path.resolve(__dirname, '../../dev/fake-model/cli.js');
 const TOOLS = ['Get_many_keywords', 'Get_a_keyword'].map((name) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object' } } }));
@@ -168,18 +167,6 @@ describe('fake model: scripted chat completions', () => {
 		assert.throws(() => parseScript('nope'), /JSON array of steps/);
 	});
 });
-
-function firstLine(child: ChildProcess): Promise<string> {
-	return new Promise((resolve, reject) => {
-		let buf = '';
-		child.stdout!.on('data', (chunk: Buffer) => {
-			buf += chunk.toString('utf8');
-			const nl = buf.indexOf('\n');
-			if (nl !== -1) resolve(buf.slice(0, nl));
-		});
-		child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-	});
-}
 
 describe('fake model: CLI', () => {
 	it('prints {baseUrl, apiKey}, plays --script-json, serves the control routes, exits 0 on SIGTERM', async () => {

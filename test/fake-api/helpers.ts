@@ -1,4 +1,6 @@
 /** Shared helpers of the fake API's own tests: start a fake on port 0 and call it with global fetch. */
+import type { ChildProcess } from 'node:child_process';
+
 import { FakeKeywordApi, type FakeKeywordApiOptions } from '../../dev/fake-api';
 
 export const TOKEN = 'test-token-123';
@@ -52,4 +54,17 @@ export function errorOf(json: unknown): { status: string; title: string; detail:
 		if (typeof e.status !== 'string' || typeof e.title !== 'string' || typeof e.detail !== 'string') throw new Error(`bad error entry ${JSON.stringify(e)}`);
 	}
 	return body.errors[0];
+}
+
+/** The first line a dev server's CLI prints (its JSON announcement); rejects if the process exits first. */
+export function firstLine(child: ChildProcess): Promise<string> {
+	return new Promise((resolve, reject) => {
+		let buf = '';
+		child.stdout!.on('data', (chunk: Buffer) => {
+			buf += chunk.toString('utf8');
+			const nl = buf.indexOf('\n');
+			if (nl !== -1) resolve(buf.slice(0, nl));
+		});
+		child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+	});
 }

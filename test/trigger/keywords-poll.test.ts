@@ -127,7 +127,7 @@ describe('Keyword Updated: one request when idle, only moved lists read', () => 
 		for (const item of items) {
 			assert.equal(typeof item.rank, 'number');
 			assert.equal(item.previous_rank, 5 + ((item.id as unknown as number) % 40));
-			assert.equal(item.change, (item.previous_rank as number) - (item.rank as number));
+			assert.equal(item.change, (item.previous_rank) - (item.rank as number));
 		}
 		assert.ok(!JSON.stringify(items).includes(TOKEN));
 		assert.ok(JSON.stringify(run.state).length < 200, JSON.stringify(run.state));
@@ -173,7 +173,7 @@ describe('Keyword Updated: either history order', () => {
 				const item = byId.get(id)!;
 				assert.equal(item.rank, null);
 				assert.equal(item.previous_rank, 5 + (id % 40));
-				assert.equal(item.change, (item.previous_rank as number) - 101);
+				assert.equal(item.change, (item.previous_rank) - 101);
 			}
 			for (const id of ids.slice(3)) {
 				const item = byId.get(id)!;
@@ -288,7 +288,7 @@ describe('Keyword Updated: exactly once while lists change and time runs out', (
 						run.api.keywords = run.api.keywords.filter((k) => !gone.has(k.id));
 						run.api.latencyMs = step.latency;
 						let calls = 0;
-						run.api.beforeRequest = (call) => {
+						run.api.beforeRequest = () => {
 							calls++;
 							if (step.failAt > 0 && calls === step.failAt) throw new Error('HTTP 502');
 							const inList = run.api.listOf(step.project);

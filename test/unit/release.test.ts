@@ -13,8 +13,6 @@ import { parse } from 'yaml';
 
 import { packageDir, repoRoot } from '../../e2e/lib/paths';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const CHECK = path.join(packageDir(), 'scripts', 'check-release.mjs');
 const readJson = (file: string): any => JSON.parse(fs.readFileSync(file, 'utf8'));
 const runCheck = (file: string) => spawnSync(process.execPath, [CHECK, file], { encoding: 'utf8' });

@@ -261,7 +261,7 @@ export const aiSentiment: Handler = (ctx) => {
 	const ownSamples = own.samples.map((x) => x.s);
 	const split = sentimentSplit(ownSamples);
 	const cloud = (words: string[], weightBase: number): Array<{ text: string; weight: number }> =>
-		words.map((text, i) => ({ text, weight: Math.max(1, Math.round(weightBase / (i + 1))) })).filter((w) => weightBase > 0);
+		words.map((text, i) => ({ text, weight: Math.max(1, Math.round(weightBase / (i + 1))) })).filter(() => weightBase > 0);
 	const engines = [...new Set(own.samples.map((x) => x.engine))];
 	const topics = new Map<string, { id: string; name: string; ids: Set<string> }>();
 	for (const t of terms) {
