@@ -8,17 +8,26 @@
  *   "Manual start" followed by a Keyword.com node with the trigger's name doing what one poll does
  *   (New Alert → Alert → Get Many of the last day; Keyword Updated → Keyword → Get Many); or, with
  *   `trigger: 'keep'`, stays as it is for the published-trigger path (publish + start);
+ * - a Chat Trigger (which `n8n execute` cannot start from either) becomes a Manual Trigger "Manual start" followed by a
+ *   Code node with the trigger's name giving what a chat message gives (`{sessionId, action, chatInput}`, the question
+ *   of EXAMPLES[...].chatInput);
  * - a node that would reach a third party (Google Sheets, Slack, e-mail, …) becomes a No Operation node of the same
  *   name that passes its input through, or — when it is a source of data — a Code node of the same name returning the
  *   fixture rows given for it (EXAMPLES[...].fixtures).
- * Keyword.com nodes keep their parameters and their credential reference (`Keyword.com account`, id
- * EXAMPLE_CREDENTIAL_ID): import a credential with that id pointing at the fake and they run as they are.
- * Node built-ins only.
+ * Keyword.com nodes and tools keep their parameters and their credential reference (`Keyword.com account`, id
+ * EXAMPLE_CREDENTIAL_ID): import a credential with that id pointing at the fake and they run as they are. Likewise the
+ * AI Agent, its memory and its OpenAI Chat Model are kept: the model's credential (`OpenAI account`,
+ * EXAMPLE_OPENAI_CREDENTIAL_ID) is imported pointing at the scripted fake model (startExampleModel()).
+ *
+ * An MCP example (`kind: 'mcp'`) gets no test copy: it is imported as shipped, published, and once n8n runs an MCP
+ * client (the official SDK) lists its tools and calls one, with the bearer token of the credential it references
+ * (`MCP bearer token`, EXAMPLE_MCP_CREDENTIAL_ID; exampleMcpCredential()).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { FakeModel, fakeModelCredential, type ScriptStep, type StepContext } from './fake-model';
 import { nodeOutput, type ExecuteResult, type RealN8n } from './real-n8n';
 import { repoRoot } from './paths';
 
@@ -31,6 +40,16 @@ export const KEYWORD_COM_CREDENTIAL_TYPE = 'keywordComApi';
 /** The credential every example references (by name in the editor; by id on import). */
 export const EXAMPLE_CREDENTIAL_ID = 'kwcExampleCred01';
 export const EXAMPLE_CREDENTIAL_NAME = 'Keyword.com account';
+/** The OpenAI credential the agent example references; imported pointing at the fake model. */
+export const EXAMPLE_OPENAI_CREDENTIAL_ID = 'openAiCred000001';
+export const EXAMPLE_OPENAI_CREDENTIAL_NAME = 'OpenAI account';
+/** The model the agent example names (the fake model lists it, so the editor's model picker shows it). */
+export const EXAMPLE_MODEL = 'gpt-4.1-mini';
+/** The Bearer Auth credential of the MCP example's trigger. */
+export const EXAMPLE_MCP_CREDENTIAL_ID = 'mcpBearerCred001';
+export const EXAMPLE_MCP_CREDENTIAL_NAME = 'MCP bearer token';
+export const CHAT_TRIGGER_NODE = '@n8n/n8n-nodes-langchain.chatTrigger';
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** The credential the examples reference, pointing at a (fake) API. Import it with RealN8n.importCredentials. */
 export function keywordComCredential(baseUrl: string, apiToken: string): {
@@ -42,7 +61,20 @@ export function keywordComCredential(baseUrl: string, apiToken: string): {
 	return { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME, type: KEYWORD_COM_CREDENTIAL_TYPE, data: { apiToken, baseUrl } };
 }
 
-/** Node types that run inside n8n without reaching anyone: kept as they are in a test copy. */
+/** The "OpenAI account" credential of the agent example, pointing at a (fake) OpenAI-compatible model. */
+export function exampleModelCredential(baseUrl: string, apiKey: string): ReturnType<typeof fakeModelCredential> {
+	return fakeModelCredential(baseUrl, apiKey, EXAMPLE_OPENAI_CREDENTIAL_ID, EXAMPLE_OPENAI_CREDENTIAL_NAME);
+}
+
+/** The "MCP bearer token" credential of the MCP example (an MCP client sends `Authorization: Bearer <token>`). */
+export function exampleMcpCredential(token: string): { id: string; name: string; type: string; data: Record<string, unknown> } {
+	return { id: EXAMPLE_MCP_CREDENTIAL_ID, name: EXAMPLE_MCP_CREDENTIAL_NAME, type: 'httpBearerAuth', data: { token } };
+}
+
+/**
+ * Node types kept as they are in a test copy: they run inside n8n, or reach only what their credential points at
+ * (imported pointing at the fake API or the fake model).
+ */
 const LOCAL_NODE_TYPES = new Set([
 	'n8n-nodes-base.manualTrigger',
 	'n8n-nodes-base.stickyNote',
@@ -61,7 +93,12 @@ const LOCAL_NODE_TYPES = new Set([
 	'n8n-nodes-base.removeDuplicates',
 	'n8n-nodes-base.dateTime',
 	'n8n-nodes-base.itemLists',
+	'@n8n/n8n-nodes-langchain.agent',
+	'@n8n/n8n-nodes-langchain.memoryBufferWindow',
 	KEYWORD_COM_NODE,
+	KEYWORD_COM_TOOL_NODE,
+	// Reaches OpenAI, but through its credential: imported pointing at the fake model (exampleModelCredential()).
+	'@n8n/n8n-nodes-langchain.lmChatOpenAi',
 ]);
 
 const SCHEDULE_TYPES = new Set(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron', 'n8n-nodes-base.interval']);
@@ -75,7 +112,13 @@ export interface PrepareOptions {
 	id?: string;
 	/** Name of the copy (default: the example's name + " (test copy)"). */
 	name?: string;
+	/** The message the stand-in for a Chat Trigger gives (default: DEFAULT_CHAT_INPUT). */
+	chatInput?: string;
 }
+
+export const DEFAULT_CHAT_INPUT = 'Which projects do I track in Keyword.com?';
+/** The session the stand-in for a Chat Trigger gives (the agent's memory is keyed by it). */
+export const TEST_CHAT_SESSION_ID = 'kwc-example-test-session';
 
 function nodeId(seed: string): string {
 	const h = createHash('sha256').update(seed).digest('hex');
@@ -140,6 +183,19 @@ export function prepareForTest(workflow: any, opts: PrepareOptions = {}): any {
 			nodes.push({ id: nodeId(`${node.id}/manual`), name: start, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [x - 220, y], parameters: {} });
 			nodes.push(pollEquivalent(node));
 			addedConnections[start] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+		} else if (node.type === CHAT_TRIGGER_NODE) {
+			const start = 'Manual start';
+			const [x, y] = node.position ?? [0, 0];
+			const message = { sessionId: TEST_CHAT_SESSION_ID, action: 'sendMessage', chatInput: opts.chatInput ?? DEFAULT_CHAT_INPUT };
+			nodes.push({ id: nodeId(`${node.id}/manual`), name: start, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [x - 220, y], parameters: {} });
+			nodes.push({
+				...base,
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				parameters: { jsCode: `// Test stand-in for the Chat Trigger: one chat message.\nreturn [{ json: ${JSON.stringify(message)} }];` },
+				notes: `Stand-in for ${node.type} (test copy)`,
+			});
+			addedConnections[start] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
 		} else if (LOCAL_NODE_TYPES.has(node.type)) {
 			nodes.push(node);
 		} else if (fixtures[node.name] || !hasIncoming(copy, node.name)) {
@@ -171,10 +227,31 @@ export interface ExampleSpec {
 	file: string;
 	/** Short title for summaries. */
 	title: string;
+	/**
+	 * How the example is exercised: 'execute' (default), its test copy is run by `n8n execute`; 'mcp', it is published
+	 * as shipped and, once n8n runs, an MCP client lists its tools and makes `mcpCall` (no test copy).
+	 */
+	kind?: 'execute' | 'mcp';
 	/** Rows of stubbed third-party source nodes (by node name). */
 	fixtures?: Record<string, Array<Record<string, unknown>>>;
-	/** One readable line about what a run of the test copy produced. */
+	/** An agent example: the chat message its test copy starts with (the stand-in for the Chat Trigger gives it). */
+	chatInput?: string;
+	/** An MCP example: the tool call the client makes after listing the tools. */
+	mcpCall?: { name: string; arguments: Record<string, unknown> };
+	/** One readable line about what a run produced: the test copy's run (n8n's IRun), or an McpExampleResult. */
 	summarize(run: any): string;
+}
+
+/** What the MCP client saw of an MCP example. */
+export interface McpExampleResult {
+	/** The production URL (`<n8n>/mcp/<path>`). */
+	url: string;
+	/** tools/list. */
+	tools: Array<{ name: string; description?: string; inputSchema?: any }>;
+	/** The tools/call of the spec's `mcpCall`. */
+	call: { name: string; arguments: Record<string, unknown>; isError: boolean; text: string; records: any[] };
+	/** HTTP status of an `initialize` request sent without the bearer token. */
+	withoutTokenStatus: number;
 }
 
 /** Rows the stubbed "Read keyword sheet" returns (as a Google Sheet with the columns keyword, project, url would). */
@@ -191,6 +268,59 @@ const quote = (text: unknown, max = 90): string => {
 	const flat = String(text ?? '').replace(/\s+/g, ' ').trim();
 	return `'${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}'`;
 };
+
+/** Records in a tool answer: n8n hands over the tool node's items as JSON (an array, or one object); a note has no id. */
+export function toolRecords(content: string | undefined): any[] {
+	if (!content) return [];
+	try {
+		const parsed = JSON.parse(content);
+		return (Array.isArray(parsed) ? parsed : [parsed]).filter((r) => r && typeof r === 'object' && 'id' in r);
+	} catch {
+		return [];
+	}
+}
+
+/** The tool nodes an agent's run called, in the order of the calls (a node called twice is listed twice). */
+export function toolCallsOf(run: any): string[] {
+	const calls: Array<{ name: string; at: number }> = [];
+	for (const [name, tasks] of Object.entries<any>(run?.data?.resultData?.runData ?? {})) {
+		for (const task of tasks ?? []) if (task?.data?.ai_tool) calls.push({ name, at: Number(task.startTime ?? 0) });
+	}
+	return calls.sort((a, b) => a.at - b.at).map((c) => c.name);
+}
+
+export const ACME = 'Acme Shoes';
+/** The question the agent example's test copy asks. */
+export const AGENT_EXAMPLE_QUESTION = `Which projects do I track, and how do the keywords of ${ACME} rank?`;
+
+/** The final answer of the scripted model: made from what the two tools returned, as a model would. */
+function agentExampleAnswer(ctx: StepContext): string {
+	const result = (tool: string): string | undefined => ctx.toolResults.find((r) => r.name === tool)?.content;
+	const projects = toolRecords(result('Get_many_projects')).map((p) => String(p.name ?? p.id));
+	const keywords = toolRecords(result('Get_many_keywords'));
+	const ranked = keywords.filter((k) => typeof k.rank === 'number').sort((a, b) => a.rank - b.rank);
+	const best = ranked.slice(0, 3).map((k) => `'${k.keyword}' (rank ${k.rank})`);
+	const names = projects.length > 1 ? `${projects.slice(0, -1).join(', ')} and ${projects[projects.length - 1]}` : projects.join('');
+	return (
+		`You track ${plural(projects.length, 'project')}${names ? `: ${names}` : ''}. ${ACME} has ${plural(keywords.length, 'keyword')}` +
+		(best.length > 0 ? `; the best placed: ${best.join(', ')}.` : '.')
+	);
+}
+
+/** What the fake model does in the agent example: list the projects, then the keywords of Acme Shoes, then answer. */
+export const AGENT_EXAMPLE_SCRIPT: ScriptStep[] = [
+	{ tool: 'Get many projects', arguments: {} },
+	{ tool: 'Get many keywords', arguments: { project: ACME } },
+	{ text: agentExampleAnswer },
+];
+
+/**
+ * The scripted fake model for the agent example, in this process (stop it when done). It lists EXAMPLE_MODEL, so the
+ * example's model picker shows it; import exampleModelCredential(model.baseUrl, model.apiKey) into n8n.
+ */
+export async function startExampleModel(opts: { port?: number } = {}): Promise<FakeModel> {
+	return await FakeModel.start({ script: AGENT_EXAMPLE_SCRIPT, models: [EXAMPLE_MODEL], port: opts.port });
+}
 
 export const EXAMPLES: ExampleSpec[] = [
 	{
@@ -235,6 +365,31 @@ export const EXAMPLES: ExampleSpec[] = [
 			return `${plural(rows.length, 'sheet row')} (fixture) → ${plural(results.length, 'project')}: ${plural(added, 'keyword')} added, ${plural(duplicates, 'duplicate')} skipped`;
 		},
 	},
+	{
+		file: 'ai-agent-keyword-com-tools.json',
+		title: 'AI Agent with Keyword.com tools',
+		chatInput: AGENT_EXAMPLE_QUESTION,
+		summarize(run) {
+			const answer = nodeOutput(run, 'AI Agent')?.[0]?.output;
+			const calls = toolCallsOf(run);
+			return `asked ${quote(AGENT_EXAMPLE_QUESTION)}, the agent called ${calls.length > 0 ? calls.join(' → ') : 'no tool'} ` +
+				`and answered ${quote(answer, 220)} (model: the scripted fake)`;
+		},
+	},
+	{
+		file: 'keyword-com-mcp-server.json',
+		title: 'Keyword.com as an MCP server',
+		kind: 'mcp',
+		mcpCall: { name: 'Get_many_keywords', arguments: { project: ACME } },
+		summarize(result: McpExampleResult) {
+			const { call } = result;
+			const first = call.records[0];
+			return `an MCP client listed ${plural(result.tools.length, 'tool')} (${result.tools.map((t) => t.name).join(', ')}); ` +
+				`${call.name} ${JSON.stringify(call.arguments)} returned ${call.isError ? `an error: ${quote(call.text)}` : plural(call.records.length, 'record')}` +
+				(first && !call.isError ? `, first: '${first.keyword ?? first.name ?? first.id}'${typeof first.rank === 'number' ? ` rank ${first.rank}` : ''}` : '') +
+				`; without the bearer token: HTTP ${result.withoutTokenStatus}`;
+		},
+	},
 ];
 
 export function examplesDir(): string {
@@ -248,50 +403,147 @@ export function loadExample(file: string): any {
 
 /** The example's test copy, with its fixtures. */
 export function testCopyOf(spec: ExampleSpec, opts: Omit<PrepareOptions, 'fixtures'> = {}): any {
-	return prepareForTest(loadExample(spec.file), { ...opts, fixtures: spec.fixtures });
+	return prepareForTest(loadExample(spec.file), { chatInput: spec.chatInput, ...opts, fixtures: spec.fixtures });
 }
 
 export interface ExampleRun {
 	spec: ExampleSpec;
 	/** Id of the imported example, as in the file. */
 	exampleId: string;
-	/** Id of the imported test copy. */
-	copyId: string;
-	result: ExecuteResult;
+	/** Id of the imported test copy (an MCP example has none). */
+	copyId?: string;
+	ok: boolean;
+	durationMs: number;
+	/** The test copy's run (`n8n execute`), for an 'execute' example. */
+	result?: ExecuteResult;
+	/** What the MCP client saw, for an 'mcp' example. */
+	mcp?: McpExampleResult;
 	summary: string;
 }
 
+/** Retries `attempt` until it resolves (the MCP endpoint is registered while n8n activates the workflow at start-up). */
+async function retry<T>(what: string, attempt: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: unknown;
+	for (let delay = 100; Date.now() < deadline; delay = Math.min(delay * 2, 1_000)) {
+		try {
+			return await attempt();
+		} catch (error) {
+			last = error;
+			await new Promise((resolve) => setTimeout(resolve, delay));
+		}
+	}
+	throw new Error(`${what} did not succeed within ${timeoutMs / 1000} s: ${String(last)}`);
+}
+
 /**
- * Imports every example as it is (so it can be opened in the editor) and its test copy (named "… (test copy)"),
- * then runs each test copy headlessly with `n8n execute`. The Keyword.com credential must already be imported
- * (keywordComCredential()). Runs one after another (each `execute` is its own n8n process).
+ * Calls a published MCP example with the official MCP SDK (Streamable HTTP) at its production URL, with the bearer
+ * token: tools/list, then the spec's `mcpCall`; then checks that an `initialize` without the token is refused.
+ */
+export async function callMcpExample(n8n: RealN8n, spec: ExampleSpec, token: string): Promise<McpExampleResult> {
+	const workflow = loadExample(spec.file);
+	const trigger = (workflow.nodes as any[]).find((n) => n.type === MCP_TRIGGER);
+	if (!trigger) throw new Error(`${spec.file} has no MCP Server Trigger`);
+	if (!spec.mcpCall) throw new Error(`${spec.file}: the spec names no mcpCall`);
+	const url = `${n8n.baseUrl}/mcp/${String(trigger.parameters?.path ?? '')}`;
+	// Loaded here, so the rest of the driver does not need the SDK.
+	const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+	const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+	const client = await retry(`connecting to the MCP server ${url}`, async () => {
+		const c = new Client({ name: 'keyword-com-examples', version: '1.0.0' });
+		await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+		return c;
+	});
+	try {
+		const { tools } = await client.listTools();
+		const answer: any = await client.callTool({ name: spec.mcpCall.name, arguments: spec.mcpCall.arguments });
+		const text = ((answer.content ?? []) as any[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+		const withoutToken = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+			body: JSON.stringify({
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'initialize',
+				params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'no-token', version: '1.0.0' } },
+			}),
+			signal: AbortSignal.timeout(10_000),
+		});
+		await withoutToken.body?.cancel().catch(() => undefined);
+		return {
+			url,
+			tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+			call: { ...spec.mcpCall, isError: answer.isError === true, text, records: answer.isError === true ? [] : toolRecords(text) },
+			withoutTokenStatus: withoutToken.status,
+		};
+	} finally {
+		await client.close().catch(() => undefined);
+	}
+}
+
+/**
+ * Imports every example as it is (so it can be opened in the editor) and the test copy (named "… (test copy)") of
+ * each 'execute' example, then runs each test copy headlessly with `n8n execute`, one after another (each `execute`
+ * is its own n8n process). Then the MCP examples: each is published, n8n is started (and left running: stop or dispose
+ * it when done) and an MCP client calls it (callMcpExample()).
+ *
+ * The credentials must already be imported: keywordComCredential(); exampleModelCredential() pointing at
+ * startExampleModel() for the agent example; exampleMcpCredential(mcpToken) for an MCP example. Runs come back in
+ * the order of the specs (onResult gets the MCP examples last).
  */
 export async function importAndRunExamples(
 	n8n: RealN8n,
-	opts: { specs?: ExampleSpec[]; onResult?: (run: ExampleRun) => void } = {},
+	opts: { specs?: ExampleSpec[]; onResult?: (run: ExampleRun) => void; mcpToken?: string } = {},
 ): Promise<ExampleRun[]> {
 	const specs = opts.specs ?? EXAMPLES;
-	// One import for all: the examples as shipped and their test copies.
-	const ids = await n8n.importWorkflows(specs.flatMap((spec) => [loadExample(spec.file), testCopyOf(spec)]));
+	const isMcp = (spec: ExampleSpec): boolean => spec.kind === 'mcp';
+	// One import for all: the examples as shipped and the test copies.
+	const ids = await n8n.importWorkflows(specs.flatMap((spec) => (isMcp(spec) ? [loadExample(spec.file)] : [loadExample(spec.file), testCopyOf(spec)])));
 	const runs: ExampleRun[] = [];
+	let next = 0;
+	const idsOf = specs.map((spec) => ({ exampleId: ids[next++], copyId: isMcp(spec) ? undefined : ids[next++] }));
+	const summarize = (spec: ExampleSpec, what: unknown): string => {
+		try {
+			return spec.summarize(what);
+		} catch (error) {
+			return `ran, but its output could not be summed up: ${(error as Error).message}`;
+		}
+	};
+	const done = (run: ExampleRun): void => {
+		opts.onResult?.(run);
+		runs.push(run);
+	};
+
 	for (const [index, spec] of specs.entries()) {
-		const exampleId = ids[2 * index];
-		const copyId = ids[2 * index + 1];
-		const result = await n8n.execute(copyId);
+		if (isMcp(spec)) continue; // after the others: they need n8n running
+		const { exampleId, copyId } = idsOf[index];
+		const result = await n8n.execute(copyId!, { timeoutMs: 180_000 });
 		let summary: string;
 		if (result.ok) {
-			try {
-				summary = spec.summarize(result.output);
-			} catch (error) {
-				summary = `ran, but its output could not be summed up: ${(error as Error).message}`;
-			}
+			summary = summarize(spec, result.output);
 		} else {
 			const error = result.output?.data?.resultData?.error;
 			summary = `FAILED${error?.node?.name ? ` in "${error.node.name}"` : ''}: ${error?.message ?? `n8n execute exited ${result.exitCode}`}`;
 		}
-		const run = { spec, exampleId, copyId, result, summary };
-		opts.onResult?.(run);
-		runs.push(run);
+		done({ spec, exampleId, copyId, ok: result.ok, durationMs: result.durationMs, result, summary });
 	}
-	return runs;
+
+	const mcpSpecs = specs.map((spec, index) => ({ spec, index })).filter(({ spec }) => isMcp(spec));
+	if (mcpSpecs.length > 0) {
+		for (const { index } of mcpSpecs) await n8n.publish(idsOf[index].exampleId);
+		await n8n.start();
+		for (const { spec, index } of mcpSpecs) {
+			const started = Date.now();
+			const { exampleId } = idsOf[index];
+			try {
+				if (!opts.mcpToken) throw new Error('no MCP token given (import exampleMcpCredential(token) and pass mcpToken)');
+				const mcp = await callMcpExample(n8n, spec, opts.mcpToken);
+				const ok = !mcp.call.isError && mcp.tools.length > 0;
+				done({ spec, exampleId, ok, durationMs: Date.now() - started, mcp, summary: summarize(spec, mcp) });
+			} catch (error) {
+				done({ spec, exampleId, ok: false, durationMs: Date.now() - started, summary: `FAILED: ${(error as Error).message}` });
+			}
+		}
+	}
+	return runs.sort((a, b) => specs.indexOf(a.spec) - specs.indexOf(b.spec));
 }

@@ -1,7 +1,8 @@
 /**
  * The demo (dev/demo/demo.ts, what `npm run demo` runs after compiling) as a user runs it, with --keep-open: it
- * prints a summary per example workflow, keeps n8n and the fake running with an owner account whose login works,
- * and on Ctrl-C (SIGINT) stops every process it started.
+ * prints a summary per example workflow (the AI Agent one on the scripted fake model, the MCP server one called by an
+ * MCP client), keeps n8n, the fake API and the fake model running with an owner account whose login works and the MCP
+ * server reachable with the printed token, and on Ctrl-C (SIGINT) stops every process it started.
  *
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/demo.e2e.test.js
  */
@@ -9,6 +10,9 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { after, describe, test } from 'node:test';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { EXAMPLES, buildPath, node24ProcessEnv } from '../../e2e/lib';
 
@@ -71,12 +75,26 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 		// The summary: one ✔ block per example.
 		for (const spec of EXAMPLES) assert.match(out, new RegExp(`✔ ${spec.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `${spec.title} ran`);
 		assert.match(out, /12 keyword rows ready for the sheet/);
-		assert.match(out, /4 of 4 example workflows ran in n8n 2\./);
+		assert.match(
+			out,
+			/the agent called Get many projects → Get many keywords and answered 'You track 2 projects: Acme Shoes and Café Zürich\. Acme Shoes has 14 keywords; the best placed: /,
+			'the agent example: the tools it called and its answer (12 keywords of the demo data + 2 the bulk example added)',
+		);
+		assert.match(
+			out,
+			/an MCP client listed 3 tools \([^)]*Get_many_keywords[^)]*\); Get_many_keywords \{"project":"Acme Shoes"\} returned 14 records, first: '[^']+'.*; without the bearer token: HTTP 403/,
+			'the MCP example: the tools listed, the records of a call, no access without the token',
+		);
+		assert.equal(EXAMPLES.length, 6);
+		assert.match(out, /6 of 6 example workflows ran in n8n 2\./);
+		assert.match(out, /the fake model 3\./, 'the agent example took three model calls');
 
 		const url = /n8n is running: (http:\/\/127\.0\.0\.1:(\d+))\//.exec(out);
 		const login = /Sign in as (\S+), password (\S+)/.exec(out);
 		const fakeUrl = /Fake Keyword\.com API: (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-		assert.ok(url && login && fakeUrl, 'URL, login and fake API are printed');
+		const modelUrl = /Fake chat model: (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+		const mcp = /MCP server \(published\): (http:\/\/127\.0\.0\.1:\d+\/mcp\/keyword-com) +header "Authorization: Bearer (\S+)"/.exec(out);
+		assert.ok(url && login && fakeUrl && modelUrl && mcp, 'URL, login, fake API, fake model and MCP server are printed');
 		const [, baseUrl, port] = url;
 
 		// The printed login works, and the examples (and their test copies) are there.
@@ -89,13 +107,23 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 		const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
 		assert.ok(cookie);
 		const workflows = (await (await fetch(`${baseUrl}/rest/workflows`, { headers: { cookie } })).json()) as { data: any[] };
-		assert.equal(workflows.data.length, 2 * EXAMPLES.length, 'each example and its test copy');
+		const withCopy = EXAMPLES.filter((spec) => spec.kind !== 'mcp');
+		assert.equal(withCopy.length, 5, 'every example but the MCP server has a test copy');
+		assert.equal(workflows.data.length, EXAMPLES.length + withCopy.length, 'each example, and the test copy of each example run by n8n execute');
 		const credentials = (await (await fetch(`${baseUrl}/rest/credentials`, { headers: { cookie } })).json()) as { data: any[] };
-		assert.deepEqual(credentials.data.map((c) => c.name), ['Keyword.com account']);
+		assert.deepEqual(credentials.data.map((c) => c.name).sort(), ['Keyword.com account', 'MCP bearer token', 'OpenAI account']);
 		for (const match of out.matchAll(/(http:\/\/127\.0\.0\.1:\d+\/workflow\/(\w+))/g)) {
 			assert.ok(workflows.data.some((w) => w.id === match[2]), `${match[1]} is a workflow of this n8n`);
 		}
 		assert.equal((await fetch(`${fakeUrl[1]}/__control/state`)).status, 200, 'the fake API is up');
+		assert.equal((await fetch(`${modelUrl[1]}/models`)).status, 401, 'the fake model is up (and asks for its key)');
+
+		// The MCP server stays up: an MCP client with the printed token lists the Keyword.com tools.
+		const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
+		await client.connect(new StreamableHTTPClientTransport(new URL(mcp[1]), { requestInit: { headers: { Authorization: `Bearer ${mcp[2]}` } } }));
+		const { tools } = await client.listTools();
+		await client.close();
+		assert.deepEqual(tools.map((t) => t.name).sort(), ['Get_many_alerts', 'Get_many_keywords', 'Get_many_projects']);
 		assert.ok(processesWithEnv('N8N_PORT', port).length >= 1, 'n8n runs');
 
 		// Ctrl-C: everything stops.
@@ -108,6 +136,7 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 		assert.match(out, /Stopped\./);
 		assert.ok(await refused(`${baseUrl}/healthz`), 'n8n no longer answers');
 		assert.ok(await refused(`${fakeUrl[1]}/__control/state`), 'the fake API no longer answers');
+		assert.ok(await refused(`${modelUrl[1]}/models`), 'the fake model no longer answers');
 		assert.deepEqual(processesWithEnv('N8N_PORT', port), [], 'no n8n process (nor task runner) is left');
 	});
 });

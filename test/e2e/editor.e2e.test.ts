@@ -1,8 +1,10 @@
 /**
  * The Keyword.com nodes in n8n's editor, in headless Chromium (Debian's, via playwright-core): sign in, open the
  * daily-ranks example, open the Keyword.com node's panel, run the step against the fake API and check the output;
- * then open the Keyword.com Trigger of the alert example and fetch a test event. The screenshots of both panels are
- * written to build/screenshots/, or with UPDATE_SCREENSHOTS=1 to docs/screenshots/ where the README shows them.
+ * then open the Keyword.com Trigger of the alert example and fetch a test event; then open the AI Agent example, ask a
+ * question in its chat (the OpenAI Chat Model on the scripted fake model, dev/fake-model) and see the agent call the
+ * Keyword.com tools and answer. The screenshots (node-panel.png, trigger-panel.png, agent.png) are written to
+ * build/screenshots/, or with UPDATE_SCREENSHOTS=1 to docs/screenshots/ where the README shows them.
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh) and the playwright-core devDependency.
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/editor.e2e.test.js
@@ -23,6 +25,8 @@ import {
 	removeTarball,
 	repoRoot,
 } from '../../e2e/lib';
+import { AGENT_EXAMPLE_QUESTION, exampleModelCredential, startExampleModel } from '../../e2e/lib/examples';
+import type { FakeModel } from '../../e2e/lib/fake-model';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -38,11 +42,13 @@ const TRIGGER_NAME = 'On new rank alert';
 describe('Keyword.com nodes in the n8n editor (headless Chromium)', { timeout: 10 * 60_000 }, () => {
 	let tarball: string | undefined;
 	let fake: FakeApiProcess;
+	let model: FakeModel;
 	let n8n: RealN8n;
 	let browser: any;
 	let page: any;
 	let ranksId: string;
 	let alertsId: string;
+	let agentId: string;
 	const debugDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-editor-'));
 
 	/** On failure: a screenshot of where the page was, to look at. */
@@ -55,9 +61,14 @@ describe('Keyword.com nodes in the n8n editor (headless Chromium)', { timeout: 1
 	before(async () => {
 		tarball = buildAndPackPackage();
 		fake = await FakeApiProcess.start({ seed: 'demo' });
+		model = await startExampleModel();
 		n8n = await RealN8n.create({ packageTarball: tarball, name: 'editor' });
-		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]);
-		[ranksId, alertsId] = await n8n.importWorkflows([loadExample('daily-ranks-to-google-sheet.json'), loadExample('new-alert-to-slack.json')]);
+		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token), exampleModelCredential(model.baseUrl, model.apiKey)]);
+		[ranksId, alertsId, agentId] = await n8n.importWorkflows([
+			loadExample('daily-ranks-to-google-sheet.json'),
+			loadExample('new-alert-to-slack.json'),
+			loadExample('ai-agent-keyword-com-tools.json'),
+		]);
 		await n8n.start();
 		const owner = await n8n.setupOwnerAndLogin();
 		browser = await launchChromium();
@@ -72,6 +83,7 @@ describe('Keyword.com nodes in the n8n editor (headless Chromium)', { timeout: 1
 		await browser?.close().catch(() => undefined);
 		await n8n?.dispose();
 		await fake?.stop();
+		await model?.stop();
 		removeTarball(tarball);
 		if (fs.existsSync(debugDir) && fs.readdirSync(debugDir).length === 0) fs.rmSync(debugDir, { recursive: true, force: true });
 	});
@@ -149,6 +161,47 @@ describe('Keyword.com nodes in the n8n editor (headless Chromium)', { timeout: 1
 			await page.screenshot({ path: path.join(SCREENSHOTS, 'trigger-panel.png') });
 		} catch (error) {
 			throw new Error(`${(error as Error).message}\n(screenshot: ${await debugShot('trigger-panel-failure')})`);
+		}
+	});
+
+	test('opens the AI Agent example, asks in its chat, and the agent calls the Keyword.com tools and answers', async () => {
+		try {
+			await page.keyboard.press('Escape');
+			// Taller: the canvas (sub-nodes included) above the chat and logs panel.
+			await page.setViewportSize({ width: 1600, height: 1200 });
+			await openWorkflow(agentId, 'AI Agent');
+			for (const name of ['OpenAI Chat Model', 'Simple Memory', 'Get many projects', 'Get many keywords', 'Get many alerts']) {
+				await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).waitFor({ state: 'visible' });
+			}
+			model.clearRequests();
+			await page.locator('[data-test-id="workflow-chat-button"]').click();
+			const input = page.locator('[data-test-id="chat-input"] textarea, textarea[data-test-id="chat-input"]').first();
+			await input.waitFor({ state: 'visible' });
+			await input.fill(AGENT_EXAMPLE_QUESTION);
+			await input.press('Enter');
+			const answer = page.getByText(/^You track 2 projects: Acme Shoes and Café Zürich\./).first();
+			await answer.waitFor({ state: 'visible', timeout: 90_000 });
+			const text = String(await answer.innerText());
+			assert.match(text, /Acme Shoes has 12 keywords; the best placed: '[^']+' \(rank \d+\)/, text);
+			assert.deepEqual(model.errors(), [], 'the fake model answered from its script');
+			const chats = model.chatRequests();
+			assert.deepEqual(chats.map((c) => c.step), [0, 1, 2], 'projects, keywords, answer');
+			assert.deepEqual(chats[2].toolResults.map((r) => r.name), ['Get_many_projects', 'Get_many_keywords']);
+			const requests = await fake.requests();
+			assert.ok(requests.some((r) => r.path === '/api/v2/groups/active'), 'the projects tool called the fake API');
+			assert.ok(!String(await page.locator('body').innerText()).includes(fake.token), 'no token on screen');
+			await closeToasts();
+			await page.locator('[data-test-id="zoom-to-fit"]').click();
+			await page.waitForTimeout(800); // the fit is animated
+			// Scroll the canvas up a little, so the "Hide chat" button is clear of the sub-nodes' names.
+			await page.mouse.move(800, 300);
+			await page.mouse.wheel(0, 60);
+			await page.mouse.move(700, 5);
+			await page.waitForTimeout(500);
+			fs.mkdirSync(SCREENSHOTS, { recursive: true });
+			await page.screenshot({ path: path.join(SCREENSHOTS, 'agent.png') });
+		} catch (error) {
+			throw new Error(`${(error as Error).message}\n(screenshot: ${await debugShot('agent-failure')})`);
 		}
 	});
 });

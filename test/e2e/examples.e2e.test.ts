@@ -2,8 +2,11 @@
  * The example workflows of examples/ in a real n8n 2.x: each imports as shipped (only node types and versions this n8n
  * has), and its Keyword.com part runs against the fake API. Test copies (e2e/lib/examples.ts: prepareForTest) stub the
  * nodes that would reach a third party (Google Sheets, Slack, SMTP) and start from a Manual Trigger; the example files
- * stay untouched. The alert → Slack example also runs through the published-trigger path: the Keyword.com Trigger is
- * kept, the workflow is published, n8n started, new alerts added to the fake, n8n restarted.
+ * stay untouched. The AI Agent example's copy starts from a stand-in for its Chat Trigger, and its OpenAI Chat Model
+ * talks to the scripted fake model (dev/fake-model), which calls two Keyword.com tools and answers from what they
+ * returned. The MCP server example is published as shipped and called by the official MCP SDK with its bearer token.
+ * The alert → Slack example also runs through the published-trigger path: the Keyword.com Trigger is kept, the
+ * workflow is published, n8n started, new alerts added to the fake, n8n restarted.
  *
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/examples.e2e.test.js
  */
@@ -18,6 +21,7 @@ import {
 	EXAMPLE_CREDENTIAL_NAME,
 	FakeApiProcess,
 	KEYWORD_COM_NODE,
+	KEYWORD_COM_TOOL_NODE,
 	KEYWORD_COM_TRIGGER_NODE,
 	RealN8n,
 	buildAndPackPackage,
@@ -30,36 +34,60 @@ import {
 	testCopyOf,
 	type ExampleRun,
 } from '../../e2e/lib';
+import {
+	AGENT_EXAMPLE_QUESTION,
+	CHAT_TRIGGER_NODE,
+	EXAMPLE_MCP_CREDENTIAL_ID,
+	EXAMPLE_MCP_CREDENTIAL_NAME,
+	EXAMPLE_OPENAI_CREDENTIAL_ID,
+	EXAMPLE_OPENAI_CREDENTIAL_NAME,
+	exampleMcpCredential,
+	exampleModelCredential,
+	startExampleModel,
+	toolCallsOf,
+	toolRecords,
+} from '../../e2e/lib/examples';
+import type { FakeModel } from '../../e2e/lib/fake-model';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-function runOf(runs: ExampleRun[], file: string): ExampleRun {
+function runOf(runs: ExampleRun[], file: string): ExampleRun & { result: NonNullable<ExampleRun['result']> } {
 	const run = runs.find((r) => r.spec.file === file);
 	assert.ok(run, `${file} ran`);
-	assert.ok(run.result.ok, `${file}: ${run.summary}`);
-	return run;
+	assert.ok(run.ok && run.result?.ok, `${file}: ${run.summary}`);
+	return run as ExampleRun & { result: NonNullable<ExampleRun['result']> };
 }
+
+const MCP_TOKEN = `mcp-e2e-${Date.now().toString(36)}-token`;
+const AGENT_TOOLS = ['Get many projects', 'Get many keywords', 'Get many alerts'];
 
 describe('example workflows in a real n8n, against the fake API', { timeout: 15 * 60_000 }, () => {
 	let tarball: string | undefined;
 	let fake: FakeApiProcess;
+	let model: FakeModel;
 	let n8n: RealN8n;
 	let runs: ExampleRun[] = [];
 
 	before(async () => {
 		tarball = buildAndPackPackage();
 		fake = await FakeApiProcess.start({ seed: 'demo' });
+		model = await startExampleModel();
 		n8n = await RealN8n.create({ packageTarball: tarball, name: 'examples' });
-		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]);
+		await n8n.importCredentials([
+			keywordComCredential(fake.baseUrl, fake.token),
+			exampleModelCredential(model.baseUrl, model.apiKey),
+			exampleMcpCredential(MCP_TOKEN),
+		]);
 	});
 
 	after(async () => {
 		await n8n?.dispose();
 		await fake?.stop();
+		await model?.stop();
 		removeTarball(tarball);
 	});
 
-	test('examples/ holds the four examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
+	test('examples/ holds the six examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
 		const files = fs.readdirSync(examplesDir()).filter((f) => f.endsWith('.json')).sort();
 		assert.deepEqual(files, EXAMPLES.map((e) => e.file).sort());
 		const known = new Map<string, number[]>();
@@ -79,26 +107,42 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 				assert.ok(Array.isArray(node.position) && node.position.length === 2, `${spec.file}: "${node.name}" has a position`);
 				assert.ok(known.has(node.type), `${spec.file}: node type ${node.type} exists in this n8n`);
 				assert.ok(known.get(node.type)!.includes(node.typeVersion), `${spec.file}: ${node.type} v${node.typeVersion} exists (has ${known.get(node.type)!.join(', ')})`);
-				if (node.type === KEYWORD_COM_NODE || node.type === KEYWORD_COM_TRIGGER_NODE) {
+				if (node.type === KEYWORD_COM_NODE || node.type === KEYWORD_COM_TRIGGER_NODE || node.type === KEYWORD_COM_TOOL_NODE) {
 					assert.deepEqual(node.credentials, { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } }, `${spec.file}: "${node.name}" uses the "Keyword.com account" credential`);
+				}
+				if (node.type === KEYWORD_COM_TOOL_NODE) assert.equal(node.typeVersion, 2, `${spec.file}: "${node.name}" is a version 2 tool (tool-mode limits)`);
+				if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi') {
+					assert.deepEqual(node.credentials, { openAiApi: { id: EXAMPLE_OPENAI_CREDENTIAL_ID, name: EXAMPLE_OPENAI_CREDENTIAL_NAME } }, `${spec.file}: "${node.name}" uses the "OpenAI account" credential`);
+					assert.equal(node.parameters.responsesApiEnabled, false, `${spec.file}: Chat Completions, so any OpenAI-compatible endpoint works`);
+				}
+				if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger') {
+					assert.equal(node.parameters.authentication, 'bearerAuth', `${spec.file}: the MCP server asks for a bearer token`);
+					assert.deepEqual(node.credentials, { httpBearerAuth: { id: EXAMPLE_MCP_CREDENTIAL_ID, name: EXAMPLE_MCP_CREDENTIAL_NAME } });
 				}
 			}
 			for (const [from, outputs] of Object.entries<any>(workflow.connections)) {
 				assert.ok(names.has(from), `${spec.file}: connection from a node that exists (${from})`);
-				for (const c of outputs.main.flat()) assert.ok(names.has(c.node), `${spec.file}: connection to a node that exists (${c.node})`);
+				for (const [type, branches] of Object.entries<any>(outputs)) {
+					for (const c of branches.flat()) {
+						assert.ok(names.has(c.node), `${spec.file}: connection to a node that exists (${c.node})`);
+						assert.equal(c.type, type, `${spec.file}: ${from} → ${c.node} is a ${type} connection`);
+					}
+				}
 			}
 		}
 	});
 
 	test('each example imports as shipped, and its test copy runs against the fake', async () => {
 		const before = JSON.stringify(EXAMPLES.map((spec) => loadExample(spec.file)));
-		runs = await importAndRunExamples(n8n);
+		runs = await importAndRunExamples(n8n, { mcpToken: MCP_TOKEN });
 		assert.equal(JSON.stringify(EXAMPLES.map((spec) => loadExample(spec.file))), before, 'the example files are untouched');
+		assert.deepEqual(runs.map((run) => run.spec.file), EXAMPLES.map((spec) => spec.file), 'every example ran, in order');
 		for (const run of runs) {
-			assert.ok(run.result.ok, `${run.spec.file}: ${run.summary}\n${n8n.logTail(30)}`);
+			assert.ok(run.ok, `${run.spec.file}: ${run.summary}\n(fake model errors: ${JSON.stringify(model.errors())})\n${n8n.logTail(30)}`);
 			process.stdout.write(`# ${run.spec.title}: ${run.summary}\n`);
 		}
 		const listed = await n8n.cli(['list:workflow']);
+		for (const run of runs.filter((r) => r.copyId)) assert.match(listed.stdout, new RegExp(`${run.copyId}\\|`), `${run.copyId} is in n8n`);
 		for (const run of runs) assert.match(listed.stdout, new RegExp(`${run.exampleId}\\|`), `${run.exampleId} is in n8n`);
 	});
 
@@ -139,6 +183,65 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		const cafe = await fake.api('GET', `/api/v2/groups/${encodeURIComponent('Café Zürich')}/keywords/?per_page=250`);
 		const imported = (cafe.data as any[]).filter((k) => k.attributes.tags?.some((t: any) => t.name === 'Imported'));
 		assert.deepEqual(imported.map((k) => k.attributes.kw).sort(), BULK_SHEET_ROWS.filter((r) => r.project === 'Café Zürich').map((r) => r.keyword).sort());
+	});
+
+	/** Keywords of Acme Shoes now: the 12 of the demo data and the 2 the bulk example added before the agent ran. */
+	const acmeKeywordCount = async (): Promise<number> => {
+		const listed = await fake.api('GET', `/api/v2/groups/${encodeURIComponent('Acme Shoes')}/keywords/?per_page=250`);
+		assert.equal(listed.data.length, 14, '12 keywords of the demo data + 2 added by the bulk example');
+		return listed.data.length;
+	};
+
+	test('AI Agent with Keyword.com tools: the copy asks from a Chat Trigger stand-in; the model calls two tools and answers from them', async () => {
+		const example = loadExample('ai-agent-keyword-com-tools.json');
+		assert.ok(example.nodes.some((n: any) => n.type === CHAT_TRIGGER_NODE), 'the example starts from a Chat Trigger');
+		assert.deepEqual(example.nodes.filter((n: any) => n.type === KEYWORD_COM_TOOL_NODE).map((n: any) => n.name), AGENT_TOOLS);
+		const { result } = runOf(runs, 'ai-agent-keyword-com-tools.json');
+		assert.deepEqual(model.errors(), [], 'the fake model answered every request from its script');
+		assert.deepEqual(toolCallsOf(result.output), ['Get many projects', 'Get many keywords'], 'the tools the script calls, in order');
+
+		const chats = model.chatRequests();
+		assert.deepEqual(chats.map((c) => c.step), [0, 1, 2], 'three model calls: projects, keywords, answer');
+		const messages: any[] = chats[0].body.messages;
+		assert.equal(messages[0].role, 'system');
+		assert.match(messages[0].content, /project.*name/i, 'the system message asks for project names');
+		assert.equal(messages.at(-1).role, 'user');
+		assert.equal(messages.at(-1).content, AGENT_EXAMPLE_QUESTION, 'the question comes through the Chat Trigger stand-in');
+		assert.deepEqual([...chats[0].tools].sort(), ['Get_many_alerts', 'Get_many_keywords', 'Get_many_projects'], 'the three tools are offered');
+
+		const [projectsResult, keywordsResult] = chats[2].toolResults;
+		const projects = toolRecords(projectsResult.content);
+		const keywords = toolRecords(keywordsResult.content);
+		assert.deepEqual(projects.map((p) => p.name), ['Acme Shoes', 'Café Zürich'], 'projects only, no groups');
+		const count = await acmeKeywordCount();
+		assert.equal(keywords.length, count, `the ${count} keywords of Acme Shoes (under the tool default of 20)`);
+		assert.ok(keywords.every((k) => k.project === 'Acme Shoes' && Object.keys(k).length <= 10), 'simplified keyword records of the project');
+		for (const r of chats[2].toolResults) assert.ok(r.bytes < 16_000, `${r.name}: ${r.bytes} bytes, under the 16,000-character cap`);
+
+		const answer = nodeOutput(result.output, 'AI Agent')?.[0]?.output;
+		const best = keywords.filter((k) => typeof k.rank === 'number').sort((a, b) => a.rank - b.rank)[0];
+		assert.ok(answer.startsWith(`You track 2 projects: Acme Shoes and Café Zürich. Acme Shoes has ${count} keywords; the best placed: `), answer);
+		assert.ok(answer.includes(`'${best.keyword}' (rank ${best.rank})`), `the answer names the best-placed keyword: ${answer}`);
+		const seen = model.requests().map((r) => `${JSON.stringify(r.headers)}\n${r.bodyText}`).join('\n');
+		assert.ok(!seen.includes(fake.token), 'the Keyword.com token never reaches the model');
+	});
+
+	test('Keyword.com as an MCP server: published as shipped, it lists its tools to an MCP client with the token and answers a call; no token, no access', async () => {
+		const run = runs.find((r) => r.spec.file === 'keyword-com-mcp-server.json');
+		assert.ok(run?.ok && run.mcp, `the MCP example ran: ${run?.summary}`);
+		const { mcp } = run;
+		assert.match(mcp.url, /\/mcp\/keyword-com$/);
+		assert.deepEqual(mcp.tools.map((t) => t.name).sort(), ['Get_many_alerts', 'Get_many_keywords', 'Get_many_projects']);
+		for (const t of mcp.tools) assert.ok(typeof t.description === 'string' && t.description.trim().length > 0, `${t.name} has a description`);
+		assert.ok('project' in (mcp.tools.find((t) => t.name === 'Get_many_keywords')?.inputSchema?.properties ?? {}), 'Get_many_keywords takes a project');
+		assert.equal(mcp.call.isError, false, mcp.call.text.slice(0, 300));
+		const count = await acmeKeywordCount();
+		assert.equal(mcp.call.records.length, count, `the ${count} keywords of Acme Shoes`);
+		assert.ok(mcp.call.records.every((k) => k.project === 'Acme Shoes'));
+		assert.equal(mcp.withoutTokenStatus, 403, 'a client without the bearer token is refused (n8n answers 403)');
+		const logs = n8n.logs();
+		assert.ok(!logs.includes(fake.token) && !logs.includes(MCP_TOKEN), 'neither token is in the logs');
+		assert.ok(!mcp.call.text.includes(fake.token), 'no Keyword.com token in the MCP answer');
 	});
 
 	test('new alert → Slack through the published trigger: new alerts after a restart are posted, each once', async () => {
