@@ -16,6 +16,17 @@ source "$ROOT/scripts/env.sh" >&2
 
 SRC="$ROOT/e2e/host"
 FILES=(package.json .npmrc package-lock.json)
+VERSION="${1:-}"
+if [ -n "$VERSION" ]; then
+  # Another n8n version, for `npm run compat -- <version>`: no lock (npm resolves it once; the folder is cached by
+  # version), with the overrides that version needs to install from the registry.
+  [[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "[n8n-host] not a version: $VERSION" >&2; exit 2; }
+  SRC="$(mktemp -d)"
+  trap 'rm -rf "$SRC"' EXIT
+  cp "$ROOT/e2e/host/.npmrc" "$SRC/.npmrc"
+  node "$ROOT/scripts/compat-host.mjs" "$VERSION" > "$SRC/package.json"
+  FILES=(package.json .npmrc)
+fi
 for f in "${FILES[@]}"; do
   [ -f "$SRC/$f" ] || { echo "[n8n-host] missing $SRC/$f" >&2; exit 1; }
 done

@@ -64,6 +64,15 @@ let hostMemo: string | undefined;
  */
 export function installN8nHost(): string {
 	if (hostMemo) return hostMemo;
+	// `npm run compat -- <version>` points the tier at another n8n (installed by install-n8n-host.sh <version>).
+	const chosen = process.env.KEYWORD_COM_N8N_HOST_DIR;
+	if (chosen) {
+		if (!fs.existsSync(path.join(chosen, 'node_modules', 'n8n', 'bin', 'n8n'))) {
+			throw new Error(`e2e: KEYWORD_COM_N8N_HOST_DIR=${chosen} holds no node_modules/n8n/bin/n8n`);
+		}
+		hostMemo = chosen;
+		return chosen;
+	}
 	const root = repoRoot();
 	let out: string;
 	try {

@@ -66,6 +66,8 @@ export function n8nProcessEnv(args: {
 	port: number;
 	/** N8N_RUNNERS_BROKER_PORT of this process. */
 	brokerPort: number;
+	/** The host's n8n version (1.x knows no `mcp-registry` module and refuses to start when it is named). */
+	n8nVersion?: string;
 	extra?: Record<string, string>;
 }): NodeJS.ProcessEnv {
 	const inherited: NodeJS.ProcessEnv = {};
@@ -97,7 +99,7 @@ export function n8nProcessEnv(args: {
 		N8N_LOG_OUTPUT: 'console',
 		N8N_LOG_FORMAT: 'text',
 		DB_TYPE: 'sqlite',
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		...(Number((args.n8nVersion ?? '2').split('.')[0]) >= 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		GENERIC_TIMEZONE: 'UTC',
@@ -105,6 +107,11 @@ export function n8nProcessEnv(args: {
 		NO_COLOR: '1',
 		...(args.extra ?? {}),
 	};
+}
+
+/** The version of the n8n installed in a host folder (its package.json). */
+export function n8nVersionOf(hostDir: string): string {
+	return String(JSON.parse(fs.readFileSync(path.join(hostDir, 'node_modules', 'n8n', 'package.json'), 'utf8')).version);
 }
 
 type ImportableCredential = { id?: string; name: string; type: string; data: Record<string, unknown> } & Record<string, unknown>;
@@ -303,9 +310,20 @@ export abstract class N8nInstance {
 		return data.map((workflow) => workflow.id);
 	}
 
-	/** `n8n publish:workflow --id=…` (n8n 2.x's activation). A running main reads it only after a restart. */
+	/** The n8n version this instance runs. */
+	n8nVersion(): string {
+		return n8nVersionOf(this.hostDir);
+	}
+
+	/**
+	 * `n8n publish:workflow --id=…` (n8n 2.x's activation; 1.x: `update:workflow --active=true`). A running main reads
+	 * it only after a restart.
+	 */
 	protected async publishInDatabase(workflowId: string): Promise<void> {
-		await this.cliOk(['publish:workflow', `--id=${workflowId}`], `publishing workflow ${workflowId}`);
+		const args = Number(this.n8nVersion().split('.')[0]) < 2
+			? ['update:workflow', `--id=${workflowId}`, '--active=true']
+			: ['publish:workflow', `--id=${workflowId}`];
+		await this.cliOk(args, `publishing workflow ${workflowId}`);
 	}
 
 	/** `n8n unpublish:workflow --id=…` (deactivation). A running main reads it only after a restart. */
@@ -361,7 +379,7 @@ export abstract class N8nInstance {
 		const res = await this.fetchRest(method, urlPath, body);
 		const text = await res.text();
 		if (!res.ok) throw this.failure(`e2e: ${method} ${urlPath} answered ${res.status}: ${text.slice(0, 2000)}`);
-		const parsed = text ? (JSON.parse(text) as any) : undefined;
+		const parsed = text ? (JSON.parse(text)) : undefined;
 		return parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
 	}
 

@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { installN8nHost } from './host';
-import { N8nInstance, n8nProcessEnv, newEncryptionKey } from './n8n-instance';
+import { N8nInstance, n8nProcessEnv, n8nVersionOf, newEncryptionKey } from './n8n-instance';
 import { LogSink, ManagedProcess, freePort, freePorts, killGroup } from './processes';
 
 export { stableId, type CliResult, type OwnerLogin, type Timeouts } from './n8n-instance';
@@ -113,6 +113,7 @@ export class RealN8n extends N8nInstance {
 			encryptionKey: this.encryptionKey,
 			port,
 			brokerPort: serverBrokerPort,
+			n8nVersion: n8nVersionOf(hostDir),
 			extra: { ...(opts.customExtensionsDir ? { N8N_CUSTOM_EXTENSIONS: opts.customExtensionsDir } : {}), ...(opts.env ?? {}) },
 		});
 	}
