@@ -17,16 +17,27 @@ export default tseslint.config(
 				// node:test runs a describe/it/test whether or not its promise is awaited.
 				{
 					allowForKnownSafeCalls: [
-						{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after'] },
+						{
+							from: 'package',
+							package: 'node:test',
+							name: ['describe', 'it', 'test', 'suite', 'before', 'after'],
+						},
 						// `describe` is `suite` of a namespace in @types/node, which the package form does not reach.
-						{ from: 'file', path: 'node_modules/@types/node/test.d.ts', name: ['suite', 'describe'] },
+						{
+							from: 'file',
+							path: 'node_modules/@types/node/test.d.ts',
+							name: ['suite', 'describe'],
+						},
 					],
 				},
 			],
 			'@typescript-eslint/await-thenable': 'error',
 			'@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
 			'@typescript-eslint/no-unnecessary-type-assertion': 'error',
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+			],
 		},
 	},
 	{

@@ -5,7 +5,17 @@
  * Each run gets a fresh fake: the API allows 10,000 added keywords a day.
  */
 import { DEFAULT_ADD_CHUNK_SIZE } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
-import { ceilDiv, check, log, startFake, rl, type BenchFake, round, runKeywordCom, type SectionResult } from './lib';
+import {
+	ceilDiv,
+	check,
+	log,
+	startFake,
+	rl,
+	type BenchFake,
+	round,
+	runKeywordCom,
+	type SectionResult,
+} from './lib';
 
 export interface AddOptions {
 	keywords: number;
@@ -27,7 +37,11 @@ export function keywordList(count: number, prefix = 'bulk keyword'): string[] {
 	return Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
 }
 
-export async function benchAdd({ keywords, naiveSample, latencyMs }: AddOptions): Promise<SectionResult> {
+export async function benchAdd({
+	keywords,
+	naiveSample,
+	latencyMs,
+}: AddOptions): Promise<SectionResult> {
 	const result: SectionResult = { rows: [], checks: [] };
 	const list = keywordList(keywords);
 	let chunkedMs = 0;
@@ -35,15 +49,34 @@ export async function benchAdd({ keywords, naiveSample, latencyMs }: AddOptions)
 		const fake = await freshFake(latencyMs);
 		try {
 			const options = chunkSize === DEFAULT_ADD_CHUNK_SIZE ? {} : { chunkSize };
-			const run = await runKeywordCom(fake, { resource: 'keyword', operation: 'add', project: rl(PROJECT), keywords: list, url: 'acme.com', options });
+			const run = await runKeywordCom(fake, {
+				resource: 'keyword',
+				operation: 'add',
+				project: rl(PROJECT),
+				keywords: list,
+				url: 'acme.com',
+				options,
+			});
 			const seen = await fake.requests();
 			const posts = seen.filter((r) => r.method === 'POST');
 			const summary = run.result.items[0]?.json ?? {};
 			const expected = ceilDiv(keywords, chunkSize);
 			if (chunkSize === DEFAULT_ADD_CHUNK_SIZE) chunkedMs = run.ms;
-			log(`add ${keywords} chunk ${chunkSize}: ${posts.length} requests, ${round(run.ms)} ms, added ${String(summary.added)}`);
-			check(result, `add ${keywords} in one item, chunk ${chunkSize}: ⌈${keywords}/${chunkSize}⌉ = ${expected} requests`, posts.length === expected && seen.length === expected, `${posts.length}`);
-			check(result, `add ${keywords}, chunk ${chunkSize}: all added`, summary.added === keywords, String(summary.added));
+			log(
+				`add ${keywords} chunk ${chunkSize}: ${posts.length} requests, ${round(run.ms)} ms, added ${String(summary.added)}`,
+			);
+			check(
+				result,
+				`add ${keywords} in one item, chunk ${chunkSize}: ⌈${keywords}/${chunkSize}⌉ = ${expected} requests`,
+				posts.length === expected && seen.length === expected,
+				`${posts.length}`,
+			);
+			check(
+				result,
+				`add ${keywords}, chunk ${chunkSize}: all added`,
+				summary.added === keywords,
+				String(summary.added),
+			);
 			result.rows.push({
 				section: 'add',
 				scenario: `Keyword.com Add, ${keywords.toLocaleString('en')} keywords in one item, Chunk Size ${chunkSize}${chunkSize === DEFAULT_ADD_CHUNK_SIZE ? ' (default)' : ''}`,
@@ -61,9 +94,24 @@ export async function benchAdd({ keywords, naiveSample, latencyMs }: AddOptions)
 	const fake = await freshFake(latencyMs);
 	try {
 		const items = keywordList(naiveSample, 'naive keyword').map((kw) => ({ json: { kw } }));
-		const run = await runKeywordCom(fake, { resource: 'keyword', operation: 'add', project: rl(PROJECT), keywords: '={{ $json.kw }}', url: 'acme.com' }, items);
+		const run = await runKeywordCom(
+			fake,
+			{
+				resource: 'keyword',
+				operation: 'add',
+				project: rl(PROJECT),
+				keywords: '={{ $json.kw }}',
+				url: 'acme.com',
+			},
+			items,
+		);
 		const posts = (await fake.requests()).filter((r) => r.method === 'POST').length;
-		check(result, `naive add of ${naiveSample}: one request per keyword`, posts === naiveSample, `${posts}`);
+		check(
+			result,
+			`naive add of ${naiveSample}: one request per keyword`,
+			posts === naiveSample,
+			`${posts}`,
+		);
 		const scale = keywords / naiveSample;
 		const projectedMs = run.ms * scale;
 		result.rows.push({
@@ -82,7 +130,9 @@ export async function benchAdd({ keywords, naiveSample, latencyMs }: AddOptions)
 			ms: round(projectedMs),
 			note: `computed: ${naiveSample.toLocaleString('en')}-keyword sample × ${round(scale, 2)}`,
 		});
-		const chunkedRow = result.rows.find((r) => r.section === 'add' && r.scenario.includes('(default)'));
+		const chunkedRow = result.rows.find(
+			(r) => r.section === 'add' && r.scenario.includes('(default)'),
+		);
 		if (chunkedRow && chunkedMs > 0) {
 			chunkedRow.ratio = round(projectedMs / chunkedMs, 1);
 			chunkedRow.ratioLabel = 'faster than one request per keyword';

@@ -6,7 +6,11 @@ import type { FakeSetup } from './lib';
 
 const setup = (workerData ?? {}) as FakeSetup;
 const offset = setup.clockOffsetMs ?? 0;
-const api = new FakeKeywordApi({ seed: 'empty', cacheReads: setup.cacheReads, ...(offset ? { now: () => Date.now() - offset } : {}) });
+const api = new FakeKeywordApi({
+	seed: 'empty',
+	cacheReads: setup.cacheReads,
+	...(offset ? { now: () => Date.now() - offset } : {}),
+});
 let peak = 0;
 let faultAt: { index: number; spec: FaultSpec } | undefined;
 
@@ -31,7 +35,8 @@ const ops: Record<string, (...args: any[]) => unknown> = {
 		api.clearRequests();
 		peak = 0;
 	},
-	requests: () => api.requests.map(({ method, path, query, status }) => ({ method, path, query, status })),
+	requests: () =>
+		api.requests.map(({ method, path, query, status }) => ({ method, path, query, status })),
 	peakInFlight: () => peak,
 	setLatency: (ms: number) => api.setLatency(ms),
 	addKeywords: (category: string, count: number) => api.addKeywords(category, count),
@@ -52,6 +57,10 @@ parentPort?.on('message', (message: { id: number; op: string; args: unknown[] })
 		})
 		.then(
 			(result) => parentPort?.postMessage({ id: message.id, result }),
-			(error: unknown) => parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
+			(error: unknown) =>
+				parentPort?.postMessage({
+					id: message.id,
+					error: error instanceof Error ? error.message : String(error),
+				}),
 		);
 });

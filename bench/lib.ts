@@ -100,7 +100,11 @@ export class MeasuredFake implements BenchFake {
 
 	constructor(setup: FakeSetup = {}) {
 		const offset = setup.clockOffsetMs ?? 0;
-		this.api = new FakeKeywordApi({ seed: 'empty', cacheReads: setup.cacheReads, ...(offset ? { now: () => Date.now() - offset } : {}) });
+		this.api = new FakeKeywordApi({
+			seed: 'empty',
+			cacheReads: setup.cacheReads,
+			...(offset ? { now: () => Date.now() - offset } : {}),
+		});
 		const requests = this.api.requests;
 		const push = requests.push.bind(requests);
 		requests.push = (...records: RecordedRequest[]): number => {
@@ -135,7 +139,12 @@ export class MeasuredFake implements BenchFake {
 	}
 
 	async requests(): Promise<SeenRequest[]> {
-		return this.api.requests.map(({ method, path, query, status }) => ({ method, path, query, status }));
+		return this.api.requests.map(({ method, path, query, status }) => ({
+			method,
+			path,
+			query,
+			status,
+		}));
 	}
 
 	async peakInFlight(): Promise<number> {
@@ -180,7 +189,10 @@ export class WorkerFake implements BenchFake {
 	token = '';
 	private readonly worker: Worker;
 	private nextId = 1;
-	private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+	private readonly pending = new Map<
+		number,
+		{ resolve: (v: unknown) => void; reject: (e: Error) => void }
+	>();
 
 	constructor(setup: FakeSetup = {}) {
 		this.worker = new Worker(path.join(__dirname, 'fakeWorker.js'), { workerData: setup });
@@ -220,11 +232,14 @@ export class WorkerFake implements BenchFake {
 	requests = async (): Promise<SeenRequest[]> => await this.call('requests');
 	peakInFlight = async (): Promise<number> => await this.call('peakInFlight');
 	setLatency = async (ms: number): Promise<void> => await this.call('setLatency', ms);
-	addKeywords = async (category: string, count: number): Promise<string[]> => await this.call('addKeywords', category, count);
+	addKeywords = async (category: string, count: number): Promise<string[]> =>
+		await this.call('addKeywords', category, count);
 	addProject = async (name: string): Promise<void> => await this.call('addProject', name);
 	addAlerts = async (count: number): Promise<void> => await this.call('addAlerts', count);
-	simulateRankUpdate = async (category: string): Promise<number> => await this.call('simulateRankUpdate', category);
-	faultAtRequest = async (index: number, spec: FaultSpec): Promise<void> => await this.call('faultAtRequest', index, spec);
+	simulateRankUpdate = async (category: string): Promise<number> =>
+		await this.call('simulateRankUpdate', category);
+	faultAtRequest = async (index: number, spec: FaultSpec): Promise<void> =>
+		await this.call('faultAtRequest', index, spec);
 
 	async stop(): Promise<void> {
 		try {
@@ -237,7 +252,9 @@ export class WorkerFake implements BenchFake {
 
 /** Starts a fake for the benchmarks: in a worker thread unless BENCH_FAKE=inline. */
 export async function startFake(setup: FakeSetup = {}): Promise<BenchFake> {
-	return process.env.BENCH_FAKE === 'inline' ? await new MeasuredFake(setup).start() : await new WorkerFake(setup).start();
+	return process.env.BENCH_FAKE === 'inline'
+		? await new MeasuredFake(setup).start()
+		: await new WorkerFake(setup).start();
 }
 
 /** A resource locator value as the editor saves it. */
@@ -270,14 +287,18 @@ export async function runKeywordCom(
 	});
 	const wallMs = performance.now() - started;
 	if (result.error) {
-		throw new Error(`Keyword.com node failed: ${result.error.message} — ${result.error.description ?? ''}`);
+		throw new Error(
+			`Keyword.com node failed: ${result.error.message} — ${result.error.description ?? ''}`,
+		);
 	}
 	const task = result.run.data.resultData.runData[result.node.name]?.[0];
 	return { result, ms: task?.executionTime ?? wallMs, wallMs };
 }
 
 export function listRequests<R extends SeenRequest>(requests: R[]): R[] {
-	return requests.filter((request) => request.method === 'GET' && /\/keywords\/?$/.test(request.path));
+	return requests.filter(
+		(request) => request.method === 'GET' && /\/keywords\/?$/.test(request.path),
+	);
 }
 
 export function round(value: number, digits = 0): number {
@@ -286,9 +307,13 @@ export function round(value: number, digits = 0): number {
 }
 
 /** The ids of the records are the ids the fake holds, in the same (ascending) order. */
-export function sameOrder(records: Array<{ id?: unknown }>, expectedIds: ReadonlyArray<number | string>): boolean {
+export function sameOrder(
+	records: Array<{ id?: unknown }>,
+	expectedIds: ReadonlyArray<number | string>,
+): boolean {
 	if (records.length !== expectedIds.length) return false;
-	for (let i = 0; i < records.length; i++) if (String(records[i].id) !== String(expectedIds[i])) return false;
+	for (let i = 0; i < records.length; i++)
+		if (String(records[i].id) !== String(expectedIds[i])) return false;
 	return true;
 }
 

@@ -17,7 +17,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { buildAndPackPackage, buildPath, freePort, nodeEnv, nodeOutput, parseExecuteOutput, RealN8n, removeTarball } from '../e2e/lib';
+import {
+	buildAndPackPackage,
+	buildPath,
+	freePort,
+	nodeEnv,
+	nodeOutput,
+	parseExecuteOutput,
+	RealN8n,
+	removeTarball,
+} from '../e2e/lib';
 import { quietReadRequests } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { PAGE_SIZE, ceilDiv, check, log, round, type Row, type SectionResult } from './lib';
 
@@ -35,7 +44,6 @@ export interface RealOptions {
 	repeat?: number;
 }
 
-
 interface FakeProcess {
 	child: ChildProcess;
 	baseUrl: string;
@@ -43,12 +51,33 @@ interface FakeProcess {
 
 async function startFake(port: number, latencyMs: number, keywords: number): Promise<FakeProcess> {
 	const cli = buildPath('dev', 'fake-api', 'cli.js');
-	const args = [cli, '--port', String(port), '--seed', 'empty', '--token', TOKEN, '--latency', String(latencyMs), '--keywords', String(keywords), '--project', PROJECT, '--cache-reads'];
-	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+	const args = [
+		cli,
+		'--port',
+		String(port),
+		'--seed',
+		'empty',
+		'--token',
+		TOKEN,
+		'--latency',
+		String(latencyMs),
+		'--keywords',
+		String(keywords),
+		'--project',
+		PROJECT,
+		'--cache-reads',
+	];
+	const child = spawn(process.execPath, args, {
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: { ...process.env, NODE_OPTIONS: '' },
+	});
 	const baseUrl = await new Promise<string>((resolve, reject) => {
 		let out = '';
 		let err = '';
-		const timer = setTimeout(() => reject(new Error(`bench: the fake did not start\n${err}`)), 60_000);
+		const timer = setTimeout(
+			() => reject(new Error(`bench: the fake did not start\n${err}`)),
+			60_000,
+		);
 		child.stderr?.setEncoding('utf8').on('data', (c: string) => (err += c));
 		child.stdout?.setEncoding('utf8').on('data', (c: string) => {
 			out += c;
@@ -81,7 +110,10 @@ interface FakeRequest {
 }
 
 async function control(baseUrl: string, method: string, route: string): Promise<any> {
-	const res = await fetch(`${baseUrl}/__control/${route}`, { method, signal: AbortSignal.timeout(30_000) });
+	const res = await fetch(`${baseUrl}/__control/${route}`, {
+		method,
+		signal: AbortSignal.timeout(30_000),
+	});
 	if (!res.ok) throw new Error(`bench: ${method} /__control/${route} answered ${res.status}`);
 	return await res.json();
 }
@@ -91,7 +123,9 @@ async function primeReadCache(baseUrl: string, pages: number): Promise<void> {
 	const queue = Array.from({ length: pages }, (_, i) => i + 1);
 	const worker = async () => {
 		for (let page = queue.shift(); page !== undefined; page = queue.shift()) {
-			const res = await fetch(`${baseUrl}${PROJECT_PATH}?per_page=${PAGE_SIZE}&page=${page}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+			const res = await fetch(`${baseUrl}${PROJECT_PATH}?per_page=${PAGE_SIZE}&page=${page}`, {
+				headers: { authorization: `Bearer ${TOKEN}` },
+			});
 			if (!res.ok) throw new Error(`bench: priming page ${page} answered ${res.status}`);
 			await res.arrayBuffer();
 		}
@@ -100,7 +134,14 @@ async function primeReadCache(baseUrl: string, pages: number): Promise<void> {
 	await control(baseUrl, 'DELETE', 'requests');
 }
 
-const manualTrigger = { id: 'benchTrigger0001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 300], parameters: {} };
+const manualTrigger = {
+	id: 'benchTrigger0001',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 300],
+	parameters: {},
+};
 
 function keywordComNode(name: string, y: number, parameters: Record<string, unknown>) {
 	return {
@@ -109,7 +150,13 @@ function keywordComNode(name: string, y: number, parameters: Record<string, unkn
 		type: KWC_TYPE,
 		typeVersion: 1,
 		position: [300, y],
-		parameters: { resource: 'keyword', operation: 'getMany', project: { __rl: true, mode: 'name', value: PROJECT }, returnAll: true, ...parameters },
+		parameters: {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: { __rl: true, mode: 'name', value: PROJECT },
+			returnAll: true,
+			...parameters,
+		},
 		credentials: { keywordComApi: CREDENTIAL },
 	};
 }
@@ -132,9 +179,12 @@ function httpRequestNode(name: string, y: number, baseUrl: string, typeVersion: 
 				pagination: {
 					pagination: {
 						paginationMode: 'updateAParameterInEachRequest',
-						parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+						parameters: {
+							parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
+						},
 						paginationCompleteWhen: 'other',
-						completeExpression: '={{ $response.body.meta.pagination.current_page >= $response.body.meta.pagination.total_pages }}',
+						completeExpression:
+							'={{ $response.body.meta.pagination.current_page >= $response.body.meta.pagination.total_pages }}',
 						limitPagesFetched: false,
 						requestInterval: 0,
 					},
@@ -145,12 +195,20 @@ function httpRequestNode(name: string, y: number, baseUrl: string, typeVersion: 
 	};
 }
 
-function workflow(id: string, name: string, nodes: Array<Record<string, unknown> & { name: string }>) {
+function workflow(
+	id: string,
+	name: string,
+	nodes: Array<Record<string, unknown> & { name: string }>,
+) {
 	return {
 		id,
 		name,
 		nodes: [manualTrigger, ...nodes],
-		connections: { [manualTrigger.name]: { main: [nodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))] } },
+		connections: {
+			[manualTrigger.name]: {
+				main: [nodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))],
+			},
+		},
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -187,7 +245,12 @@ interface Measured {
  * `n8n execute --id=… --rawOutput` with its stdout going to a file: through a pipe, n8n exits before a large output
  * (tens of MB) is flushed, and the run would arrive cut.
  */
-async function execute(n8n: RealN8n, workflowId: string, hook: string, rssDir: string): Promise<Measured> {
+async function execute(
+	n8n: RealN8n,
+	workflowId: string,
+	hook: string,
+	rssDir: string,
+): Promise<Measured> {
 	for (const f of fs.readdirSync(rssDir)) fs.rmSync(path.join(rssDir, f));
 	const outFile = path.join(rssDir, '..', `execute-${workflowId}.stdout`);
 	const out = fs.openSync(outFile, 'w');
@@ -195,18 +258,29 @@ async function execute(n8n: RealN8n, workflowId: string, hook: string, rssDir: s
 		...n8n.processEnv,
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		// BENCH_N8N_NODE_OPTIONS: extra flags for n8n (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a run).
-		NODE_OPTIONS: `--require ${hook} ${process.env.BENCH_N8N_NODE_OPTIONS ?? ""}`.trim(),
+		NODE_OPTIONS: `--require ${hook} ${process.env.BENCH_N8N_NODE_OPTIONS ?? ''}`.trim(),
 		BENCH_RSS_DIR: rssDir,
 	};
 	const started = Date.now();
-	const child = spawn(nodeEnv().nodeBin, [path.join(n8n.hostDir, 'node_modules', 'n8n', 'bin', 'n8n'), 'execute', `--id=${workflowId}`, '--rawOutput'], {
-		cwd: n8n.rootDir,
-		env,
-		stdio: ['ignore', out, 'pipe'],
-		detached: true,
-	});
+	const child = spawn(
+		nodeEnv().nodeBin,
+		[
+			path.join(n8n.hostDir, 'node_modules', 'n8n', 'bin', 'n8n'),
+			'execute',
+			`--id=${workflowId}`,
+			'--rawOutput',
+		],
+		{
+			cwd: n8n.rootDir,
+			env,
+			stdio: ['ignore', out, 'pipe'],
+			detached: true,
+		},
+	);
 	let stderr = '';
-	child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-20_000)));
+	child.stderr
+		?.setEncoding('utf8')
+		.on('data', (c: string) => (stderr = (stderr + c).slice(-20_000)));
 	const timer = setTimeout(() => {
 		try {
 			process.kill(-(child.pid ?? 0), 'SIGKILL');
@@ -214,7 +288,9 @@ async function execute(n8n: RealN8n, workflowId: string, hook: string, rssDir: s
 			// gone
 		}
 	}, 600_000);
-	const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+	const code = await new Promise<number | null>((resolve) =>
+		child.once('close', (c) => resolve(c)),
+	);
 	clearTimeout(timer);
 	try {
 		process.kill(-(child.pid ?? 0), 'SIGKILL'); // task runners it left behind, if any
@@ -228,22 +304,46 @@ async function execute(n8n: RealN8n, workflowId: string, hook: string, rssDir: s
 	if (code !== 0 || !output || output?.data?.resultData?.error) {
 		const dump = path.join(os.tmpdir(), `kwc-bench-failed-${workflowId}.stdout`);
 		fs.writeFileSync(dump, stdout + '\n--- stderr ---\n' + stderr);
-		throw new Error(`bench: n8n execute ${workflowId} failed (exit ${code}); its output is in ${dump}`);
+		throw new Error(
+			`bench: n8n execute ${workflowId} failed (exit ${code}); its output is in ${dump}`,
+		);
 	}
-	const files = fs.readdirSync(rssDir).map((f) => JSON.parse(fs.readFileSync(path.join(rssDir, f), 'utf8')) as { hwmKb: number; maxRssKb: number });
+	const files = fs.readdirSync(rssDir).map(
+		(f) =>
+			JSON.parse(fs.readFileSync(path.join(rssDir, f), 'utf8')) as {
+				hwmKb: number;
+				maxRssKb: number;
+			},
+	);
 	const kb = files.length ? Math.max(...files.map((f) => f.hwmKb || f.maxRssKb)) : undefined;
-	return { output, stdoutBytes: Buffer.byteLength(stdout), peakRssMb: kb === undefined ? undefined : round(kb / 1024), cliMs: Date.now() - started };
+	return {
+		output,
+		stdoutBytes: Buffer.byteLength(stdout),
+		peakRssMb: kb === undefined ? undefined : round(kb / 1024),
+		cliMs: Date.now() - started,
+	};
 }
 
-function nodeTask(output: any, name: string): { executionTime: number; startTime: number; items: any[] } {
+function nodeTask(
+	output: any,
+	name: string,
+): { executionTime: number; startTime: number; items: any[] } {
 	const task = output.data.resultData.runData[name]?.[0];
 	if (!task) throw new Error(`bench: node "${name}" did not run`);
-	return { executionTime: task.executionTime, startTime: task.startTime, items: nodeOutput(output, name) ?? [] };
+	return {
+		executionTime: task.executionTime,
+		startTime: task.startTime,
+		items: nodeOutput(output, name) ?? [],
+	};
 }
 
 const mb = (bytes: number): number => round(bytes / 2 ** 20, 1);
 
-export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOptions): Promise<SectionResult> {
+export async function benchRealN8n({
+	keywords,
+	latencies,
+	repeat = 3,
+}: RealOptions): Promise<SectionResult> {
 	const result: SectionResult = { rows: [], checks: [] };
 	// Page 1, then windows of 125–250 that each hold the last keyword read (a list that changes meanwhile loses nothing).
 	const pages = quietReadRequests(keywords, PAGE_SIZE);
@@ -261,11 +361,15 @@ export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOpti
 	try {
 		const described = await n8n.exportNodes();
 		const http = described.filter((d: any) => d.name === HTTP_TYPE);
-		const httpVersion = Math.max(...http.flatMap((d: any) => (Array.isArray(d.version) ? d.version : [d.version])));
+		const httpVersion = Math.max(
+			...http.flatMap((d: any) => (Array.isArray(d.version) ? d.version : [d.version])),
+		);
 		log(`HTTP Request node: latest typeVersion ${httpVersion}`);
 		const port = await freePort();
 		const baseUrl = `http://127.0.0.1:${port}`;
-		await n8n.importCredentials([{ ...CREDENTIAL, type: 'keywordComApi', data: { apiToken: TOKEN, baseUrl } }]);
+		await n8n.importCredentials([
+			{ ...CREDENTIAL, type: 'keywordComApi', data: { apiToken: TOKEN, baseUrl } },
+		]);
 
 		const WARM_UP = 'Warm-up';
 		const MEASURED = 'Measured';
@@ -290,13 +394,29 @@ export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOpti
 		const speedIds = new Map<string, string>();
 		for (const [index, way] of ways.entries()) {
 			// Branches of a v1 workflow run top to bottom: the warm-up (y 100) before the measured node (y 300).
-			speedIds.set(way.label, await n8n.importWorkflow(workflow(`benchSpeed${index}`.padEnd(16, '0'), `Bench: ${way.label}`, [way.warmUp, way.measured])));
+			speedIds.set(
+				way.label,
+				await n8n.importWorkflow(
+					workflow(`benchSpeed${index}`.padEnd(16, '0'), `Bench: ${way.label}`, [
+						way.warmUp,
+						way.measured,
+					]),
+				),
+			);
 		}
 		const SIMPLE = 'Keyword.com';
-		const memOnId = await n8n.importWorkflow(workflow('benchMemSimple01', 'Bench: memory, Simplify on', [keywordComNode(SIMPLE, 300, {})]));
-		const memOffId = await n8n.importWorkflow(workflow('benchMemRaw00001', 'Bench: memory, Simplify off', [keywordComNode(SIMPLE, 300, { simplify: false })]));
+		const memOnId = await n8n.importWorkflow(
+			workflow('benchMemSimple01', 'Bench: memory, Simplify on', [keywordComNode(SIMPLE, 300, {})]),
+		);
+		const memOffId = await n8n.importWorkflow(
+			workflow('benchMemRaw00001', 'Bench: memory, Simplify off', [
+				keywordComNode(SIMPLE, 300, { simplify: false }),
+			]),
+		);
 		const memBaseId = await n8n.importWorkflow(
-			workflow('benchMemBase0001', 'Bench: memory, 1 keyword', [keywordComNode(SIMPLE, 300, { returnAll: false, limit: 1 })]),
+			workflow('benchMemBase0001', 'Bench: memory, 1 keyword', [
+				keywordComNode(SIMPLE, 300, { returnAll: false, limit: 1 }),
+			]),
 		);
 
 		for (const [index, latencyMs] of latencies.entries()) {
@@ -304,40 +424,84 @@ export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOpti
 			fake = await startFake(port, latencyMs, keywords);
 			await primeReadCache(fake.baseUrl, plainPages);
 			const runs = new Map<string, number[]>();
-			const tasks: Array<{ name: string; executionTime: number; items: any[]; requests: FakeRequest[] }> = [];
+			const tasks: Array<{
+				name: string;
+				executionTime: number;
+				items: any[];
+				requests: FakeRequest[];
+			}> = [];
 			for (let round_ = 0; round_ < repeat; round_++) {
 				// Alternated, a different way first in each round: no way always meets the machine in the same state.
 				const order = ways.map((_, i) => ways[(i + round_) % ways.length].label);
 				for (const label of order) {
 					await control(fake.baseUrl, 'DELETE', 'requests');
 					const run = await execute(n8n, speedIds.get(label)!, hook, rssDir);
-					const requests = ((await control(fake.baseUrl, 'GET', 'requests')) as { data: FakeRequest[] }).data;
+					const requests = (
+						(await control(fake.baseUrl, 'GET', 'requests')) as { data: FakeRequest[] }
+					).data;
 					const warmUp = nodeTask(run.output, WARM_UP);
 					const measured = nodeTask(run.output, MEASURED);
 					// The measured node's requests start at the second page 1 (the warm-up read the whole list first).
-					const firstPages = requests.map((r, i) => (String(r.query.page) === '1' ? i : -1)).filter((i) => i >= 0);
+					const firstPages = requests
+						.map((r, i) => (String(r.query.page) === '1' ? i : -1))
+						.filter((i) => i >= 0);
 					const sent = requests.slice(firstPages[1] ?? requests.length);
 					const what = `real n8n @${latencyMs} ms, ${label}, run ${round_ + 1}`;
 					const expected = label.startsWith('HTTP') ? plainPages : pages;
-					check(result, `${what}: the warm-up ran first`, warmUp.startTime + warmUp.executionTime <= measured.startTime, `${warmUp.startTime} + ${warmUp.executionTime} vs ${measured.startTime}`);
-					check(result, `${what}: warm-up ${expected} requests`, (firstPages[1] ?? -1) === expected, `${firstPages[1]}`);
+					check(
+						result,
+						`${what}: the warm-up ran first`,
+						warmUp.startTime + warmUp.executionTime <= measured.startTime,
+						`${warmUp.startTime} + ${warmUp.executionTime} vs ${measured.startTime}`,
+					);
+					check(
+						result,
+						`${what}: warm-up ${expected} requests`,
+						(firstPages[1] ?? -1) === expected,
+						`${firstPages[1]}`,
+					);
 					(runs.get(label) ?? runs.set(label, []).get(label)!).push(round(measured.executionTime));
-					log(`real n8n @${latencyMs} ms, ${label}, run ${round_ + 1}/${repeat}: ${round(measured.executionTime)} ms, ${sent.length} requests${process.env.BENCH_N8N_NODE_OPTIONS ? ` (started at ${measured.startTime})` : ""}`);
-					check(result, `${what}: ${expected} requests`, sent.length === expected, `${sent.length}`);
+					log(
+						`real n8n @${latencyMs} ms, ${label}, run ${round_ + 1}/${repeat}: ${round(measured.executionTime)} ms, ${sent.length} requests${process.env.BENCH_N8N_NODE_OPTIONS ? ` (started at ${measured.startTime})` : ''}`,
+					);
+					check(
+						result,
+						`${what}: ${expected} requests`,
+						sent.length === expected,
+						`${sent.length}`,
+					);
 					const best = tasks.find((t) => t.name === label);
 					if (!best || measured.executionTime < best.executionTime) {
 						if (best) tasks.splice(tasks.indexOf(best), 1);
-						tasks.push({ name: label, executionTime: measured.executionTime, items: measured.items, requests: sent });
+						tasks.push({
+							name: label,
+							executionTime: measured.executionTime,
+							items: measured.items,
+							requests: sent,
+						});
 					}
 				}
 			}
-			tasks.sort((a, b) => ways.findIndex((w) => w.label === a.name) - ways.findIndex((w) => w.label === b.name));
+			tasks.sort(
+				(a, b) =>
+					ways.findIndex((w) => w.label === a.name) - ways.findIndex((w) => w.label === b.name),
+			);
 			const seq = tasks.find((t) => t.name === KWC_SEQ)!;
 			for (const task of tasks) {
 				const sent = task.requests;
 				const isHttp = task.name === HTTP;
-				const records = isHttp ? task.items.reduce((n: number, page: any) => n + (Array.isArray(page?.data) ? page.data.length : 0), 0) : task.items.length;
-				check(result, `real n8n @${latencyMs} ms, ${task.name}: ${keywords} records`, records === keywords, `${records}`);
+				const records = isHttp
+					? task.items.reduce(
+							(n: number, page: any) => n + (Array.isArray(page?.data) ? page.data.length : 0),
+							0,
+						)
+					: task.items.length;
+				check(
+					result,
+					`real n8n @${latencyMs} ms, ${task.name}: ${keywords} records`,
+					records === keywords,
+					`${records}`,
+				);
 				const row: Row = {
 					section: 'real',
 					scenario: `Real n8n: ${task.name}${isHttp ? ', one item per page' : ''}`,
@@ -356,11 +520,21 @@ export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOpti
 			const fast = tasks.find((t) => t.name === KWC_DEFAULT)!;
 			const httpTask = tasks.find((t) => t.name === HTTP)!;
 			const ratio = seq.executionTime / fast.executionTime;
-			check(result, `real n8n @${latencyMs} ms: default concurrency at least 3× faster than concurrency 1`, ratio >= 3, `${round(ratio, 2)}×`);
+			check(
+				result,
+				`real n8n @${latencyMs} ms: default concurrency at least 3× faster than concurrency 1`,
+				ratio >= 3,
+				`${round(ratio, 2)}×`,
+			);
 			const httpRatio = httpTask.executionTime / fast.executionTime;
-			const fastRow = result.rows.find((r) => r.section === 'real' && r.latencyMs === latencyMs && r.scenario.includes(KWC_DEFAULT))!;
+			const fastRow = result.rows.find(
+				(r) =>
+					r.section === 'real' && r.latencyMs === latencyMs && r.scenario.includes(KWC_DEFAULT),
+			)!;
 			fastRow.note = `${round(httpRatio, 2)}× faster than the HTTP Request node; ${fastRow.note}`;
-			log(`real n8n @${latencyMs} ms: default ${round(fast.executionTime)} ms, c=1 ${round(seq.executionTime)} ms, HTTP Request ${round(httpTask.executionTime)} ms`);
+			log(
+				`real n8n @${latencyMs} ms: default ${round(fast.executionTime)} ms, c=1 ${round(seq.executionTime)} ms, HTTP Request ${round(httpTask.executionTime)} ms`,
+			);
 
 			if (index === 0) {
 				log('n8n execute: memory (Simplify on, Simplify off, 1 keyword)');
@@ -389,11 +563,23 @@ export async function benchRealN8n({ keywords, latencies, repeat = 3 }: RealOpti
 				const on = measured['Simplify on'].peakRssMb ?? 0;
 				const off = measured['Simplify off'].peakRssMb ?? 0;
 				const base = measured['Limit 1 (n8n itself)'].peakRssMb ?? 0;
-				const onRow = result.rows.find((r) => r.section === 'memory' && r.scenario.endsWith('Simplify on'))!;
+				const onRow = result.rows.find(
+					(r) => r.section === 'memory' && r.scenario.endsWith('Simplify on'),
+				)!;
 				onRow.ratio = round((off - base) / Math.max(1, on - base), 2);
 				onRow.ratioLabel = 'less memory above n8n itself than Simplify off';
-				check(result, 'peak RSS measured for every memory run', on > 0 && off > 0 && base > 0, `${on} / ${off} / ${base} MB`);
-				check(result, 'Simplify cuts the peak memory substantially (≥ 25 % of the peak)', on <= off * 0.75, `${on} MB vs ${off} MB`);
+				check(
+					result,
+					'peak RSS measured for every memory run',
+					on > 0 && off > 0 && base > 0,
+					`${on} / ${off} / ${base} MB`,
+				);
+				check(
+					result,
+					'Simplify cuts the peak memory substantially (≥ 25 % of the peak)',
+					on <= off * 0.75,
+					`${on} MB vs ${off} MB`,
+				);
 			}
 			await stopFake(fake);
 			fake = undefined;

@@ -33,10 +33,22 @@ export interface ReturnAllOptions {
 }
 
 function getMany(options: IDataObject, extra: INodeParameters = {}): INodeParameters {
-	return { resource: 'keyword', operation: 'getMany', project: rl(PROJECT), returnAll: true, options: options as INodeParameters, ...extra };
+	return {
+		resource: 'keyword',
+		operation: 'getMany',
+		project: rl(PROJECT),
+		returnAll: true,
+		options: options as INodeParameters,
+		...extra,
+	};
 }
 
-export async function benchReturnAll({ keywords, latencies, concurrencies, repeat = 3 }: ReturnAllOptions): Promise<SectionResult> {
+export async function benchReturnAll({
+	keywords,
+	latencies,
+	concurrencies,
+	repeat = 3,
+}: ReturnAllOptions): Promise<SectionResult> {
 	const result: SectionResult = { rows: [], checks: [] };
 	const fake = await startFake({ cacheReads: true });
 	try {
@@ -61,12 +73,33 @@ export async function benchReturnAll({ keywords, latencies, concurrencies, repea
 					const peak = await fake.peakInFlight();
 					const items = run.result.items.map((item) => item.json);
 					(runs[concurrency] ??= []).push(round(run.ms));
-					log(`Return All ${keywords} @${latencyMs} ms, concurrency ${concurrency}, run ${round_ + 1}/${repeat}: ${round(run.ms)} ms, ${lists.length} requests, peak ${peak} in flight`);
+					log(
+						`Return All ${keywords} @${latencyMs} ms, concurrency ${concurrency}, run ${round_ + 1}/${repeat}: ${round(run.ms)} ms, ${lists.length} requests, peak ${peak} in flight`,
+					);
 					const label = `Return All @${latencyMs} ms c=${concurrency} run ${round_ + 1}`;
-					check(result, `${label}: ${pages} list requests`, lists.length === pages, `${lists.length}`);
-					check(result, `${label}: page 1 per_page=250, the windows 125–250`, lists[0]?.query.per_page === String(PAGE_SIZE) && lists.every((r) => Number(r.query.per_page) >= PAGE_SIZE / 2 && Number(r.query.per_page) <= PAGE_SIZE));
+					check(
+						result,
+						`${label}: ${pages} list requests`,
+						lists.length === pages,
+						`${lists.length}`,
+					);
+					check(
+						result,
+						`${label}: page 1 per_page=250, the windows 125–250`,
+						lists[0]?.query.per_page === String(PAGE_SIZE) &&
+							lists.every(
+								(r) =>
+									Number(r.query.per_page) >= PAGE_SIZE / 2 &&
+									Number(r.query.per_page) <= PAGE_SIZE,
+							),
+					);
 					check(result, `${label}: ${keywords} records in the API's order`, sameOrder(items, ids));
-					check(result, `${label}: at most ${concurrency} in flight`, peak <= concurrency, `peak ${peak}`);
+					check(
+						result,
+						`${label}: at most ${concurrency} in flight`,
+						peak <= concurrency,
+						`peak ${peak}`,
+					);
 					if (measured[concurrency] === undefined || run.ms < measured[concurrency]) {
 						measured[concurrency] = run.ms;
 						const row = {
@@ -78,21 +111,43 @@ export async function benchReturnAll({ keywords, latencies, concurrencies, repea
 							peakInFlight: peak,
 							items: items.length,
 						};
-						const at = result.rows.findIndex((r) => r.section === 'return-all' && r.latencyMs === latencyMs && r.scenario === row.scenario);
+						const at = result.rows.findIndex(
+							(r) =>
+								r.section === 'return-all' &&
+								r.latencyMs === latencyMs &&
+								r.scenario === row.scenario,
+						);
 						if (at >= 0) result.rows[at] = row;
 						else result.rows.push(row);
 					}
 				}
 			}
 			for (const concurrency of [...fast, 1]) {
-				const row = result.rows.find((r) => r.latencyMs === latencyMs && r.scenario.includes(`concurrency ${concurrency}`) && r.section === 'return-all');
-				if (row && repeat > 1) row.note = `fastest of ${repeat} runs: ${runs[concurrency].join(', ')} ms`;
+				const row = result.rows.find(
+					(r) =>
+						r.latencyMs === latencyMs &&
+						r.scenario.includes(`concurrency ${concurrency}`) &&
+						r.section === 'return-all',
+				);
+				if (row && repeat > 1)
+					row.note = `fastest of ${repeat} runs: ${runs[concurrency].join(', ')} ms`;
 			}
 			for (const concurrency of fast) {
 				const ratio = measured[1] / measured[concurrency];
-				const row = result.rows.find((r) => r.latencyMs === latencyMs && r.scenario.includes(`concurrency ${concurrency}`) && r.section === 'return-all');
-				if (row) Object.assign(row, { ratio: round(ratio, 2), ratioLabel: 'faster than concurrency 1' });
-				check(result, `Return All @${latencyMs} ms: concurrency ${concurrency} at least 3× faster than concurrency 1`, ratio >= 3, `${round(ratio, 2)}×`);
+				const row = result.rows.find(
+					(r) =>
+						r.latencyMs === latencyMs &&
+						r.scenario.includes(`concurrency ${concurrency}`) &&
+						r.section === 'return-all',
+				);
+				if (row)
+					Object.assign(row, { ratio: round(ratio, 2), ratioLabel: 'faster than concurrency 1' });
+				check(
+					result,
+					`Return All @${latencyMs} ms: concurrency ${concurrency} at least 3× faster than concurrency 1`,
+					ratio >= 3,
+					`${round(ratio, 2)}×`,
+				);
 			}
 		}
 
@@ -101,7 +156,14 @@ export async function benchReturnAll({ keywords, latencies, concurrencies, repea
 		const limited = await runKeywordCom(fake, { ...getMany({}), returnAll: false, limit: 260 });
 		const limitLists = listRequests(await fake.requests());
 		check(result, 'Limit 260: 2 list requests', limitLists.length === 2, `${limitLists.length}`);
-		check(result, 'Limit 260: 260 records, the first ones', sameOrder(limited.result.items.map((i) => i.json), ids.slice(0, 260)));
+		check(
+			result,
+			'Limit 260: 260 records, the first ones',
+			sameOrder(
+				limited.result.items.map((i) => i.json),
+				ids.slice(0, 260),
+			),
+		);
 		result.rows.push({
 			section: 'return-all',
 			scenario: 'Keyword.com Limit 260',
@@ -113,11 +175,26 @@ export async function benchReturnAll({ keywords, latencies, concurrencies, repea
 
 		// A 429 in the middle (Retry-After: 0): the page is asked again, nothing is lost or duplicated.
 		await fake.reset();
-		await fake.faultAtRequest(Math.floor(pages / 2), { method: 'GET', path: /\/keywords\/?$/, times: 1, status: 429, retryAfter: '0' });
+		await fake.faultAtRequest(Math.floor(pages / 2), {
+			method: 'GET',
+			path: /\/keywords\/?$/,
+			times: 1,
+			status: 429,
+			retryAfter: '0',
+		});
 		const throttled = await runKeywordCom(fake, getMany({}));
 		const throttledLists = listRequests(await fake.requests());
 		const got429 = throttledLists.filter((r) => r.status === 429).length;
-		check(result, 'a 429 mid-way: answered once, retried, all records in order', got429 === 1 && sameOrder(throttled.result.items.map((i) => i.json), ids), `${got429} × 429, ${throttledLists.length} requests`);
+		check(
+			result,
+			'a 429 mid-way: answered once, retried, all records in order',
+			got429 === 1 &&
+				sameOrder(
+					throttled.result.items.map((i) => i.json),
+					ids,
+				),
+			`${got429} × 429, ${throttledLists.length} requests`,
+		);
 		result.rows.push({
 			section: 'return-all',
 			scenario: `Keyword.com Return All with one 429 mid-way (Retry-After 0)`,

@@ -74,10 +74,13 @@ function parseArgs(argv: string[]): Args {
 				ALL.forEach((s) => args.sections.add(s));
 				break;
 			case '--latency':
-				args.latencies = value().split(',').map((v) => {
-					if (!/^\d+$/.test(v.trim())) throw new Error(`--latency takes whole numbers of ms, got "${v}"`);
-					return Number(v);
-				});
+				args.latencies = value()
+					.split(',')
+					.map((v) => {
+						if (!/^\d+$/.test(v.trim()))
+							throw new Error(`--latency takes whole numbers of ms, got "${v}"`);
+						return Number(v);
+					});
 				break;
 			case '--keywords':
 				args.keywords = int();
@@ -110,10 +113,13 @@ function parseArgs(argv: string[]): Args {
 }
 
 const fmt = (value: number | undefined, digits = 0): string =>
-	value === undefined ? '' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+	value === undefined
+		? ''
+		: value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 
 export function markdownTable(rows: Row[]): string {
-	const head = '| Scenario | Latency | Requests | Time (ms) | Ratio | Peak in flight | Items | Peak RSS (MB) | Output (MB) | Note |';
+	const head =
+		'| Scenario | Latency | Requests | Time (ms) | Ratio | Peak in flight | Items | Peak RSS (MB) | Output (MB) | Note |';
 	const line = '|---|---:|---:|---:|---|---:|---:|---:|---:|---|';
 	const body = rows.map((r) =>
 		[
@@ -137,15 +143,32 @@ async function main(): Promise<void> {
 	const started = new Date();
 	const results: Record<string, SectionResult> = {};
 	const want = (s: string) => args.sections.has(s);
-	if (want('return-all')) results['return-all'] = await benchReturnAll({ keywords: args.keywords, latencies: args.latencies, repeat: args.repeat });
+	if (want('return-all'))
+		results['return-all'] = await benchReturnAll({
+			keywords: args.keywords,
+			latencies: args.latencies,
+			repeat: args.repeat,
+		});
 	if (want('trigger'))
-		results.trigger = await benchTrigger({ keywords: args.keywords, projects: args.projects, latencyMs: args.latencies[0] });
+		results.trigger = await benchTrigger({
+			keywords: args.keywords,
+			projects: args.projects,
+			latencyMs: args.latencies[0],
+		});
 	if (want('add'))
-		results.add = await benchAdd({ keywords: args.addKeywords, naiveSample: args.naiveSample, latencyMs: args.latencies[0] });
+		results.add = await benchAdd({
+			keywords: args.addKeywords,
+			naiveSample: args.naiveSample,
+			latencyMs: args.latencies[0],
+		});
 	if (want('real')) {
 		// Loaded lazily: it needs the real n8n host and the built package.
 		const { benchRealN8n } = await import('./realN8n');
-		results.real = await benchRealN8n({ keywords: args.keywords, latencies: args.latencies, repeat: args.repeat });
+		results.real = await benchRealN8n({
+			keywords: args.keywords,
+			latencies: args.latencies,
+			repeat: args.repeat,
+		});
 	}
 
 	const rows = Object.values(results).flatMap((r) => r.rows);
@@ -162,23 +185,39 @@ async function main(): Promise<void> {
 	// Sections can be run separately: the file keeps the last run of each section.
 	let sections: Record<string, unknown> = {};
 	try {
-		sections = (JSON.parse(fs.readFileSync(args.out, 'utf8')) as { sections?: Record<string, unknown> }).sections ?? {};
+		sections =
+			(JSON.parse(fs.readFileSync(args.out, 'utf8')) as { sections?: Record<string, unknown> })
+				.sections ?? {};
 	} catch {
 		// absent or unreadable: start afresh
 	}
 	for (const [name, value] of Object.entries(results)) {
-		sections[name] = { date: started.toISOString(), durationS, args: { ...args, sections: [...args.sections] }, machine, ...value };
+		sections[name] = {
+			date: started.toISOString(),
+			durationS,
+			args: { ...args, sections: [...args.sections] },
+			machine,
+			...value,
+		};
 	}
 	fs.mkdirSync(path.dirname(args.out), { recursive: true });
-	fs.writeFileSync(args.out, JSON.stringify({ updated: new Date().toISOString(), sections }, null, 2) + '\n');
+	fs.writeFileSync(
+		args.out,
+		JSON.stringify({ updated: new Date().toISOString(), sections }, null, 2) + '\n',
+	);
 
 	process.stdout.write(`\n${markdownTable(rows)}\n\n`);
-	process.stdout.write(`${checks.length - failed.length}/${checks.length} checks held; results in ${path.relative(process.cwd(), args.out)}\n`);
-	for (const f of failed) process.stdout.write(`FAILED: ${f.what}${f.detail ? ` (${f.detail})` : ''}\n`);
+	process.stdout.write(
+		`${checks.length - failed.length}/${checks.length} checks held; results in ${path.relative(process.cwd(), args.out)}\n`,
+	);
+	for (const f of failed)
+		process.stdout.write(`FAILED: ${f.what}${f.detail ? ` (${f.detail})` : ''}\n`);
 	process.exitCode = failed.length > 0 ? 1 : 0;
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(2);
 });

@@ -13,7 +13,19 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { KeywordComTrigger } from '../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../test/harness';
-import { PAGE_SIZE, ceilDiv, check, listRequests, log, startFake, rl, round, runKeywordCom, type Row, type SectionResult } from './lib';
+import {
+	PAGE_SIZE,
+	ceilDiv,
+	check,
+	listRequests,
+	log,
+	startFake,
+	rl,
+	round,
+	runKeywordCom,
+	type Row,
+	type SectionResult,
+} from './lib';
 
 export interface TriggerOptions {
 	keywords: number;
@@ -21,7 +33,11 @@ export interface TriggerOptions {
 	latencyMs: number;
 }
 
-export async function benchTrigger({ keywords, projects, latencyMs }: TriggerOptions): Promise<SectionResult> {
+export async function benchTrigger({
+	keywords,
+	projects,
+	latencyMs,
+}: TriggerOptions): Promise<SectionResult> {
 	const result: SectionResult = { rows: [], checks: [] };
 	const fake = await startFake({ clockOffsetMs: 3_600_000 });
 	const trigger = new KeywordComTrigger();
@@ -35,10 +51,23 @@ export async function benchTrigger({ keywords, projects, latencyMs }: TriggerOpt
 		}
 		await fake.addAlerts(30);
 		await fake.setLatency(latencyMs);
-		const row = async (scenario: string, ms: number, items: number, note?: string): Promise<Row> => {
+		const row = async (
+			scenario: string,
+			ms: number,
+			items: number,
+			note?: string,
+		): Promise<Row> => {
 			const seen = await fake.requests();
 			const lists = listRequests(seen).length;
-			const r: Row = { section: 'trigger', scenario, latencyMs, requests: seen.length, ms: round(ms), items, note: note ?? `${lists} keyword-list pages` };
+			const r: Row = {
+				section: 'trigger',
+				scenario,
+				latencyMs,
+				requests: seen.length,
+				ms: round(ms),
+				items,
+				note: note ?? `${lists} keyword-list pages`,
+			};
 			result.rows.push(r);
 			return r;
 		};
@@ -61,8 +90,17 @@ export async function benchTrigger({ keywords, projects, latencyMs }: TriggerOpt
 		const activation = await poll('keywordUpdated', undefined);
 		await row('Trigger Keyword Updated: activation (first poll)', activation.ms, activation.items);
 		const idle = await poll('keywordUpdated', activation.outcome.staticData);
-		const idleRow = await row(`Trigger Keyword Updated: idle poll (${keywords.toLocaleString('en')} keywords, ${projects} projects)`, idle.ms, idle.items);
-		check(result, 'trigger idle poll (Keyword Updated) costs at most 2 requests', idleRow.requests <= 2, `${idleRow.requests}`);
+		const idleRow = await row(
+			`Trigger Keyword Updated: idle poll (${keywords.toLocaleString('en')} keywords, ${projects} projects)`,
+			idle.ms,
+			idle.items,
+		);
+		check(
+			result,
+			'trigger idle poll (Keyword Updated) costs at most 2 requests',
+			idleRow.requests <= 2,
+			`${idleRow.requests}`,
+		);
 
 		// The API stamps updates to the second; with the fake's clock offset the trigger's "updated this very second"
 		// guard cannot see the fake's time, so let the second change before the update.
@@ -72,43 +110,94 @@ export async function benchTrigger({ keywords, projects, latencyMs }: TriggerOpt
 		// ⌈n/250⌉ pages' worth; the windows overlap (each holds the last keyword read), up to 10 % more.
 		const movedPages = ceilDiv(Math.min(perProject, keywords), PAGE_SIZE);
 		const movedMax = Math.ceil(movedPages * 1.1);
-		const movedRow = await row(`Trigger Keyword Updated: after "${names[0]}" ranks moved (${moved.toLocaleString('en')} keywords)`, movedPoll.ms, movedPoll.items);
+		const movedRow = await row(
+			`Trigger Keyword Updated: after "${names[0]}" ranks moved (${moved.toLocaleString('en')} keywords)`,
+			movedPoll.ms,
+			movedPoll.items,
+		);
 		const movedLists = listRequests(await fake.requests());
 		check(
 			result,
 			`poll after one project moved reads only that project's list (${movedPages}–${movedMax} windows + groups/active)`,
-			movedLists.length >= movedPages && movedLists.length <= movedMax && movedLists.every((r) => r.path.includes(`/groups/${names[0]}/`)) && movedRow.requests === movedLists.length + 1,
+			movedLists.length >= movedPages &&
+				movedLists.length <= movedMax &&
+				movedLists.every((r) => r.path.includes(`/groups/${names[0]}/`)) &&
+				movedRow.requests === movedLists.length + 1,
 			`${movedRow.requests} requests`,
 		);
-		check(result, 'poll after one project moved emits one item per updated keyword', movedPoll.items === moved, `${movedPoll.items}`);
+		check(
+			result,
+			'poll after one project moved emits one item per updated keyword',
+			movedPoll.items === moved,
+			`${movedPoll.items}`,
+		);
 		const idleAgain = await poll('keywordUpdated', movedPoll.outcome.staticData);
-		const idleAgainRow = await row('Trigger Keyword Updated: idle poll after that', idleAgain.ms, idleAgain.items);
-		check(result, 'idle poll after an update costs at most 2 requests', idleAgainRow.requests <= 2 && idleAgain.items === 0, `${idleAgainRow.requests}`);
+		const idleAgainRow = await row(
+			'Trigger Keyword Updated: idle poll after that',
+			idleAgain.ms,
+			idleAgain.items,
+		);
+		check(
+			result,
+			'idle poll after an update costs at most 2 requests',
+			idleAgainRow.requests <= 2 && idleAgain.items === 0,
+			`${idleAgainRow.requests}`,
+		);
 
 		// New Alert
 		const alertActivation = await poll('newAlert', undefined);
-		await row('Trigger New Alert: activation (first poll)', alertActivation.ms, alertActivation.items, 'alerts page 1');
+		await row(
+			'Trigger New Alert: activation (first poll)',
+			alertActivation.ms,
+			alertActivation.items,
+			'alerts page 1',
+		);
 		const alertIdle = await poll('newAlert', alertActivation.outcome.staticData);
-		const alertIdleRow = await row('Trigger New Alert: idle poll', alertIdle.ms, alertIdle.items, 'alerts page 1');
-		check(result, 'trigger idle poll (New Alert) costs at most 2 requests', alertIdleRow.requests <= 2, `${alertIdleRow.requests}`);
+		const alertIdleRow = await row(
+			'Trigger New Alert: idle poll',
+			alertIdle.ms,
+			alertIdle.items,
+			'alerts page 1',
+		);
+		check(
+			result,
+			'trigger idle poll (New Alert) costs at most 2 requests',
+			alertIdleRow.requests <= 2,
+			`${alertIdleRow.requests}`,
+		);
 
 		// The naive poll: list every project, then every keyword of each, and compare with the previous snapshot.
 		await fake.reset();
 		const started = performance.now();
-		const groups = await fetch(`${fake.baseUrl}/api/v2/groups/active`, { headers: { authorization: `Bearer ${fake.token}` } });
+		const groups = await fetch(`${fake.baseUrl}/api/v2/groups/active`, {
+			headers: { authorization: `Bearer ${fake.token}` },
+		});
 		await groups.arrayBuffer();
 		let records = 0;
 		for (const name of names) {
-			const run = await runKeywordCom(fake, { resource: 'keyword', operation: 'getMany', project: rl(name), returnAll: true, simplify: false });
+			const run = await runKeywordCom(fake, {
+				resource: 'keyword',
+				operation: 'getMany',
+				project: rl(name),
+				returnAll: true,
+				simplify: false,
+			});
 			records += run.result.items.length;
 		}
 		const naiveMs = performance.now() - started;
-		const naive = await row(`Naive poll: list everything and compare (${records.toLocaleString('en')} keywords)`, naiveMs, 0, `groups/active + ${listRequests(await fake.requests()).length} pages, each list read 4 pages at a time`);
+		const naive = await row(
+			`Naive poll: list everything and compare (${records.toLocaleString('en')} keywords)`,
+			naiveMs,
+			0,
+			`groups/active + ${listRequests(await fake.requests()).length} pages, each list read 4 pages at a time`,
+		);
 		idleRow.ratio = round(naive.requests / idleRow.requests, 1);
 		idleRow.ratioLabel = 'fewer requests than the naive poll';
 		movedRow.ratio = round(naive.requests / movedRow.requests, 1);
 		movedRow.ratioLabel = 'fewer requests than the naive poll';
-		log(`trigger: idle ${idleRow.requests} req, moved ${movedRow.requests} req, naive ${naive.requests} req`);
+		log(
+			`trigger: idle ${idleRow.requests} req, moved ${movedRow.requests} req, naive ${naive.requests} req`,
+		);
 	} finally {
 		await fake.stop();
 	}

@@ -2,7 +2,10 @@
  * The end of a dev server's CLI (the fake API, the fake model): print one JSON line saying where it listens (what a
  * parent process waits for), then stop it cleanly on SIGTERM or SIGINT (exit 0, or 1 when stopping fails).
  */
-export function serveUntilSignal(announce: Record<string, unknown>, stop: () => Promise<void>): void {
+export function serveUntilSignal(
+	announce: Record<string, unknown>,
+	stop: () => Promise<void>,
+): void {
 	process.stdout.write(JSON.stringify(announce) + '\n');
 	let stopping = false;
 	const shutdown = (): void => {

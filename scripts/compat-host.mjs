@@ -7,9 +7,13 @@ import { readFileSync } from 'node:fs';
 
 const version = process.argv[2];
 const major = Number(version.split('.')[0]);
-const pinned = JSON.parse(readFileSync(new URL('../e2e/host/package.json', import.meta.url), 'utf8'));
+const pinned = JSON.parse(
+	readFileSync(new URL('../e2e/host/package.json', import.meta.url), 'utf8'),
+);
 const overrides =
-	major < 2 ? { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.0' } : { ...pinned.overrides };
+	major < 2
+		? { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.0' }
+		: { ...pinned.overrides };
 const host = {
 	private: true,
 	description: `n8n ${version} for the compatibility smoke (npm run compat). Outside the repository, cached.`,

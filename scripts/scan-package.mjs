@@ -9,12 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const packageDir = fileURLToPath(new URL('../packages/n8n-nodes-keyword-com/', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'kwc-scan-'));
 try {
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: packageDir, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+		cwd: packageDir,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const [tarball] = readdirSync(work).filter((name) => name.endsWith('.tgz'));
 	execFileSync('tar', ['-xzf', join(work, tarball), '-C', work]);
 	const legs = [
@@ -22,9 +28,14 @@ try {
 		[tarball, await analyzePackage(join(work, 'package'), ['**/*.js', 'package.json'])],
 	];
 	for (const [leg, result] of legs) {
-		if (result.passed) console.log(`Community-package scanner, ${leg}: passed${result.message ? ` (${result.message})` : ''}`);
+		if (result.passed)
+			console.log(
+				`Community-package scanner, ${leg}: passed${result.message ? ` (${result.message})` : ''}`,
+			);
 		else {
-			console.error(`Community-package scanner, ${leg}: ${result.message}\n${result.details ?? ''}`);
+			console.error(
+				`Community-package scanner, ${leg}: ${result.message}\n${result.details ?? ''}`,
+			);
 			process.exitCode = 1;
 		}
 	}

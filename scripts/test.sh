@@ -16,9 +16,14 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 step "dependencies"
 bash scripts/install-deps.sh
 
-step "build and lint the package"
+step "formatting (Prettier), then lint: the package (n8n-node lint, strict) and the code around it (typed ESLint)"
+npm run format:check --silent
 npm run build --silent
 npm run lint --silent
+npm run lint:tools --silent
+
+step "the community-package scanner n8n runs before verification (source, and the packed tarball)"
+npm run scan --silent
 
 step "compile tests and tools"
 rm -rf build
@@ -58,6 +63,9 @@ fi
 pass=$(grep -E '^ℹ pass [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
 fail=$(grep -E '^ℹ fail [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
 skipped=$(grep -E '^ℹ skipped [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
+# A test cancelled because its suite's hook failed did not pass: it counts as failed.
+cancelled=$(grep -E '^ℹ cancelled [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
+fail=$((fail + cancelled))
 rm -f "$results"
 echo
 echo "total: $pass passed, $fail failed, $skipped skipped"

@@ -95,7 +95,11 @@ async function step<T>(label: string, work: () => Promise<T> | T): Promise<T> {
 
 function n8nVersion(hostDir: string): string {
 	try {
-		return (JSON.parse(fs.readFileSync(path.join(hostDir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
+		return (
+			JSON.parse(
+				fs.readFileSync(path.join(hostDir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+			) as { version: string }
+		).version;
 	} catch {
 		return '2.x';
 	}
@@ -133,11 +137,21 @@ async function main(): Promise<number> {
 
 	try {
 		say('Keyword.com for n8n: demo (no Keyword.com account needed)');
-		const hostDir = await step('Preparing n8n (cached; the first time this installs it, a few minutes)', () => installN8nHost());
+		const hostDir = await step(
+			'Preparing n8n (cached; the first time this installs it, a few minutes)',
+			() => installN8nHost(),
+		);
 		const version = n8nVersion(hostDir);
-		tarball = await step('Building and packing the package (n8n-node build, npm pack)', () => buildAndPackPackage());
-		fake = await step('Starting the fake Keyword.com API on loopback', () => FakeApiProcess.start({ seed: 'demo' }));
-		model = await step('Starting the scripted fake chat model (OpenAI-compatible) on loopback', () => startExampleModel());
+		tarball = await step('Building and packing the package (n8n-node build, npm pack)', () =>
+			buildAndPackPackage(),
+		);
+		fake = await step('Starting the fake Keyword.com API on loopback', () =>
+			FakeApiProcess.start({ seed: 'demo' }),
+		);
+		model = await step(
+			'Starting the scripted fake chat model (OpenAI-compatible) on loopback',
+			() => startExampleModel(),
+		);
 		let port = opts.port || undefined; // --port 0: any free port
 		if (opts.keepOpen && opts.port !== 0) {
 			port ??= 5678;
@@ -146,8 +160,9 @@ async function main(): Promise<number> {
 				port = undefined;
 			}
 		}
-		n8n = await step(`Starting a fresh n8n ${version} and installing ${path.basename(tarball)} as a community package`, () =>
-			RealN8n.create({ packageTarball: tarball, name: 'demo', port }),
+		n8n = await step(
+			`Starting a fresh n8n ${version} and installing ${path.basename(tarball)} as a community package`,
+			() => RealN8n.create({ packageTarball: tarball, name: 'demo', port }),
 		);
 		const fakeApi = fake;
 		const fakeModel = model;
@@ -165,18 +180,33 @@ async function main(): Promise<number> {
 		);
 
 		const printRun = (run: ExampleRun): void => {
-			say(`  ${run.ok ? '✔' : '✘'} ${run.spec.title}  (examples/${run.spec.file}, ${(run.durationMs / 1000).toFixed(1)} s)`);
+			say(
+				`  ${run.ok ? '✔' : '✘'} ${run.spec.title}  (examples/${run.spec.file}, ${(run.durationMs / 1000).toFixed(1)} s)`,
+			);
 			say(`      ${run.summary}`);
 		};
-		say('• Importing the example workflows and running a test copy of each (third-party nodes stubbed):');
+		say(
+			'• Importing the example workflows and running a test copy of each (third-party nodes stubbed):',
+		);
 		say();
-		const runs: ExampleRun[] = await importAndRunExamples(instance, { specs: EXAMPLES.filter((spec) => spec.kind !== 'mcp'), onResult: printRun });
+		const runs: ExampleRun[] = await importAndRunExamples(instance, {
+			specs: EXAMPLES.filter((spec) => spec.kind !== 'mcp'),
+			onResult: printRun,
+		});
 		const mcpSpecs = EXAMPLES.filter((spec) => spec.kind === 'mcp');
 		if (mcpSpecs.length > 0) {
 			say();
-			say('• Publishing the MCP server example, starting n8n and calling it with an MCP client (the official SDK):');
+			say(
+				'• Publishing the MCP server example, starting n8n and calling it with an MCP client (the official SDK):',
+			);
 			say();
-			runs.push(...(await importAndRunExamples(instance, { specs: mcpSpecs, mcpToken, onResult: printRun })));
+			runs.push(
+				...(await importAndRunExamples(instance, {
+					specs: mcpSpecs,
+					mcpToken,
+					onResult: printRun,
+				})),
+			);
 		}
 		say();
 		const failed = runs.filter((run) => !run.ok);
@@ -185,7 +215,10 @@ async function main(): Promise<number> {
 			`${runs.length - failed.length} of ${runs.length} example workflows ran in n8n ${version}; ` +
 				`the fake Keyword.com API answered ${requests.length} requests, the fake model ${fakeModel.chatRequests().length}. Total ${seconds()}.`,
 		);
-		if (failed.length > 0) say(`n8n's log: ${instance.logFile} (kept: set KEYWORD_COM_E2E_KEEP=1 to keep it after exit)`);
+		if (failed.length > 0)
+			say(
+				`n8n's log: ${instance.logFile} (kept: set KEYWORD_COM_E2E_KEEP=1 to keep it after exit)`,
+			);
 
 		if (!opts.keepOpen) {
 			say('Run `npm run demo -- --keep-open` to open them in the n8n editor.');
@@ -197,16 +230,21 @@ async function main(): Promise<number> {
 		say();
 		say(`n8n is running: ${instance.baseUrl}/`);
 		say(`  Sign in as ${OWNER.email}, password ${OWNER.password}`);
-		say('  Workflows (each example as shipped, and its runnable test copy; press "Execute workflow" in a copy):');
+		say(
+			'  Workflows (each example as shipped, and its runnable test copy; press "Execute workflow" in a copy):',
+		);
 		for (const run of runs) {
 			say(`    ${instance.baseUrl}/workflow/${run.exampleId}   ${run.spec.title}`);
-			if (run.copyId) say(`    ${instance.baseUrl}/workflow/${run.copyId}   ${run.spec.title} (test copy)`);
+			if (run.copyId)
+				say(`    ${instance.baseUrl}/workflow/${run.copyId}   ${run.spec.title} (test copy)`);
 		}
 		for (const run of runs.filter((r) => r.mcp)) {
 			say(`  MCP server (published): ${run.mcp!.url}   header "Authorization: Bearer ${mcpToken}"`);
 		}
 		say(`  Fake Keyword.com API: ${fake.baseUrl} (credential "${EXAMPLE_CREDENTIAL_NAME}")`);
-		say(`  Fake chat model: ${fakeModel.baseUrl} (credential "${EXAMPLE_OPENAI_CREDENTIAL_NAME}"; "Open chat" in the agent example: it answers from a script)`);
+		say(
+			`  Fake chat model: ${fakeModel.baseUrl} (credential "${EXAMPLE_OPENAI_CREDENTIAL_NAME}"; "Open chat" in the agent example: it answers from a script)`,
+		);
 		say('Press Ctrl-C to stop n8n, the fake API and the fake model.');
 		// Wait for a signal (the handler exits the process); a keep-alive timer holds the event loop.
 		await new Promise<never>(() => {
@@ -221,7 +259,9 @@ async function main(): Promise<number> {
 main().then(
 	(code) => process.exit(code),
 	(error: unknown) => {
-		process.stderr.write(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+		process.stderr.write(
+			`\ndemo failed: ${error instanceof Error ? error.message : String(error)}\n`,
+		);
 		process.exit(1);
 	},
 );

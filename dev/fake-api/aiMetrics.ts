@@ -126,11 +126,15 @@ export interface Selection {
 }
 
 /** Pairs (term, engine) selected by the filters. */
-export function pairs(sel: Selection): Array<{ term: AiSearchTerm; termKey: number; engine: string }> {
+export function pairs(
+	sel: Selection,
+): Array<{ term: AiSearchTerm; termKey: number; engine: string }> {
 	const out = [];
 	for (const term of sel.terms) {
 		const termKey = hashString(term.id);
-		for (const engine of term.engines) if (sel.engines.length === 0 || sel.engines.includes(engine)) out.push({ term, termKey, engine });
+		for (const engine of term.engines)
+			if (sel.engines.length === 0 || sel.engines.includes(engine))
+				out.push({ term, termKey, engine });
 	}
 	return out;
 }
@@ -160,7 +164,19 @@ export function bucketedSamples(
 
 export function brandsOf(d: AiDomain): Brand[] {
 	return [
-		{ name: d.brandName, isOwnBrand: true, variations: d.brandVariations, strength: d.strength, domain: d.domain },
-		...d.competitors.map((c) => ({ name: c.name, isOwnBrand: false, variations: c.variations, strength: c.strength, domain: c.domain })),
+		{
+			name: d.brandName,
+			isOwnBrand: true,
+			variations: d.brandVariations,
+			strength: d.strength,
+			domain: d.domain,
+		},
+		...d.competitors.map((c) => ({
+			name: c.name,
+			isOwnBrand: false,
+			variations: c.variations,
+			strength: c.strength,
+			domain: c.domain,
+		})),
 	];
 }

@@ -60,7 +60,8 @@ export const DEFAULT_BEHAVIOUR: Readonly<FakeBehaviour> = Object.freeze({
 
 const CHURN_COUNTS = ['addKeywords', 'deleteKeywords', 'crawlKeywords', 'addAlerts'] as const;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A copy that shares nothing with the input. */
 export function copyBehaviour(b: Readonly<FakeBehaviour>): FakeBehaviour {
@@ -79,10 +80,17 @@ function normaliseChurn(value: unknown): Required<ChurnSpec> | null {
 	if (typeof everyPages !== 'number' || !Number.isInteger(everyPages) || everyPages < 1) {
 		throw new Error('churn.everyPages must be a positive integer.');
 	}
-	const out: Required<ChurnSpec> = { everyPages, addKeywords: 0, deleteKeywords: 0, crawlKeywords: 0, addAlerts: 0 };
+	const out: Required<ChurnSpec> = {
+		everyPages,
+		addKeywords: 0,
+		deleteKeywords: 0,
+		crawlKeywords: 0,
+		addAlerts: 0,
+	};
 	for (const key of CHURN_COUNTS) {
 		const n = value[key] ?? 0;
-		if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error(`churn.${key} must be a non-negative integer.`);
+		if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+			throw new Error(`churn.${key} must be a non-negative integer.`);
 		out[key] = n;
 	}
 	return out;
@@ -100,22 +108,27 @@ export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknow
 		if (value === undefined) continue;
 		switch (key) {
 			case 'alertOrder':
-				if (!(ALERT_ORDERS as readonly unknown[]).includes(value)) throw new Error(`alertOrder must be one of ${ALERT_ORDERS.join(', ')}.`);
+				if (!(ALERT_ORDERS as readonly unknown[]).includes(value))
+					throw new Error(`alertOrder must be one of ${ALERT_ORDERS.join(', ')}.`);
 				next.alertOrder = value as AlertOrder;
 				break;
 			case 'historyOrder':
-				if (!(HISTORY_ORDERS as readonly unknown[]).includes(value)) throw new Error(`historyOrder must be one of ${HISTORY_ORDERS.join(', ')}.`);
+				if (!(HISTORY_ORDERS as readonly unknown[]).includes(value))
+					throw new Error(`historyOrder must be one of ${HISTORY_ORDERS.join(', ')}.`);
 				next.historyOrder = value as HistoryOrder;
 				break;
 			case 'pageLatencyMs':
-				if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error('pageLatencyMs must be a non-negative number.');
+				if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+					throw new Error('pageLatencyMs must be a non-negative number.');
 				next.pageLatencyMs = value;
 				break;
 			case 'churn':
 				next.churn = normaliseChurn(value);
 				break;
 			default:
-				throw new Error(`Unknown behaviour switch "${key}"; use alertOrder, historyOrder, churn, pageLatencyMs.`);
+				throw new Error(
+					`Unknown behaviour switch "${key}"; use alertOrder, historyOrder, churn, pageLatencyMs.`,
+				);
 		}
 	}
 	return next;

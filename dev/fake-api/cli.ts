@@ -7,7 +7,15 @@
  * Prints one line of JSON `{"baseUrl": "...", "token": "..."}` once listening, and exits cleanly on SIGTERM/SIGINT.
  * It only ever listens on the loopback interface.
  */
-import { ALERT_ORDERS, DEFAULT_BEHAVIOUR, HISTORY_ORDERS, mergeBehaviour, type AlertOrder, type FakeBehaviour, type HistoryOrder } from './behaviour';
+import {
+	ALERT_ORDERS,
+	DEFAULT_BEHAVIOUR,
+	HISTORY_ORDERS,
+	mergeBehaviour,
+	type AlertOrder,
+	type FakeBehaviour,
+	type HistoryOrder,
+} from './behaviour';
 import { FakeKeywordApi } from './server';
 import { serveUntilSignal } from '../serve-until-signal';
 
@@ -35,7 +43,15 @@ function fail(message: string): never {
 }
 
 export function parseArgs(argv: string[]): CliOptions {
-	const opts: CliOptions = { port: 0, host: '127.0.0.1', seed: 'demo', latency: 0, keywords: 0, cacheReads: false, behaviour: {} };
+	const opts: CliOptions = {
+		port: 0,
+		host: '127.0.0.1',
+		seed: 'demo',
+		latency: 0,
+		keywords: 0,
+		cacheReads: false,
+		behaviour: {},
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
 		const value = (): string => {
@@ -78,13 +94,15 @@ export function parseArgs(argv: string[]): CliOptions {
 				break;
 			case '--alert-order': {
 				const v = value();
-				if (!(ALERT_ORDERS as readonly string[]).includes(v)) fail(`--alert-order must be ${ALERT_ORDERS.join(', ')}`);
+				if (!(ALERT_ORDERS as readonly string[]).includes(v))
+					fail(`--alert-order must be ${ALERT_ORDERS.join(', ')}`);
 				opts.behaviour.alertOrder = v as AlertOrder;
 				break;
 			}
 			case '--history-order': {
 				const v = value();
-				if (!(HISTORY_ORDERS as readonly string[]).includes(v)) fail(`--history-order must be ${HISTORY_ORDERS.join(', ')}`);
+				if (!(HISTORY_ORDERS as readonly string[]).includes(v))
+					fail(`--history-order must be ${HISTORY_ORDERS.join(', ')}`);
 				opts.behaviour.historyOrder = v as HistoryOrder;
 				break;
 			}
@@ -115,14 +133,21 @@ export function parseArgs(argv: string[]): CliOptions {
 		}
 	}
 	// Loopback only: the fake has no real security and must never be reachable from elsewhere.
-	if (opts.host !== '127.0.0.1' && opts.host !== 'localhost') fail('--host must be 127.0.0.1 (the fake only listens on loopback)');
+	if (opts.host !== '127.0.0.1' && opts.host !== 'localhost')
+		fail('--host must be 127.0.0.1 (the fake only listens on loopback)');
 	opts.host = '127.0.0.1';
 	return opts;
 }
 
 async function main(): Promise<void> {
 	const opts = parseArgs(process.argv.slice(2));
-	const api = new FakeKeywordApi({ token: opts.token, seed: opts.seed, latencyMs: opts.latency, cacheReads: opts.cacheReads, behaviour: opts.behaviour });
+	const api = new FakeKeywordApi({
+		token: opts.token,
+		seed: opts.seed,
+		latencyMs: opts.latency,
+		cacheReads: opts.cacheReads,
+		behaviour: opts.behaviour,
+	});
 	if (opts.keywords > 0) api.addKeywords(opts.project ?? 'Bulk Project', opts.keywords);
 	const baseUrl = await api.start(opts.port, opts.host);
 	serveUntilSignal({ baseUrl, token: api.token }, async () => await api.stop());

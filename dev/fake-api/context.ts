@@ -57,7 +57,8 @@ export function queryArray(q: Query, name: string): string[] {
 export function queryPositiveInt(q: Query, name: string): number | undefined {
 	const v = queryString(q, name);
 	if (v === undefined || v === '') return undefined;
-	if (!/^\d+$/.test(v) || Number(v) < 1) throw invalid(`The ${name} parameter must be a positive integer.`, { parameter: name });
+	if (!/^\d+$/.test(v) || Number(v) < 1)
+		throw invalid(`The ${name} parameter must be a positive integer.`, { parameter: name });
 	return Number(v);
 }
 
@@ -75,7 +76,8 @@ export function requireBody(ctx: RequestContext): Record<string, unknown> {
 /** `body.data` as an object, or a 422 naming the pointer. */
 export function requireDataObject(ctx: RequestContext): Record<string, unknown> {
 	const body = requireBody(ctx);
-	if (!isRecord(body.data)) throw invalid('The body must have a "data" object.', { pointer: '/data' });
+	if (!isRecord(body.data))
+		throw invalid('The body must have a "data" object.', { pointer: '/data' });
 	return body.data;
 }
 
@@ -85,7 +87,8 @@ export function parseIdList(value: unknown, pointer: string): number[] {
 	if (value.length === 0) throw invalid('At least one id is required.', { pointer });
 	return value.map((v, i) => {
 		const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
-		if (!/^\d+$/.test(s)) throw invalid(`Id ${JSON.stringify(v)} is not a valid id.`, { pointer: `${pointer}/${i}` });
+		if (!/^\d+$/.test(s))
+			throw invalid(`Id ${JSON.stringify(v)} is not a valid id.`, { pointer: `${pointer}/${i}` });
 		return Number(s);
 	});
 }
@@ -118,7 +121,11 @@ export function pageWindow(q: Query, total: number, defaultPerPage: number): Pag
  * An absolute link back to the same path with other query values. The real service puts the caller's
  * `api_token` into these links, so the fake does too (the node must not leak or depend on it).
  */
-export function selfLink(ctx: RequestContext, params: Record<string, string | number | undefined>, withToken = true): string {
+export function selfLink(
+	ctx: RequestContext,
+	params: Record<string, string | number | undefined>,
+	withToken = true,
+): string {
 	const search = new URLSearchParams();
 	if (withToken) search.set('api_token', ctx.token);
 	for (const [k, v] of Object.entries(params)) if (v !== undefined) search.set(k, String(v));

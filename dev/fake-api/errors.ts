@@ -51,7 +51,11 @@ export function statusTitle(status: number): string {
 export function errorBody(status: number, issues: ErrorIssue[]): ErrorBody {
 	return {
 		errors: issues.map((issue) => {
-			const error: ErrorObject = { status: String(status), title: statusTitle(status), detail: issue.detail };
+			const error: ErrorObject = {
+				status: String(status),
+				title: statusTitle(status),
+				detail: issue.detail,
+			};
 			if (issue.source) error.source = issue.source;
 			return error;
 		}),
@@ -63,7 +67,12 @@ export class ApiError extends Error {
 	readonly issues: ErrorIssue[];
 	readonly headers: Record<string, string>;
 
-	constructor(status: number, detail: string | ErrorIssue[], source?: ErrorSource, headers: Record<string, string> = {}) {
+	constructor(
+		status: number,
+		detail: string | ErrorIssue[],
+		source?: ErrorSource,
+		headers: Record<string, string> = {},
+	) {
 		const issues = typeof detail === 'string' ? [{ detail, source }] : detail;
 		super(issues.map((i) => i.detail).join('; '));
 		this.name = 'ApiError';
@@ -79,4 +88,5 @@ export class ApiError extends Error {
 
 export const notFound = (detail: string): ApiError => new ApiError(404, detail);
 
-export const invalid = (detail: string, source?: ErrorSource): ApiError => new ApiError(422, detail, source);
+export const invalid = (detail: string, source?: ErrorSource): ApiError =>
+	new ApiError(422, detail, source);

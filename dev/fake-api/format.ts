@@ -50,7 +50,8 @@ export function parseYmd(text: string): number | undefined {
 	const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
 	const ms = Date.UTC(year, month - 1, day);
 	const d = new Date(ms);
-	if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return undefined;
+	if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day)
+		return undefined;
 	return ms;
 }
 
@@ -69,6 +70,16 @@ export function slugify(text: string): string {
 		.replace(/^-+|-+$/g, '');
 }
 
-const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', AUD: 'A$', CAD: 'C$', CHF: 'CHF', INR: '₹' };
+const CURRENCY_SYMBOLS: Record<string, string> = {
+	USD: '$',
+	EUR: '€',
+	GBP: '£',
+	JPY: '¥',
+	AUD: 'A$',
+	CAD: 'C$',
+	CHF: 'CHF',
+	INR: '₹',
+};
 
-export const currencySymbol = (code: string): string => CURRENCY_SYMBOLS[code.toUpperCase()] ?? code.toUpperCase();
+export const currencySymbol = (code: string): string =>
+	CURRENCY_SYMBOLS[code.toUpperCase()] ?? code.toUpperCase();

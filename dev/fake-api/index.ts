@@ -26,6 +26,11 @@ export type { GroupRecord, KeywordRecord } from './records';
 export type { SeedName } from './seed';
 export type { AddAlertsOptions, KeywordInput, RankUpdateOptions } from './state';
 export { FakeState } from './state';
-export { KEYWORDS_DEFAULT_PER_PAGE, RANKING_URLS_DEFAULT_PER_PAGE, CHART_MAX_DAYS, MAX_KW_LENGTH } from './handlers/keywords';
+export {
+	KEYWORDS_DEFAULT_PER_PAGE,
+	RANKING_URLS_DEFAULT_PER_PAGE,
+	CHART_MAX_DAYS,
+	MAX_KW_LENGTH,
+} from './handlers/keywords';
 export { ALERTS_DEFAULT_PER_PAGE } from './handlers/alerts';
 export { MAX_PER_PAGE } from './context';

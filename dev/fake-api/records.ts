@@ -4,7 +4,16 @@
  */
 import { currencySymbol, isoOffset, isoZ, sqlDateTime } from './format';
 import type { HistoryOrder } from './behaviour';
-import type { Account, AiDomain, AiSearchTerm, Alert, Container, FakeState, Keyword, Tag } from './state';
+import type {
+	Account,
+	AiDomain,
+	AiSearchTerm,
+	Alert,
+	Container,
+	FakeState,
+	Keyword,
+	Tag,
+} from './state';
 
 export interface GroupRecord {
 	type: 'group';
@@ -18,7 +27,10 @@ export interface KeywordRecord {
 	attributes: Record<string, unknown>;
 }
 
-export function tagRecord(tag: Tag, opts: { withCount?: boolean; keywordId?: number } = {}): Record<string, unknown> {
+export function tagRecord(
+	tag: Tag,
+	opts: { withCount?: boolean; keywordId?: number } = {},
+): Record<string, unknown> {
 	const out: Record<string, unknown> = {
 		id: tag.id,
 		project_id: tag.containerId,
@@ -50,7 +62,8 @@ export function groupRecord(c: Container, opts: { withTagCounts?: boolean } = {}
 			keywords_count: n > 0 ? { ACTIVE: n } : [],
 			tags_count: tags.length,
 			tags: tags.map((t) => tagRecord(t, { withCount: opts.withTagCounts === true })),
-			keywords_last_updated_at: c.keywordsLastUpdatedAt === null ? null : isoOffset(c.keywordsLastUpdatedAt),
+			keywords_last_updated_at:
+				c.keywordsLastUpdatedAt === null ? null : isoOffset(c.keywordsLastUpdatedAt),
 			shortkey: c.shortkey,
 			notes_count: c.notesCount,
 			updated_at: isoZ(c.updatedAt),
@@ -87,7 +100,13 @@ function serpFeatures(features: readonly string[]): Record<string, number | bool
  * ranking data of an earlier date, for the `date` query of the list and the `&date=` suffix of single retrieval.
  * `historyOrder` orders `grankhistory` only (the stored history stays newest first).
  */
-export function keywordRecord(state: FakeState, k: Keyword, mode: KeywordMode, dayIndex = 0, historyOrder: HistoryOrder = 'newest-first'): KeywordRecord {
+export function keywordRecord(
+	state: FakeState,
+	k: Keyword,
+	mode: KeywordMode,
+	dayIndex = 0,
+	historyOrder: HistoryOrder = 'newest-first',
+): KeywordRecord {
 	const c = k.container;
 	const tags = k.tags.map((name) => c.tags.get(name)).filter((t): t is Tag => t !== undefined);
 	const a: Record<string, unknown> = {
@@ -142,7 +161,9 @@ export function keywordRecord(state: FakeState, k: Keyword, mode: KeywordMode, d
 	settings();
 	a.in_featured = dayIndex === 0 ? k.inFeatured : false;
 	a.has_featured = k.hasFeatured;
-	a.has_featured_url = k.hasFeatured ? `https://featured.example.net/${encodeURIComponent(k.kw)}` : null;
+	a.has_featured_url = k.hasFeatured
+		? `https://featured.example.net/${encodeURIComponent(k.kw)}`
+		: null;
 	a.clicks = k.clicks;
 	a.impressions = k.impressions;
 	a.ctr = k.ctr;
@@ -164,8 +185,20 @@ export function keywordRecord(state: FakeState, k: Keyword, mode: KeywordMode, d
 	a.best = k.best;
 	a.seocomp = k.seocomp;
 	a.in_local_pack = dayIndex === 0 ? k.inLocalPack : false;
-	a.rankingurl = rank !== null && rank > 0 ? (dayIndex === 0 ? k.rankingUrl : k.rankingUrl === 'NOT FOUND' ? k.url : k.rankingUrl) : 'NOT FOUND';
-	a.grankhistory = history.length === 0 ? null : historyOrder === 'oldest-first' ? [...history].reverse() : history;
+	a.rankingurl =
+		rank !== null && rank > 0
+			? dayIndex === 0
+				? k.rankingUrl
+				: k.rankingUrl === 'NOT FOUND'
+					? k.url
+					: k.rankingUrl
+			: 'NOT FOUND';
+	a.grankhistory =
+		history.length === 0
+			? null
+			: historyOrder === 'oldest-first'
+				? [...history].reverse()
+				: history;
 	a.trends = {
 		day: state.trend(k, 1, dayIndex),
 		week: state.trend(k, 7, dayIndex),
@@ -274,7 +307,11 @@ export function aiDomainRecord(d: AiDomain): Record<string, unknown> {
 		domain: d.domain,
 		brandName: d.brandName,
 		brandVariations: d.brandVariations,
-		competitors: d.competitors.map((c) => ({ name: c.name, domain: c.domain, variations: c.variations })),
+		competitors: d.competitors.map((c) => ({
+			name: c.name,
+			domain: c.domain,
+			variations: c.variations,
+		})),
 		topics: d.topics.map((t) => ({ id: t.id, name: t.name })),
 		aiSearchEngines: engines,
 		searchTermsCount: d.searchTerms.length,
@@ -282,4 +319,3 @@ export function aiDomainRecord(d: AiDomain): Record<string, unknown> {
 		updatedAt: isoZ(d.updatedAt),
 	};
 }
-

@@ -7,7 +7,14 @@
  */
 import { listAlerts } from './handlers/alerts';
 import { getAccount } from './handlers/account';
-import { aiCitations, aiMetrics, aiSentiment, getAiDomain, listAiDomains, listSearchTerms } from './handlers/aiVisibility';
+import {
+	aiCitations,
+	aiMetrics,
+	aiSentiment,
+	getAiDomain,
+	listAiDomains,
+	listSearchTerms,
+} from './handlers/aiVisibility';
 import {
 	createGroup,
 	deleteGroup,
@@ -41,7 +48,11 @@ export interface Route {
 	methods: Partial<Record<string, Handler>>;
 }
 
-const r = (endpoint: string, path: string, methods: Route['methods']): Route => ({ endpoint, pattern: path.split('/'), methods });
+const r = (endpoint: string, path: string, methods: Route['methods']): Route => ({
+	endpoint,
+	pattern: path.split('/'),
+	methods,
+});
 
 export const ROUTES: Route[] = [
 	r('#1', 'groups/active', { GET: listActive }),
@@ -78,7 +89,10 @@ export const API_PREFIX = '/api/v2/';
 export const WRITING_GETS: ReadonlySet<Handler> = new Set([undoArchive]);
 
 /** The paged lists whose pages the behaviour switches `pageLatencyMs` and `churn` act on: #13 and #20. */
-export const PAGED_LISTS: ReadonlyMap<Handler, 'keywords' | 'alerts'> = new Map<Handler, 'keywords' | 'alerts'>([
+export const PAGED_LISTS: ReadonlyMap<Handler, 'keywords' | 'alerts'> = new Map<
+	Handler,
+	'keywords' | 'alerts'
+>([
 	[listKeywords, 'keywords'],
 	[listAlerts, 'alerts'],
 ]);

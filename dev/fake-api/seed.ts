@@ -22,16 +22,32 @@ const ACME_KEYWORDS: SeedKeyword[] = [
 	{ kw: 'acme shoes discount code', url: 'acmeshoes.com', tags: ['Brand', 'Long tail'] },
 	{ kw: 'waterproof hiking boots', url: 'https://acmeshoes.com/hiking/boots/', tags: ['Hiking'] },
 	{ kw: 'hiking boots', url: 'acmeshoes.com', type: 'sem', tags: ['Hiking', 'Head terms'] },
-	{ kw: 'laufschuhe damen', url: 'acmeshoes.com', region: 'google.de', language: 'de', tags: ['Running', 'DE'] },
+	{
+		kw: 'laufschuhe damen',
+		url: 'acmeshoes.com',
+		region: 'google.de',
+		language: 'de',
+		tags: ['Running', 'DE'],
+	},
 	{ kw: 'running shoes uk', url: 'acmeshoes.com', region: 'google.co.uk', tags: ['Running'] },
 	{ kw: 'kids sneakers', url: 'acmeshoes.com', type: 'sem' },
-	{ kw: 'shoe store near me', url: 'acmeshoes.com', type: 'maps', gmb: 'Acme Shoes Flagship', near: 'Portland, OR' },
+	{
+		kw: 'shoe store near me',
+		url: 'acmeshoes.com',
+		type: 'maps',
+		gmb: 'Acme Shoes Flagship',
+		near: 'Portland, OR',
+	},
 	{ kw: 'marathon shoes 2026', url: 'acmeshoes.com', tags: ['Running', 'Q1 push'] },
 ];
 
 const BLOG_KEYWORDS: SeedKeyword[] = [
 	{ kw: 'how to choose running shoes', url: 'https://acmeshoes.com/blog/', tags: ['Guides'] },
-	{ kw: 'how often to replace running shoes', url: 'https://acmeshoes.com/blog/', tags: ['Guides'] },
+	{
+		kw: 'how often to replace running shoes',
+		url: 'https://acmeshoes.com/blog/',
+		tags: ['Guides'],
+	},
 	{ kw: 'heel drop explained', url: 'https://acmeshoes.com/blog/', tags: ['Guides', 'Long tail'] },
 	{ kw: 'couch to 5k plan', url: 'https://acmeshoes.com/blog/' },
 	{ kw: 'shin splints running', url: 'https://acmeshoes.com/blog/', type: 'sem' },
@@ -46,14 +62,64 @@ const SHOP_KEYWORDS: SeedKeyword[] = [
 ];
 
 const CAFE_KEYWORDS: SeedKeyword[] = [
-	{ kw: 'café zürich', url: 'cafe-zuerich.ch', region: 'google.ch', language: 'de', tags: ['Marke'] },
-	{ kw: 'kaffee altstadt zürich', url: 'cafe-zuerich.ch', region: 'google.ch', language: 'de', tags: ['Lokal'] },
-	{ kw: 'bestes café in zürich', url: 'cafe-zuerich.ch', region: 'google.ch', language: 'de', tags: ['Lokal', 'Top'] },
-	{ kw: 'brunch zürich', url: 'cafe-zuerich.ch', region: 'google.ch', language: 'de', type: 'sem', tags: ['Lokal'] },
-	{ kw: 'café near me', url: 'cafe-zuerich.ch', region: 'google.ch', language: 'en', type: 'maps', gmb: 'Café Zürich', near: 'Zürich' },
-	{ kw: 'coffee shop zurich old town', url: 'cafe-zuerich.ch', region: 'google.ch', language: 'en' },
-	{ kw: 'hafermilch cappuccino', url: 'https://cafe-zuerich.ch/karte/', region: 'google.ch', language: 'de', tags: ['Karte'] },
-	{ kw: 'frühstück zürich sonntag', url: 'cafe-zuerich.ch', region: 'google.ch', language: 'de', tags: ['Lokal'] },
+	{
+		kw: 'café zürich',
+		url: 'cafe-zuerich.ch',
+		region: 'google.ch',
+		language: 'de',
+		tags: ['Marke'],
+	},
+	{
+		kw: 'kaffee altstadt zürich',
+		url: 'cafe-zuerich.ch',
+		region: 'google.ch',
+		language: 'de',
+		tags: ['Lokal'],
+	},
+	{
+		kw: 'bestes café in zürich',
+		url: 'cafe-zuerich.ch',
+		region: 'google.ch',
+		language: 'de',
+		tags: ['Lokal', 'Top'],
+	},
+	{
+		kw: 'brunch zürich',
+		url: 'cafe-zuerich.ch',
+		region: 'google.ch',
+		language: 'de',
+		type: 'sem',
+		tags: ['Lokal'],
+	},
+	{
+		kw: 'café near me',
+		url: 'cafe-zuerich.ch',
+		region: 'google.ch',
+		language: 'en',
+		type: 'maps',
+		gmb: 'Café Zürich',
+		near: 'Zürich',
+	},
+	{
+		kw: 'coffee shop zurich old town',
+		url: 'cafe-zuerich.ch',
+		region: 'google.ch',
+		language: 'en',
+	},
+	{
+		kw: 'hafermilch cappuccino',
+		url: 'https://cafe-zuerich.ch/karte/',
+		region: 'google.ch',
+		language: 'de',
+		tags: ['Karte'],
+	},
+	{
+		kw: 'frühstück zürich sonntag',
+		url: 'cafe-zuerich.ch',
+		region: 'google.ch',
+		language: 'de',
+		tags: ['Lokal'],
+	},
 ];
 
 export function seedState(state: FakeState, seed: SeedName): void {
@@ -71,12 +137,21 @@ export function seedState(state: FakeState, seed: SeedName): void {
 		[shop, SHOP_KEYWORDS],
 		[cafe, CAFE_KEYWORDS],
 	] as const) {
-		for (const kw of list) state.addKeyword(c, { source: state.rng.pick([1, 1, 3, 4]), ...kw }, true);
+		for (const kw of list)
+			state.addKeyword(c, { source: state.rng.pick([1, 1, 3, 4]), ...kw }, true);
 	}
 	// A few alerts spread over the last week, oldest first, some sharing a timestamp (as one crawl produces).
 	const now = state.nowSeconds();
-	const stamps = [6, 6, 5, 4, 4, 4, 3, 2, 1.5, 1, 0.5, 0.1].map((days) => Math.floor(now - days * 86400));
-	stamps.forEach((createdAt, i) => state.addAlerts(1, { createdAt, category: i % 3 === 2 ? 'Café Zürich' : i % 3 === 1 ? blog.name : 'Acme Shoes', read: i < 4 }));
+	const stamps = [6, 6, 5, 4, 4, 4, 3, 2, 1.5, 1, 0.5, 0.1].map((days) =>
+		Math.floor(now - days * 86400),
+	);
+	stamps.forEach((createdAt, i) =>
+		state.addAlerts(1, {
+			createdAt,
+			category: i % 3 === 2 ? 'Café Zürich' : i % 3 === 1 ? blog.name : 'Acme Shoes',
+			read: i < 4,
+		}),
+	);
 	seedAiDomains(state);
 }
 
@@ -142,7 +217,12 @@ function seedAiDomains(state: FakeState): void {
 			[
 				{ name: 'Nike', domain: 'nike.com', variations: ['Nike Running'], strength: 0.8 },
 				{ name: 'Adidas', domain: 'adidas.com', variations: ['adidas'], strength: 0.7 },
-				{ name: 'Brooks', domain: 'brooksrunning.com', variations: ['Brooks Running'], strength: 0.55 },
+				{
+					name: 'Brooks',
+					domain: 'brooksrunning.com',
+					variations: ['Brooks Running'],
+					strength: 0.55,
+				},
 				{ name: 'Hoka', domain: 'hoka.com', variations: ['HOKA ONE ONE'], strength: 0.5 },
 			],
 			[
@@ -166,8 +246,18 @@ function seedAiDomains(state: FakeState): void {
 			['Cafe Zurich', 'Café Zuerich'],
 			0.35,
 			[
-				{ name: 'Sprüngli', domain: 'spruengli.ch', variations: ['Confiserie Sprüngli'], strength: 0.75 },
-				{ name: 'Starbucks', domain: 'starbucks.ch', variations: ['Starbucks Coffee'], strength: 0.6 },
+				{
+					name: 'Sprüngli',
+					domain: 'spruengli.ch',
+					variations: ['Confiserie Sprüngli'],
+					strength: 0.75,
+				},
+				{
+					name: 'Starbucks',
+					domain: 'starbucks.ch',
+					variations: ['Starbucks Coffee'],
+					strength: 0.6,
+				},
 				{ name: 'Babu’s Bakery', domain: 'babus.ch', variations: ['Babus'], strength: 0.4 },
 			],
 			[

@@ -23,7 +23,20 @@ const KNOWN_DOMAINS = [
 	'medium.com',
 	'pinterest.com',
 ];
-const SUFFIXES = ['hub', 'world', 'guide', 'pro', 'zone', 'depot', 'review', 'daily', 'expert', 'store', 'lab', 'mag'];
+const SUFFIXES = [
+	'hub',
+	'world',
+	'guide',
+	'pro',
+	'zone',
+	'depot',
+	'review',
+	'daily',
+	'expert',
+	'store',
+	'lab',
+	'mag',
+];
 const TLDS = ['.com', '.net', '.org', '.co.uk', '.de'];
 
 const poolCache = new Map<string, string[]>();
@@ -65,7 +78,11 @@ export function serpFor(k: Keyword, dayMs: number, ownRank: number): SerpResult[
 	let p = 0;
 	for (let position = 1; position <= 100; position++) {
 		if (position === ownRank) {
-			results.push({ resultType: 'organic', url: k.rankingUrl !== 'NOT FOUND' ? k.rankingUrl : `https://${hostOf(k.url)}/`, title: `${titleCase(k.kw)} | ${hostOf(k.url)}` });
+			results.push({
+				resultType: 'organic',
+				url: k.rankingUrl !== 'NOT FOUND' ? k.rankingUrl : `https://${hostOf(k.url)}/`,
+				title: `${titleCase(k.kw)} | ${hostOf(k.url)}`,
+			});
 			continue;
 		}
 		const domain = pool[(p + shift) % pool.length];
@@ -75,7 +92,11 @@ export function serpFor(k: Keyword, dayMs: number, ownRank: number): SerpResult[
 		else if (position === 2 && k.features.includes('local_pack')) resultType = 'local_pack';
 		else if (position === 4 && k.features.includes('video')) resultType = 'video';
 		const page = p > pool.length ? `${slug}-${Math.floor(p / pool.length) + 1}` : slug;
-		results.push({ resultType, url: `https://www.${domain}/${page}`, title: `${titleCase(k.kw)} - ${domain}` });
+		results.push({
+			resultType,
+			url: `https://www.${domain}/${page}`,
+			title: `${titleCase(k.kw)} - ${domain}`,
+		});
 	}
 	return results;
 }
@@ -111,7 +132,8 @@ export function shareOfVoice(state: FakeState, c: Container, daysAgo: number): S
 			totals.set(hostOf(k.url), (totals.get(hostOf(k.url)) ?? 0) + own);
 			const pool = competitorPool(k.kw, hostOf(k.url)).slice(0, 6);
 			pool.forEach((domain, i) => {
-				const share = ctrAt(i + 1) * k.ms * (0.6 + 0.8 * hashUnit(domain, k.id, Math.floor(offset / 7)));
+				const share =
+					ctrAt(i + 1) * k.ms * (0.6 + 0.8 * hashUnit(domain, k.id, Math.floor(offset / 7)));
 				totals.set(domain, (totals.get(domain) ?? 0) + share);
 			});
 		}

@@ -7,13 +7,32 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { copyBehaviour, DEFAULT_BEHAVIOUR, mergeBehaviour, type ChurnLogEntry, type FakeBehaviour } from './behaviour';
+import {
+	copyBehaviour,
+	DEFAULT_BEHAVIOUR,
+	mergeBehaviour,
+	type ChurnLogEntry,
+	type FakeBehaviour,
+} from './behaviour';
 import { ApiError, errorBody } from './errors';
 import { isRecord, type Query, type RequestContext } from './context';
-import { alertRecord, groupRecord, keywordRecord, type GroupRecord, type KeywordRecord } from './records';
+import {
+	alertRecord,
+	groupRecord,
+	keywordRecord,
+	type GroupRecord,
+	type KeywordRecord,
+} from './records';
 import { decodeSegment, matchRoute, PAGED_LISTS, WRITING_GETS } from './routes';
 import { seedState, type SeedName } from './seed';
-import { FakeState, KEYWORD_TYPES, type AddAlertsOptions, type Container, type KeywordInput, type RankUpdateOptions } from './state';
+import {
+	FakeState,
+	KEYWORD_TYPES,
+	type AddAlertsOptions,
+	type Container,
+	type KeywordInput,
+	type RankUpdateOptions,
+} from './state';
 
 export interface FakeKeywordApiOptions {
 	/** API token the fake accepts; default 'test-token-123'. */
@@ -102,8 +121,37 @@ const CACHE_NEUTRAL_CONTROL = new Set([
 /** How many churn log entries GET /__control/state carries (the newest ones). */
 const STATE_CHURN_LOG_LIMIT = 1000;
 
-const WORDS_A = ['best', 'cheap', 'buy', 'top', 'organic', 'vegan', 'local', 'custom', 'wireless', 'eco', 'luxury', 'handmade', 'smart', 'used', 'kids'];
-const WORDS_B = ['running shoes', 'coffee beans', 'yoga mats', 'backpacks', 'headphones', 'desk lamps', 'sneakers', 'rain jackets', 'water bottles', 'tents', 'bike helmets', 'sunglasses'];
+const WORDS_A = [
+	'best',
+	'cheap',
+	'buy',
+	'top',
+	'organic',
+	'vegan',
+	'local',
+	'custom',
+	'wireless',
+	'eco',
+	'luxury',
+	'handmade',
+	'smart',
+	'used',
+	'kids',
+];
+const WORDS_B = [
+	'running shoes',
+	'coffee beans',
+	'yoga mats',
+	'backpacks',
+	'headphones',
+	'desk lamps',
+	'sneakers',
+	'rain jackets',
+	'water bottles',
+	'tents',
+	'bike helmets',
+	'sunglasses',
+];
 const REGIONS: Array<[string, string]> = [
 	['google.com', 'en'],
 	['google.com', 'en'],
@@ -114,7 +162,8 @@ const REGIONS: Array<[string, string]> = [
 ];
 const BULK_TAGS = ['Priority', 'Long tail', 'Brand', 'Seasonal', 'Q1 push'];
 
-const TRUNCATED_DEFAULT = '{"data":[{"type":"keyword","id":"100001","attributes":{"kw":"running shoes","grank":3,"grankhistory":[3,4,';
+const TRUNCATED_DEFAULT =
+	'{"data":[{"type":"keyword","id":"100001","attributes":{"kw":"running shoes","grank":3,"grankhistory":[3,4,';
 const HTML_DEFAULT =
 	'<!DOCTYPE html><html><head><title>Down for maintenance</title></head><body><h1>We will be back shortly.</h1></body></html>';
 
@@ -147,7 +196,8 @@ function parseQuery(rawQuery: string): Query {
 
 function flatHeaders(req: IncomingMessage): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+	for (const [k, v] of Object.entries(req.headers))
+		if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
 	return out;
 }
 
@@ -190,7 +240,9 @@ export class FakeKeywordApi {
 	/** Pages answered per list since churn was last set (or the data reset), for churn.everyPages. */
 	private churnPages = { keywords: 0, alerts: 0 };
 	/** Successful GET answers by URL (cacheReads only). */
-	private readonly readCache: Map<string, { status: number; text: Buffer; headers: Record<string, string> }> | undefined;
+	private readonly readCache:
+		| Map<string, { status: number; text: Buffer; headers: Record<string, string> }>
+		| undefined;
 
 	constructor(opts: FakeKeywordApiOptions = {}) {
 		this.token = opts.token ?? DEFAULT_TOKEN;
@@ -232,11 +284,16 @@ export class FakeKeywordApi {
 	async start(port = 0, host = '127.0.0.1'): Promise<string> {
 		if (this.server) return this.baseUrlValue;
 		// The fake accepts a well-known token and has control routes without auth: never expose it beyond loopback.
-		if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`FakeKeywordApi only listens on loopback, not on "${host}"`);
+		if (!['127.0.0.1', 'localhost', '::1'].includes(host))
+			throw new Error(`FakeKeywordApi only listens on loopback, not on "${host}"`);
 		const server = createServer((req, res) => {
 			this.onRequest(req, res).catch((err: unknown) => {
 				if (!res.headersSent && !res.destroyed) {
-					this.send(res, 500, errorBody(500, [{ detail: `Internal error in the fake: ${String(err)}` }]));
+					this.send(
+						res,
+						500,
+						errorBody(500, [{ detail: `Internal error in the fake: ${String(err)}` }]),
+					);
 				}
 			});
 		});
@@ -309,7 +366,11 @@ export class FakeKeywordApi {
 	 * Adds `count` generated keywords, or the given ones, to a project or group (created when missing).
 	 * Returns the ids of the keywords added (duplicates are skipped). Linear time: 50,000 is fine.
 	 */
-	addKeywords(category: string, keywords: number | Array<Partial<KeywordInput>>, opts: AddKeywordsOptions = {}): string[] {
+	addKeywords(
+		category: string,
+		keywords: number | Array<Partial<KeywordInput>>,
+		opts: AddKeywordsOptions = {},
+	): string[] {
 		this.readCache?.clear();
 		const state = this.state;
 		const c: Container = state.findContainer(category) ?? state.createContainer(category);
@@ -319,8 +380,15 @@ export class FakeKeywordApi {
 			ids.push(...this.generateKeywords(c, keywords, tracked, false));
 		} else {
 			keywords.forEach((partial, i) => {
-				const type = partial.type && (KEYWORD_TYPES as readonly string[]).includes(partial.type) ? partial.type : undefined;
-				const k = state.addKeyword(c, { ...partial, kw: partial.kw ?? `keyword ${c.keywordIds.length + i + 1}`, type }, tracked);
+				const type =
+					partial.type && (KEYWORD_TYPES as readonly string[]).includes(partial.type)
+						? partial.type
+						: undefined;
+				const k = state.addKeyword(
+					c,
+					{ ...partial, kw: partial.kw ?? `keyword ${c.keywordIds.length + i + 1}`, type },
+					tracked,
+				);
 				if (k) ids.push(String(k.id));
 			});
 		}
@@ -331,7 +399,12 @@ export class FakeKeywordApi {
 	 * Adds `count` generated keywords to a container. A generated duplicate is skipped, or, with `fillUp`, replaced by
 	 * another generated keyword so that exactly `count` are added.
 	 */
-	private generateKeywords(c: Container, count: number, tracked: boolean, fillUp: boolean): string[] {
+	private generateKeywords(
+		c: Container,
+		count: number,
+		tracked: boolean,
+		fillUp: boolean,
+	): string[] {
 		const state = this.state;
 		const rng = state.rng;
 		const ids: string[] = [];
@@ -362,7 +435,9 @@ export class FakeKeywordApi {
 	/** Simulates a background crawl; returns the updated keywords as list records. */
 	simulateRankUpdate(opts: RankUpdateOptions = {}): KeywordRecord[] {
 		this.readCache?.clear();
-		return this.state.simulateRankUpdate(opts).map((k) => keywordRecord(this.state, k, 'list', 0, this.behaviourValue.historyOrder));
+		return this.state
+			.simulateRankUpdate(opts)
+			.map((k) => keywordRecord(this.state, k, 'list', 0, this.behaviourValue.historyOrder));
 	}
 
 	setLatency(ms: number): void {
@@ -370,7 +445,8 @@ export class FakeKeywordApi {
 	}
 
 	injectFault(spec: FaultSpec): void {
-		if (!Number.isInteger(spec.times) || spec.times < 1) throw new Error('injectFault: times must be a positive integer');
+		if (!Number.isInteger(spec.times) || spec.times < 1)
+			throw new Error('injectFault: times must be a positive integer');
 		this.faults.push({ ...spec, remaining: spec.times });
 	}
 
@@ -395,12 +471,22 @@ export class FakeKeywordApi {
 		});
 	}
 
-	private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+	private send(
+		res: ServerResponse,
+		status: number,
+		body: unknown,
+		headers: Record<string, string> = {},
+	): void {
 		const text = body === undefined ? '' : JSON.stringify(body);
 		this.sendRaw(res, status, text, { 'content-type': 'application/json', ...headers });
 	}
 
-	private sendRaw(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string>): void {
+	private sendRaw(
+		res: ServerResponse,
+		status: number,
+		text: string | Buffer,
+		headers: Record<string, string>,
+	): void {
 		if (res.destroyed || res.headersSent) return;
 		res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
 		res.end(text);
@@ -411,7 +497,8 @@ export class FakeKeywordApi {
 			if (f.remaining <= 0) continue;
 			if (f.method && f.method.toUpperCase() !== method) continue;
 			if (f.path !== undefined) {
-				const hit = typeof f.path === 'string' ? f.path === path || f.path === rawPath : f.path.test(path);
+				const hit =
+					typeof f.path === 'string' ? f.path === path || f.path === rawPath : f.path.test(path);
 				if (!hit) continue;
 			}
 			f.remaining--;
@@ -442,7 +529,8 @@ export class FakeKeywordApi {
 			rawQuery,
 			query,
 			headers: flatHeaders(req),
-			authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
+			authorization:
+				typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
 			bodyText,
 			body: parsed.value,
 			status: 0,
@@ -452,7 +540,11 @@ export class FakeKeywordApi {
 			record.status = status;
 			this.send(res, status, body, headers);
 		};
-		const answerRaw = (status: number, text: string | Buffer, headers: Record<string, string>): void => {
+		const answerRaw = (
+			status: number,
+			text: string | Buffer,
+			headers: Record<string, string>,
+		): void => {
 			record.status = status;
 			this.sendRaw(res, status, text, headers);
 		};
@@ -470,13 +562,18 @@ export class FakeKeywordApi {
 					if (res.destroyed) return;
 					break;
 				case 'non-json':
-					answerRaw(200, fault.body ?? HTML_DEFAULT, { 'content-type': 'text/html; charset=utf-8' });
+					answerRaw(200, fault.body ?? HTML_DEFAULT, {
+						'content-type': 'text/html; charset=utf-8',
+					});
 					return;
 				case 'empty':
 					answerRaw(200, '', { 'content-type': 'application/json' });
 					return;
 				case 'truncated': {
-					const text = fault.body !== undefined ? fault.body.slice(0, Math.max(1, Math.floor(fault.body.length / 2))) : TRUNCATED_DEFAULT;
+					const text =
+						fault.body !== undefined
+							? fault.body.slice(0, Math.max(1, Math.floor(fault.body.length / 2)))
+							: TRUNCATED_DEFAULT;
 					answerRaw(200, text, { 'content-type': 'application/json' });
 					return;
 				}
@@ -485,9 +582,16 @@ export class FakeKeywordApi {
 					const headers: Record<string, string> = {};
 					if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
 					if (fault.body !== undefined) {
-						headers['content-type'] = parseJson(fault.body).invalid ? 'text/plain; charset=utf-8' : 'application/json';
+						headers['content-type'] = parseJson(fault.body).invalid
+							? 'text/plain; charset=utf-8'
+							: 'application/json';
 						answerRaw(status, fault.body, headers);
-					} else answer(status, errorBody(status, [{ detail: `Injected fault: HTTP ${status}.` }]), headers);
+					} else
+						answer(
+							status,
+							errorBody(status, [{ detail: `Injected fault: HTTP ${status}.` }]),
+							headers,
+						);
 					return;
 				}
 			}
@@ -504,7 +608,13 @@ export class FakeKeywordApi {
 			return;
 		}
 		if (match.kind === 'method-not-allowed') {
-			answer(405, errorBody(405, [{ detail: `${method} is not allowed here; use ${match.allow.join(', ')}.` }]), { allow: match.allow.join(', ') });
+			answer(
+				405,
+				errorBody(405, [
+					{ detail: `${method} is not allowed here; use ${match.allow.join(', ')}.` },
+				]),
+				{ allow: match.allow.join(', ') },
+			);
 			return;
 		}
 		const authError = this.checkAuth(record);
@@ -531,13 +641,15 @@ export class FakeKeywordApi {
 			if (res.destroyed) return;
 		}
 		const churnAfterPage = (): void => {
-			if (list && record.status >= 200 && record.status < 300) this.churnAfterPage(list, recordIndex, match.params.name);
+			if (list && record.status >= 200 && record.status < 300)
+				this.churnAfterPage(list, recordIndex, match.params.name);
 		};
 		// The read cache (cacheReads): emptied by every write, keyed by path and the query's parameters in any order
 		// (clients differ in the order they send them).
 		const writes = method !== 'GET' || WRITING_GETS.has(match.handler);
 		if (writes) this.readCache?.clear();
-		const cacheKey = this.readCache && !writes ? `${rawPath}?${rawQuery.split('&').sort().join('&')}` : '';
+		const cacheKey =
+			this.readCache && !writes ? `${rawPath}?${rawQuery.split('&').sort().join('&')}` : '';
 		const cached = cacheKey ? this.readCache?.get(cacheKey) : undefined;
 		if (cached) {
 			answerRaw(cached.status, cached.text, cached.headers);
@@ -547,13 +659,25 @@ export class FakeKeywordApi {
 		try {
 			const result = match.handler(ctx);
 			if (this.readCache && cacheKey && result.status < 300 && result.body !== undefined) {
-				const entry = { status: result.status, text: Buffer.from(JSON.stringify(result.body)), headers: { 'content-type': 'application/json', ...result.headers } };
+				const entry = {
+					status: result.status,
+					text: Buffer.from(JSON.stringify(result.body)),
+					headers: { 'content-type': 'application/json', ...result.headers },
+				};
 				this.readCache.set(cacheKey, entry);
 				answerRaw(entry.status, entry.text, entry.headers);
 			} else answer(result.status, result.body, result.headers);
 		} catch (err) {
 			if (err instanceof ApiError) answer(err.status, err.toBody(), err.headers);
-			else answer(500, errorBody(500, [{ detail: `Internal error in the fake: ${err instanceof Error ? err.message : String(err)}` }]));
+			else
+				answer(
+					500,
+					errorBody(500, [
+						{
+							detail: `Internal error in the fake: ${err instanceof Error ? err.message : String(err)}`,
+						},
+					]),
+				);
 		}
 		churnAfterPage();
 	}
@@ -563,14 +687,32 @@ export class FakeKeywordApi {
 	 * client paging through it meets a list that changes under it. Keyword pages and alert pages are counted apart;
 	 * a list with nothing to change (all its counts 0) is not counted. Every change is logged in `churnLog`.
 	 */
-	private churnAfterPage(list: 'keywords' | 'alerts', afterRequest: number, category: string | undefined): void {
+	private churnAfterPage(
+		list: 'keywords' | 'alerts',
+		afterRequest: number,
+		category: string | undefined,
+	): void {
 		const churn = this.behaviourValue.churn;
 		if (!churn) return;
-		const { everyPages = 1, addKeywords = 0, deleteKeywords = 0, crawlKeywords = 0, addAlerts = 0 } = churn;
-		if (list === 'alerts' ? addAlerts === 0 : addKeywords + deleteKeywords + crawlKeywords === 0) return;
+		const {
+			everyPages = 1,
+			addKeywords = 0,
+			deleteKeywords = 0,
+			crawlKeywords = 0,
+			addAlerts = 0,
+		} = churn;
+		if (list === 'alerts' ? addAlerts === 0 : addKeywords + deleteKeywords + crawlKeywords === 0)
+			return;
 		if (++this.churnPages[list] % everyPages !== 0) return;
 		const state = this.state;
-		const entry: ChurnLogEntry = { afterRequest, list, added: [], deleted: [], crawled: [], alerts: [] };
+		const entry: ChurnLogEntry = {
+			afterRequest,
+			list,
+			added: [],
+			deleted: [],
+			crawled: [],
+			alerts: [],
+		};
 		if (list === 'alerts') {
 			entry.alerts = state.addAlerts(addAlerts).map((a) => String(a.id));
 		} else {
@@ -600,23 +742,32 @@ export class FakeKeywordApi {
 		if (bearer && bearer[1].trim() === this.token) return undefined;
 		const queryToken = record.query.api_token;
 		if (typeof queryToken === 'string' && queryToken === this.token) return undefined;
-		if (!header && queryToken === undefined) return 'No API token was sent. Send the header "Authorization: Bearer <API_TOKEN>".';
-		if (header && !bearer) return 'The Authorization header must use the Bearer scheme: "Bearer <API_TOKEN>".';
+		if (!header && queryToken === undefined)
+			return 'No API token was sent. Send the header "Authorization: Bearer <API_TOKEN>".';
+		if (header && !bearer)
+			return 'The Authorization header must use the Bearer scheme: "Bearer <API_TOKEN>".';
 		return 'The API token is invalid.';
 	}
 
 	// ---------------------------------------------------------------- control routes
 
-	private onControl(methodRaw: string, rawPath: string, bodyText: string, res: ServerResponse): void {
+	private onControl(
+		methodRaw: string,
+		rawPath: string,
+		bodyText: string,
+		res: ServerResponse,
+	): void {
 		const method = methodRaw.toUpperCase();
 		const route = rawPath.replace(/^\/__control\/?/, '').replace(/\/$/, '');
 		// Any control call may change the data, except these (the request log, faults and latency come before the cache).
 		if (!CACHE_NEUTRAL_CONTROL.has(`${method} ${route}`)) this.readCache?.clear();
 		const parsed = parseJson(bodyText);
 		const body: Record<string, unknown> = isRecord(parsed.value) ? parsed.value : {};
-		const fail = (status: number, detail: string): void => this.send(res, status, errorBody(status, [{ detail }]));
+		const fail = (status: number, detail: string): void =>
+			this.send(res, status, errorBody(status, [{ detail }]));
 		if (parsed.invalid) return fail(400, 'The request body is not valid JSON.');
-		const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined);
+		const num = (v: unknown): number | undefined =>
+			typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined;
 		const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 		try {
 			switch (`${method} ${route}`) {
@@ -627,11 +778,17 @@ export class FakeKeywordApi {
 					return this.send(res, 200, { cleared: true });
 				case 'POST alerts': {
 					const count = num(body.count) ?? 1;
-					const data = this.addAlerts(count, { createdAt: num(body.createdAt), category: str(body.category), read: body.read === true });
+					const data = this.addAlerts(count, {
+						createdAt: num(body.createdAt),
+						category: str(body.category),
+						read: body.read === true,
+					});
 					return this.send(res, 201, { data });
 				}
 				case 'POST rank-update': {
-					const ids = Array.isArray(body.keywordIds) ? body.keywordIds.map((v) => String(v)) : undefined;
+					const ids = Array.isArray(body.keywordIds)
+						? body.keywordIds.map((v) => String(v))
+						: undefined;
 					const updated = this.state.simulateRankUpdate({
 						category: str(body.category),
 						keywordIds: ids,
@@ -640,32 +797,49 @@ export class FakeKeywordApi {
 					});
 					return this.send(res, 200, {
 						updated: updated.length,
-						keywords: updated.map((k) => ({ id: String(k.id), category: k.container.name, grank: k.history[0] || null, crawled_at: k.crawledAt })),
+						keywords: updated.map((k) => ({
+							id: String(k.id),
+							category: k.container.name,
+							grank: k.history[0] || null,
+							crawled_at: k.crawledAt,
+						})),
 					});
 				}
 				case 'POST keywords': {
 					const category = str(body.category);
 					if (!category) return fail(422, 'category is required.');
-					const list = Array.isArray(body.keywords) ? (body.keywords.filter(isRecord) as Array<Partial<KeywordInput>>) : undefined;
-					const ids = this.addKeywords(category, list ?? num(body.count) ?? 1, { tracked: body.tracked !== false });
+					const list = Array.isArray(body.keywords)
+						? (body.keywords.filter(isRecord) as Array<Partial<KeywordInput>>)
+						: undefined;
+					const ids = this.addKeywords(category, list ?? num(body.count) ?? 1, {
+						tracked: body.tracked !== false,
+					});
 					return this.send(res, 201, { added: ids.length, ids });
 				}
 				case 'POST projects': {
 					const name = str(body.name);
 					if (!name) return fail(422, 'name is required.');
-					const c = this.state.createContainer(name, { currencyCode: str(body.currencyCode), url: str(body.url) ?? null });
+					const c = this.state.createContainer(name, {
+						currencyCode: str(body.currencyCode),
+						url: str(body.url) ?? null,
+					});
 					return this.send(res, 201, { data: groupRecord(c) });
 				}
 				case 'POST faults': {
 					const times = num(body.times) ?? 1;
-					if (!Number.isInteger(times) || times < 1) return fail(422, 'times must be a positive integer.');
+					if (!Number.isInteger(times) || times < 1)
+						return fail(422, 'times must be a positive integer.');
 					const kinds: FaultKind[] = ['status', 'non-json', 'empty', 'truncated', 'stall', 'drop'];
 					const kind = str(body.kind);
-					if (kind !== undefined && !(kinds as string[]).includes(kind)) return fail(422, `kind must be one of ${kinds.join(', ')}.`);
+					if (kind !== undefined && !(kinds as string[]).includes(kind))
+						return fail(422, `kind must be one of ${kinds.join(', ')}.`);
 					const regex = str(body.pathRegex);
 					this.injectFault({
 						method: str(body.method),
-						path: regex !== undefined ? new RegExp(regex, str(body.pathRegexFlags) ?? '') : str(body.path),
+						path:
+							regex !== undefined
+								? new RegExp(regex, str(body.pathRegexFlags) ?? '')
+								: str(body.path),
 						times,
 						status: num(body.status),
 						retryAfter: body.retryAfter === undefined ? undefined : String(body.retryAfter),
@@ -680,20 +854,23 @@ export class FakeKeywordApi {
 					return this.send(res, 200, { pending: 0 });
 				case 'POST latency': {
 					const ms = num(body.ms);
-					if (ms === undefined || !Number.isFinite(ms) || ms < 0) return fail(422, 'ms must be a non-negative number.');
+					if (ms === undefined || !Number.isFinite(ms) || ms < 0)
+						return fail(422, 'ms must be a non-negative number.');
 					this.setLatency(ms);
 					return this.send(res, 200, { latencyMs: this.latencyMs });
 				}
 				case 'POST reset': {
 					const seed = str(body.seed);
-					if (seed !== undefined && seed !== 'demo' && seed !== 'empty') return fail(422, 'seed must be "demo" or "empty".');
+					if (seed !== undefined && seed !== 'demo' && seed !== 'empty')
+						return fail(422, 'seed must be "demo" or "empty".');
 					this.reset(seed as SeedName | undefined);
 					return this.send(res, 200, { ...this.state.summary() });
 				}
 				case 'GET behaviour':
 					return this.send(res, 200, this.behaviour);
 				case 'POST behaviour': {
-					if (!isRecord(parsed.value)) return fail(422, 'The body must be a JSON object of behaviour switches.');
+					if (!isRecord(parsed.value))
+						return fail(422, 'The body must be a JSON object of behaviour switches.');
 					let next: FakeBehaviour;
 					try {
 						next = this.setBehaviour(parsed.value as Partial<FakeBehaviour>);

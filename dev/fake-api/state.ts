@@ -272,8 +272,20 @@ const OTR = 101;
 /** Rank used in arithmetic: outside the results counts as 101. */
 const rankValue = (rank: number): number => (rank > 0 ? rank : OTR);
 
-export function dedupeKey(kw: string, url: string, region: string, language: string, type: string): string {
-	return [kw.trim().toLowerCase(), url.trim().toLowerCase(), region.toLowerCase(), language.toLowerCase(), type].join('\u0000');
+export function dedupeKey(
+	kw: string,
+	url: string,
+	region: string,
+	language: string,
+	type: string,
+): string {
+	return [
+		kw.trim().toLowerCase(),
+		url.trim().toLowerCase(),
+		region.toLowerCase(),
+		language.toLowerCase(),
+		type,
+	].join('\u0000');
 }
 
 export class FakeState {
@@ -293,7 +305,10 @@ export class FakeState {
 	private nextTagId = 501;
 	private nextAlertId = 9001;
 
-	constructor(readonly now: () => number, seedKey = 'keyword-com-fake') {
+	constructor(
+		readonly now: () => number,
+		seedKey = 'keyword-com-fake',
+	) {
 		this.rng = new Prng(seedKey);
 		const t = now();
 		this.account = {
@@ -348,7 +363,10 @@ export class FakeState {
 	}
 
 	/** Creates a project, or a group when the name is `<project>[sub]<group>`. */
-	createContainer(fullName: string, opts: { currencyCode?: string; url?: string | null } = {}): Container {
+	createContainer(
+		fullName: string,
+		opts: { currencyCode?: string; url?: string | null } = {},
+	): Container {
 		const name = fullName.trim();
 		const idx = name.indexOf(SUB);
 		if (idx === -1) return this.addProject(name, opts);
@@ -356,23 +374,54 @@ export class FakeState {
 	}
 
 	addProject(name: string, opts: { currencyCode?: string; url?: string | null } = {}): Container {
-		if (!name.trim()) throw invalid('The project name (category) must not be empty.', { pointer: '/data/attributes/category' });
-		if (name.length > 255) throw invalid('The project name may not be longer than 255 characters.', { pointer: '/data/attributes/category' });
-		if (name.includes(SUB)) throw invalid('A project name may not contain "[sub]".', { pointer: '/data/attributes/category' });
-		if (this.containers.has(name)) throw invalid(`A project named "${name}" already exists.`, { pointer: '/data/attributes/category' });
+		if (!name.trim())
+			throw invalid('The project name (category) must not be empty.', {
+				pointer: '/data/attributes/category',
+			});
+		if (name.length > 255)
+			throw invalid('The project name may not be longer than 255 characters.', {
+				pointer: '/data/attributes/category',
+			});
+		if (name.includes(SUB))
+			throw invalid('A project name may not contain "[sub]".', {
+				pointer: '/data/attributes/category',
+			});
+		if (this.containers.has(name))
+			throw invalid(`A project named "${name}" already exists.`, {
+				pointer: '/data/attributes/category',
+			});
 		const c = this.newContainer(name, name, null, null, opts);
 		this.projects.push(c);
 		return c;
 	}
 
-	addGroup(projectName: string, groupName: string, opts: { currencyCode?: string; url?: string | null } = {}): Container {
+	addGroup(
+		projectName: string,
+		groupName: string,
+		opts: { currencyCode?: string; url?: string | null } = {},
+	): Container {
 		const parent = this.containers.get(projectName);
-		if (!parent || parent.parent) throw notFound(`Parent project "${projectName}" was not found; create the project before its groups.`);
-		if (!groupName.trim()) throw invalid('The group name after "[sub]" must not be empty.', { pointer: '/data/attributes/category' });
-		if (groupName.includes(SUB)) throw invalid('Groups cannot be nested: the group name may not contain "[sub]".', { pointer: '/data/attributes/category' });
+		if (!parent || parent.parent)
+			throw notFound(
+				`Parent project "${projectName}" was not found; create the project before its groups.`,
+			);
+		if (!groupName.trim())
+			throw invalid('The group name after "[sub]" must not be empty.', {
+				pointer: '/data/attributes/category',
+			});
+		if (groupName.includes(SUB))
+			throw invalid('Groups cannot be nested: the group name may not contain "[sub]".', {
+				pointer: '/data/attributes/category',
+			});
 		const full = `${projectName}${SUB}${groupName}`;
-		if (this.containers.has(full)) throw invalid(`A group named "${full}" already exists.`, { pointer: '/data/attributes/category' });
-		const c = this.newContainer(full, projectName, groupName, parent, { currencyCode: parent.currencyCode, ...opts });
+		if (this.containers.has(full))
+			throw invalid(`A group named "${full}" already exists.`, {
+				pointer: '/data/attributes/category',
+			});
+		const c = this.newContainer(full, projectName, groupName, parent, {
+			currencyCode: parent.currencyCode,
+			...opts,
+		});
 		parent.children.push(c);
 		return c;
 	}
@@ -386,7 +435,9 @@ export class FakeState {
 	): Container {
 		const t = this.now();
 		const overviewSettings: Container['overviewSettings'] = {};
-		OVERVIEW_SETTING_KEYS.forEach((key, order) => (overviewSettings[key] = { visible: true, order }));
+		OVERVIEW_SETTING_KEYS.forEach(
+			(key, order) => (overviewSettings[key] = { visible: true, order }),
+		);
 		const domain = `${slugify(projectName) || 'example'}.com`;
 		const c: Container = {
 			projectId: this.nextProjectId++,
@@ -449,7 +500,14 @@ export class FakeState {
 		let tag = c.tags.get(name);
 		if (!tag) {
 			const t = this.now();
-			tag = { id: this.nextTagId++, containerId: c.projectId, name, createdAt: t, updatedAt: t, count: 0 };
+			tag = {
+				id: this.nextTagId++,
+				containerId: c.projectId,
+				name,
+				createdAt: t,
+				updatedAt: t,
+				count: 0,
+			};
 			c.tags.set(name, tag);
 		}
 		return tag;
@@ -545,7 +603,8 @@ export class FakeState {
 	private trackFromScratch(k: Keyword, current: number | null | undefined, days?: number): void {
 		const rng = this.rng;
 		const length = days ?? (k.container.keywordIds.length > 1000 ? 14 : rng.int(20, 60));
-		const base = current === undefined || current === null ? (rng.chance(0.1) ? 0 : rng.int(1, 60)) : current;
+		const base =
+			current === undefined || current === null ? (rng.chance(0.1) ? 0 : rng.int(1, 60)) : current;
 		// Positive drift: older ranks were worse, i.e. the keyword has been improving.
 		const drift = rng.next() * 0.4 - 0.1;
 		const scale = Math.max(1.5, (base || 60) * 0.12);
@@ -583,7 +642,9 @@ export class FakeState {
 		const rng = this.rng;
 		if (rank > 0) {
 			// Broad keywords rank with a section page named after the keyword's first word, so top pages group several.
-			k.rankingUrl = k.exact ? k.url : `https://${hostOf(k.url)}/${slugify(k.kw.split(' ')[0]) || 'page'}/`;
+			k.rankingUrl = k.exact
+				? k.url
+				: `https://${hostOf(k.url)}/${slugify(k.kw.split(' ')[0]) || 'page'}/`;
 			k.inFeatured = rank === 1 && k.features.includes('featured_snippet');
 			k.inLocalPack = rank <= 3 && k.features.includes('local_pack');
 		} else {
@@ -707,7 +768,8 @@ export class FakeState {
 			if (previous === null) rank = this.rng.chance(0.1) ? 0 : this.rng.int(1, 60);
 			else if (change) {
 				rank = this.walk(previous);
-				if (rank === previous) rank = previous === 0 ? this.rng.int(50, 100) : previous === 1 ? 2 : previous - 1;
+				if (rank === previous)
+					rank = previous === 0 ? this.rng.int(50, 100) : previous === 1 ? 2 : previous - 1;
 			} else rank = previous;
 			const crawl = Math.max(nowS, (k.crawledAt ?? 0) + 1);
 			k.history.unshift(rank);
@@ -728,7 +790,14 @@ export class FakeState {
 
 	// ---------------------------------------------------------------- alerts
 
-	private pushAlert(category: string, k: Keyword | null, prevrank: number, result: number, createdAt: number, read: boolean): Alert {
+	private pushAlert(
+		category: string,
+		k: Keyword | null,
+		prevrank: number,
+		result: number,
+		createdAt: number,
+		read: boolean,
+	): Alert {
 		const n = this.nextAlertId++;
 		const alert: Alert = {
 			id: n,
@@ -753,10 +822,15 @@ export class FakeState {
 	 * point at, the alerts are synthetic (keyword_id 0), so an empty account can still feed a trigger test.
 	 */
 	addAlerts(count: number, opts: AddAlertsOptions = {}): Alert[] {
-		if (!Number.isInteger(count) || count < 0) throw invalid('count must be a non-negative integer.');
+		if (!Number.isInteger(count) || count < 0)
+			throw invalid('count must be a non-negative integer.');
 		const createdAt = opts.createdAt ?? this.nowSeconds();
 		const c = opts.category !== undefined ? this.findContainer(opts.category) : undefined;
-		const pool: Keyword[] = c ? [...this.keywordsOf(c)] : opts.category === undefined ? [...this.keywords.values()] : [];
+		const pool: Keyword[] = c
+			? [...this.keywordsOf(c)]
+			: opts.category === undefined
+				? [...this.keywords.values()]
+				: [];
 		const out: Alert[] = [];
 		for (let i = 0; i < count; i++) {
 			const k = pool.length > 0 ? pool[this.rng.int(0, pool.length - 1)] : null;
@@ -818,4 +892,3 @@ export function hostOf(url: string): string {
 	const stripped = url.replace(/^[a-z]+:\/\//i, '');
 	return stripped.split('/')[0] || stripped;
 }
-

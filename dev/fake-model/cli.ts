@@ -10,10 +10,13 @@ import { parseScript, type ScriptStep } from './script';
 import { FakeModel } from './server';
 import { serveUntilSignal } from '../serve-until-signal';
 
-const USAGE = "Usage: cli.js [--port N] [--script FILE.json | --script-json '<json>'] [--api-key K] [--model ID]...\n";
+const USAGE =
+	"Usage: cli.js [--port N] [--script FILE.json | --script-json '<json>'] [--api-key K] [--model ID]...\n";
 
 /** Without a script, every conversation gets one fixed answer. */
-const DEFAULT_SCRIPT: ScriptStep[] = [{ text: 'This is the fake model: it was started without a script.' }];
+const DEFAULT_SCRIPT: ScriptStep[] = [
+	{ text: 'This is the fake model: it was started without a script.' },
+];
 
 function fail(message: string): never {
 	process.stderr.write(`fake-model: ${message}\n${USAGE}`);
@@ -83,8 +86,16 @@ export function parseArgs(argv: string[]): CliOptions {
 
 async function main(): Promise<void> {
 	const opts = parseArgs(process.argv.slice(2));
-	const model = await FakeModel.start({ port: opts.port, script: opts.script, apiKey: opts.apiKey, models: opts.models.length ? opts.models : undefined });
-	serveUntilSignal({ baseUrl: model.baseUrl, apiKey: model.apiKey }, async () => await model.stop());
+	const model = await FakeModel.start({
+		port: opts.port,
+		script: opts.script,
+		apiKey: opts.apiKey,
+		models: opts.models.length ? opts.models : undefined,
+	});
+	serveUntilSignal(
+		{ baseUrl: model.baseUrl, apiKey: model.apiKey },
+		async () => await model.stop(),
+	);
 }
 
 if (require.main === module) {

@@ -67,7 +67,11 @@ export type ScriptStep = ToolCallStep | ToolCallsStep | TextStep;
 /** A step resolved against a request: what the model answers. */
 export type Reply =
 	| { kind: 'text'; text: string }
-	| { kind: 'tool_calls'; text: string | null; calls: Array<{ id: string; name: string; arguments: string }> };
+	| {
+			kind: 'tool_calls';
+			text: string | null;
+			calls: Array<{ id: string; name: string; arguments: string }>;
+	  };
 
 export class ScriptError extends Error {}
 
@@ -75,7 +79,11 @@ export class ScriptError extends Error {}
 export function contentText(content: unknown): string {
 	if (typeof content === 'string') return content;
 	if (Array.isArray(content)) {
-		return content.map((part: any) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : '')).join('');
+		return content
+			.map((part: any) =>
+				typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : '',
+			)
+			.join('');
 	}
 	return content == null ? '' : JSON.stringify(content);
 }
@@ -84,7 +92,10 @@ export function contentText(content: unknown): string {
 export function offeredToolNames(body: any): string[] {
 	const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
 	const functions: any[] = Array.isArray(body?.functions) ? body.functions : [];
-	return [...tools.map((t) => t?.function?.name ?? t?.name), ...functions.map((f) => f?.name)].filter((n): n is string => typeof n === 'string');
+	return [
+		...tools.map((t) => t?.function?.name ?? t?.name),
+		...functions.map((f) => f?.name),
+	].filter((n): n is string => typeof n === 'string');
 }
 
 /** Messages after the last `user` message (the current turn of the conversation). */
@@ -102,14 +113,20 @@ export function toolResultsOf(messages: any[]): ToolResult[] {
 	const names = new Map<string, string>();
 	for (const m of turn) {
 		for (const call of m?.role === 'assistant' && Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-			if (typeof call?.id === 'string' && typeof call?.function?.name === 'string') names.set(call.id, call.function.name);
+			if (typeof call?.id === 'string' && typeof call?.function?.name === 'string')
+				names.set(call.id, call.function.name);
 		}
 	}
 	return turn
 		.filter((m) => m?.role === 'tool')
 		.map((m) => {
 			const content = contentText(m.content);
-			return { toolCallId: String(m.tool_call_id ?? ''), name: names.get(String(m.tool_call_id ?? '')), content, bytes: Buffer.byteLength(content) };
+			return {
+				toolCallId: String(m.tool_call_id ?? ''),
+				name: names.get(String(m.tool_call_id ?? '')),
+				content,
+				bytes: Buffer.byteLength(content),
+			};
 		});
 }
 
@@ -138,22 +155,44 @@ export function matchTool(matcher: ToolMatcher, offered: string[]): string {
 	}
 	if (found.length === 1) return found[0];
 	const tools = offered.length > 0 ? offered.join(', ') : 'none';
-	throw new ScriptError(found.length === 0 ? `no offered tool matches ${describe} (offered: ${tools})` : `${describe} matches several tools: ${found.join(', ')}`);
+	throw new ScriptError(
+		found.length === 0
+			? `no offered tool matches ${describe} (offered: ${tools})`
+			: `${describe} matches several tools: ${found.join(', ')}`,
+	);
 }
 
 /** Resolves the step a request is at into a reply; throws ScriptError when the script has no such step or a tool is not offered. */
-export function replyFor(script: readonly ScriptStep[], body: any, callIdPrefix: string): { step: number; reply: Reply } {
+export function replyFor(
+	script: readonly ScriptStep[],
+	body: any,
+	callIdPrefix: string,
+): { step: number; reply: Reply } {
 	const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
 	const step = stepIndexOf(messages);
 	const spec = script[step];
-	if (!spec) throw new ScriptError(`the script has ${script.length} step(s); the conversation is at step ${step + 1} (assistant turns so far: ${step})`);
-	const ctx: StepContext = { step, messages, tools: offeredToolNames(body), toolResults: toolResultsOf(messages), body };
+	if (!spec)
+		throw new ScriptError(
+			`the script has ${script.length} step(s); the conversation is at step ${step + 1} (assistant turns so far: ${step})`,
+		);
+	const ctx: StepContext = {
+		step,
+		messages,
+		tools: offeredToolNames(body),
+		toolResults: toolResultsOf(messages),
+		body,
+	};
 	if ('toolCalls' in spec || 'tool' in spec) {
 		const specs: ToolCallSpec[] = 'toolCalls' in spec ? spec.toolCalls : [spec];
 		if (specs.length === 0) throw new ScriptError(`step ${step + 1} has no tool calls`);
 		const calls = specs.map((call, i) => {
-			const args = typeof call.arguments === 'function' ? call.arguments(ctx) : (call.arguments ?? {});
-			return { id: `${callIdPrefix}_${step}_${i}`, name: matchTool(call.tool, ctx.tools), arguments: JSON.stringify(args) };
+			const args =
+				typeof call.arguments === 'function' ? call.arguments(ctx) : (call.arguments ?? {});
+			return {
+				id: `${callIdPrefix}_${step}_${i}`,
+				name: matchTool(call.tool, ctx.tools),
+				arguments: JSON.stringify(args),
+			};
 		});
 		return { step, reply: { kind: 'tool_calls', text: spec.text ?? null, calls } };
 	}
@@ -164,17 +203,26 @@ export function replyFor(script: readonly ScriptStep[], body: any, callIdPrefix:
 /** Checks a script read from JSON (the CLI, the control route): steps of `{tool, arguments?}`, `{toolCalls}` or `{text}`. */
 export function parseScript(value: unknown): ScriptStep[] {
 	const steps = (value as any)?.steps ?? value;
-	if (!Array.isArray(steps)) throw new Error('a script is a JSON array of steps (or {"steps": [...]})');
+	if (!Array.isArray(steps))
+		throw new Error('a script is a JSON array of steps (or {"steps": [...]})');
 	return steps.map((step: any, i: number) => {
 		const where = `step ${i + 1}`;
 		const call = (c: any, at: string): ToolCallSpec => {
-			if (typeof c?.tool !== 'string' || c.tool === '') throw new Error(`${at}: "tool" must be a non-empty string`);
-			if (c.arguments !== undefined && (typeof c.arguments !== 'object' || c.arguments === null || Array.isArray(c.arguments))) {
+			if (typeof c?.tool !== 'string' || c.tool === '')
+				throw new Error(`${at}: "tool" must be a non-empty string`);
+			if (
+				c.arguments !== undefined &&
+				(typeof c.arguments !== 'object' || c.arguments === null || Array.isArray(c.arguments))
+			) {
 				throw new Error(`${at}: "arguments" must be an object`);
 			}
 			return { tool: c.tool, arguments: c.arguments };
 		};
-		if (Array.isArray(step?.toolCalls)) return { toolCalls: step.toolCalls.map((c: any, j: number) => call(c, `${where}, call ${j + 1}`)), text: step.text };
+		if (Array.isArray(step?.toolCalls))
+			return {
+				toolCalls: step.toolCalls.map((c: any, j: number) => call(c, `${where}, call ${j + 1}`)),
+				text: step.text,
+			};
 		if (step?.tool !== undefined) return { ...call(step, where), text: step.text };
 		if (typeof step?.text === 'string') return { text: step.text };
 		throw new Error(`${where}: expected {"tool", "arguments"}, {"toolCalls": [...]} or {"text"}`);

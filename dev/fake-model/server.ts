@@ -8,7 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-import { offeredToolNames, parseScript, replyFor, ScriptError, toolResultsOf, type Reply, type ScriptStep, type ToolResult } from './script';
+import {
+	offeredToolNames,
+	parseScript,
+	replyFor,
+	ScriptError,
+	toolResultsOf,
+	type Reply,
+	type ScriptStep,
+	type ToolResult,
+} from './script';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -91,7 +100,13 @@ export class FakeModel {
 		if (this.server) return;
 		const server = createServer((req, res) => {
 			this.onRequest(req, res).catch((err: unknown) => {
-				if (!res.headersSent && !res.destroyed) this.sendError(res, 500, `internal error in the fake model: ${String(err)}`, 'server_error');
+				if (!res.headersSent && !res.destroyed)
+					this.sendError(
+						res,
+						500,
+						`internal error in the fake model: ${String(err)}`,
+						'server_error',
+					);
 				else res.destroy();
 			});
 		});
@@ -135,13 +150,21 @@ export class FakeModel {
 	/** The chat completion requests, with their offered tools and tool results. */
 	chatRequests(): ChatRequest[] {
 		return this.recorded
-			.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions' && r.body !== undefined)
-			.map((r) => ({ ...r, tools: offeredToolNames(r.body), toolResults: toolResultsOf(Array.isArray(r.body.messages) ? r.body.messages : []) }));
+			.filter(
+				(r) => r.method === 'POST' && r.path === '/v1/chat/completions' && r.body !== undefined,
+			)
+			.map((r) => ({
+				...r,
+				tools: offeredToolNames(r.body),
+				toolResults: toolResultsOf(Array.isArray(r.body.messages) ? r.body.messages : []),
+			}));
 	}
 
 	/** The requests that were answered with an error (script errors included), with their message. */
 	errors(): Array<{ seq: number; path: string; status: number; error: string }> {
-		return this.recorded.filter((r) => r.error !== undefined).map((r) => ({ seq: r.seq, path: r.path, status: r.status, error: r.error as string }));
+		return this.recorded
+			.filter((r) => r.error !== undefined)
+			.map((r) => ({ seq: r.seq, path: r.path, status: r.status, error: r.error as string }));
 	}
 
 	clearRequests(): void {
@@ -154,7 +177,8 @@ export class FakeModel {
 		const bodyText = await readBody(req);
 		const path = (req.url ?? '/').split('?')[0];
 		const method = req.method ?? 'GET';
-		if (path.startsWith('/__control/')) return this.onControl(method, path.slice('/__control/'.length), bodyText, res);
+		if (path.startsWith('/__control/'))
+			return this.onControl(method, path.slice('/__control/'.length), bodyText, res);
 
 		let body: any;
 		try {
@@ -163,8 +187,19 @@ export class FakeModel {
 			body = undefined;
 		}
 		const headers: Record<string, string> = {};
-		for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
-		const record: ModelRequest = { seq: ++this.seq, at: new Date().toISOString(), method, path, headers, bodyText, body, stream: body?.stream === true, status: 0 };
+		for (const [name, value] of Object.entries(req.headers))
+			headers[name] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
+		const record: ModelRequest = {
+			seq: ++this.seq,
+			at: new Date().toISOString(),
+			method,
+			path,
+			headers,
+			bodyText,
+			body,
+			stream: body?.stream === true,
+			status: 0,
+		};
 		this.recorded.push(record);
 		const fail = (status: number, message: string, type = 'invalid_request_error'): void => {
 			record.status = status;
@@ -172,11 +207,15 @@ export class FakeModel {
 			this.sendError(res, status, message, type);
 		};
 
-		if (headers.authorization !== `Bearer ${this.apiKey}`) return fail(401, 'the fake model expects the API key it was started with', 'invalid_api_key');
+		if (headers.authorization !== `Bearer ${this.apiKey}`)
+			return fail(401, 'the fake model expects the API key it was started with', 'invalid_api_key');
 		const route = path.replace(/\/+$/, '');
 		if (method === 'GET' && route === '/v1/models') {
 			record.status = 200;
-			return this.sendJson(res, 200, { object: 'list', data: this.models.map((id) => modelObject(id)) });
+			return this.sendJson(res, 200, {
+				object: 'list',
+				data: this.models.map((id) => modelObject(id)),
+			});
 		}
 		if (method === 'GET' && route.startsWith('/v1/models/')) {
 			const id = decodeURIComponent(route.slice('/v1/models/'.length));
@@ -185,16 +224,22 @@ export class FakeModel {
 			return this.sendJson(res, 200, modelObject(id));
 		}
 		if (method === 'POST' && route === '/v1/responses') {
-			return fail(404, 'the fake model serves Chat Completions only: turn off "Use Responses API" on the OpenAI Chat Model node (responsesApiEnabled: false)');
+			return fail(
+				404,
+				'the fake model serves Chat Completions only: turn off "Use Responses API" on the OpenAI Chat Model node (responsesApiEnabled: false)',
+			);
 		}
-		if (method !== 'POST' || route !== '/v1/chat/completions') return fail(404, `the fake model has no route ${method} ${path}`);
-		if (!body || !Array.isArray(body.messages)) return fail(400, 'a chat completion needs a JSON body with "messages"');
+		if (method !== 'POST' || route !== '/v1/chat/completions')
+			return fail(404, `the fake model has no route ${method} ${path}`);
+		if (!body || !Array.isArray(body.messages))
+			return fail(400, 'a chat completion needs a JSON body with "messages"');
 
 		let answer: { step: number; reply: Reply };
 		try {
 			answer = replyFor(this.script, body, `call_${++this.completions}`);
 		} catch (err) {
-			if (err instanceof ScriptError) return fail(400, `fake model script: ${err.message}`, 'fake_model_script_error');
+			if (err instanceof ScriptError)
+				return fail(400, `fake model script: ${err.message}`, 'fake_model_script_error');
 			throw err;
 		}
 		record.step = answer.step;
@@ -203,33 +248,65 @@ export class FakeModel {
 		const id = `chatcmpl-fake-${record.seq}`;
 		const model = typeof body.model === 'string' ? body.model : this.models[0];
 		const usage = usageOf(bodyText, answer.reply);
-		if (record.stream) return this.sendStream(res, id, model, answer.reply, body.stream_options?.include_usage === true ? usage : undefined);
+		if (record.stream)
+			return this.sendStream(
+				res,
+				id,
+				model,
+				answer.reply,
+				body.stream_options?.include_usage === true ? usage : undefined,
+			);
 		this.sendJson(res, 200, {
 			id,
 			object: 'chat.completion',
 			created: Math.floor(Date.now() / 1000),
 			model,
-			choices: [{ index: 0, message: messageOf(answer.reply), logprobs: null, finish_reason: finishReason(answer.reply) }],
+			choices: [
+				{
+					index: 0,
+					message: messageOf(answer.reply),
+					logprobs: null,
+					finish_reason: finishReason(answer.reply),
+				},
+			],
 			usage,
 			system_fingerprint: null,
 		});
 	}
 
 	/** Server-sent events as OpenAI streams them: role, content or tool call deltas, the finish reason, usage, `[DONE]`. */
-	private sendStream(res: ServerResponse, id: string, model: string, reply: Reply, usage: object | undefined): void {
-		res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+	private sendStream(
+		res: ServerResponse,
+		id: string,
+		model: string,
+		reply: Reply,
+		usage: object | undefined,
+	): void {
+		res.writeHead(200, {
+			'content-type': 'text/event-stream; charset=utf-8',
+			'cache-control': 'no-cache',
+			connection: 'keep-alive',
+		});
 		const created = Math.floor(Date.now() / 1000);
 		const chunk = (choices: unknown[], extra: object = {}): void => {
-			res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...extra })}\n\n`);
+			res.write(
+				`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...extra })}\n\n`,
+			);
 		};
-		const delta = (d: object, finish: string | null = null): void => chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+		const delta = (d: object, finish: string | null = null): void =>
+			chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
 		delta({ role: 'assistant', content: '' });
 		// A few pieces, so a client that concatenates deltas is exercised.
 		for (const piece of splitText(reply.text ?? '')) delta({ content: piece });
 		if (reply.kind === 'tool_calls') {
 			reply.calls.forEach((call, index) => {
-				delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
-				for (const piece of splitText(call.arguments)) delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+				delta({
+					tool_calls: [
+						{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+					],
+				});
+				for (const piece of splitText(call.arguments))
+					delta({ tool_calls: [{ index, function: { arguments: piece } }] });
 			});
 		}
 		delta({}, finishReason(reply));
@@ -238,12 +315,14 @@ export class FakeModel {
 	}
 
 	private onControl(method: string, route: string, bodyText: string, res: ServerResponse): void {
-		if (method === 'GET' && route === 'requests') return this.sendJson(res, 200, { data: this.requests() });
+		if (method === 'GET' && route === 'requests')
+			return this.sendJson(res, 200, { data: this.requests() });
 		if (method === 'DELETE' && route === 'requests') {
 			this.clearRequests();
 			return this.sendJson(res, 200, { ok: true });
 		}
-		if (method === 'GET' && route === 'errors') return this.sendJson(res, 200, { data: this.errors() });
+		if (method === 'GET' && route === 'errors')
+			return this.sendJson(res, 200, { data: this.errors() });
 		if (method === 'PUT' && route === 'script') {
 			try {
 				this.setScript(parseScript(JSON.parse(bodyText)));
@@ -257,7 +336,10 @@ export class FakeModel {
 
 	private sendJson(res: ServerResponse, status: number, value: unknown): void {
 		const text = JSON.stringify(value);
-		res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+		res.writeHead(status, {
+			'content-type': 'application/json',
+			'content-length': Buffer.byteLength(text),
+		});
 		res.end(text);
 	}
 
@@ -283,18 +365,33 @@ function messageOf(reply: Reply): object {
 		role: 'assistant',
 		content: reply.text,
 		refusal: null,
-		tool_calls: reply.calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+		tool_calls: reply.calls.map((call) => ({
+			id: call.id,
+			type: 'function',
+			function: { name: call.name, arguments: call.arguments },
+		})),
 	};
 }
 
-const finishReason = (reply: Reply): string => (reply.kind === 'tool_calls' ? 'tool_calls' : 'stop');
+const finishReason = (reply: Reply): string =>
+	reply.kind === 'tool_calls' ? 'tool_calls' : 'stop';
 
 /** Rough token counts (4 bytes a token): enough for n8n's token usage display. */
-function usageOf(bodyText: string, reply: Reply): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
-	const out = reply.kind === 'text' ? reply.text : (reply.text ?? '') + reply.calls.map((c) => c.name + c.arguments).join('');
+function usageOf(
+	bodyText: string,
+	reply: Reply,
+): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+	const out =
+		reply.kind === 'text'
+			? reply.text
+			: (reply.text ?? '') + reply.calls.map((c) => c.name + c.arguments).join('');
 	const prompt = Math.ceil(Buffer.byteLength(bodyText) / 4);
 	const completion = Math.max(1, Math.ceil(Buffer.byteLength(out) / 4));
-	return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+	return {
+		prompt_tokens: prompt,
+		completion_tokens: completion,
+		total_tokens: prompt + completion,
+	};
 }
 
 /** Up to `pieces` parts, cut between code points (never inside a surrogate pair). */

@@ -21,17 +21,26 @@ export const CHROMIUM_ARGS = [
 /** playwright-core's `chromium` launcher; throws a clear message when playwright-core or Chromium is missing. */
 export function chromiumLauncher(): any {
 	if (!fs.existsSync(CHROMIUM_PATH)) {
-		throw new Error(`e2e: ${CHROMIUM_PATH} is missing: run scripts/install-chromium.sh (apt-get install -y chromium)`);
+		throw new Error(
+			`e2e: ${CHROMIUM_PATH} is missing: run scripts/install-chromium.sh (apt-get install -y chromium)`,
+		);
 	}
 	try {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		return (require('playwright-core') as { chromium: any }).chromium;
 	} catch (error) {
-		throw new Error(`e2e: playwright-core is not installed (a devDependency of this project): ${(error as Error).message}`);
+		throw new Error(
+			`e2e: playwright-core is not installed (a devDependency of this project): ${(error as Error).message}`,
+		);
 	}
 }
 
 /** Launches headless Chromium (close it with `browser.close()`). */
 export async function launchChromium(): Promise<any> {
-	return await chromiumLauncher().launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+	return await chromiumLauncher().launch({
+		executablePath: CHROMIUM_PATH,
+		headless: true,
+		args: CHROMIUM_ARGS,
+		timeout: 60_000,
+	});
 }

@@ -52,23 +52,49 @@ export const CHAT_TRIGGER_NODE = '@n8n/n8n-nodes-langchain.chatTrigger';
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** The credential the examples reference, pointing at a (fake) API. Import it with RealN8n.importCredentials. */
-export function keywordComCredential(baseUrl: string, apiToken: string): {
+export function keywordComCredential(
+	baseUrl: string,
+	apiToken: string,
+): {
 	id: string;
 	name: string;
 	type: string;
 	data: Record<string, unknown>;
 } {
-	return { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME, type: KEYWORD_COM_CREDENTIAL_TYPE, data: { apiToken, baseUrl } };
+	return {
+		id: EXAMPLE_CREDENTIAL_ID,
+		name: EXAMPLE_CREDENTIAL_NAME,
+		type: KEYWORD_COM_CREDENTIAL_TYPE,
+		data: { apiToken, baseUrl },
+	};
 }
 
 /** The "OpenAI account" credential of the agent example, pointing at a (fake) OpenAI-compatible model. */
-export function exampleModelCredential(baseUrl: string, apiKey: string): ReturnType<typeof fakeModelCredential> {
-	return fakeModelCredential(baseUrl, apiKey, EXAMPLE_OPENAI_CREDENTIAL_ID, EXAMPLE_OPENAI_CREDENTIAL_NAME);
+export function exampleModelCredential(
+	baseUrl: string,
+	apiKey: string,
+): ReturnType<typeof fakeModelCredential> {
+	return fakeModelCredential(
+		baseUrl,
+		apiKey,
+		EXAMPLE_OPENAI_CREDENTIAL_ID,
+		EXAMPLE_OPENAI_CREDENTIAL_NAME,
+	);
 }
 
 /** The "MCP bearer token" credential of the MCP example (an MCP client sends `Authorization: Bearer <token>`). */
-export function exampleMcpCredential(token: string): { id: string; name: string; type: string; data: Record<string, unknown> } {
-	return { id: EXAMPLE_MCP_CREDENTIAL_ID, name: EXAMPLE_MCP_CREDENTIAL_NAME, type: 'httpBearerAuth', data: { token } };
+export function exampleMcpCredential(token: string): {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+} {
+	return {
+		id: EXAMPLE_MCP_CREDENTIAL_ID,
+		name: EXAMPLE_MCP_CREDENTIAL_NAME,
+		type: 'httpBearerAuth',
+		data: { token },
+	};
 }
 
 /**
@@ -101,7 +127,11 @@ const LOCAL_NODE_TYPES = new Set([
 	'@n8n/n8n-nodes-langchain.lmChatOpenAi',
 ]);
 
-const SCHEDULE_TYPES = new Set(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron', 'n8n-nodes-base.interval']);
+const SCHEDULE_TYPES = new Set([
+	'n8n-nodes-base.scheduleTrigger',
+	'n8n-nodes-base.cron',
+	'n8n-nodes-base.interval',
+]);
 
 export interface PrepareOptions {
 	/** 'replace' (default): Manual Trigger + Keyword.com Get Many; 'keep': leave the Keyword.com Trigger for publish + start. */
@@ -143,7 +173,13 @@ function pollEquivalent(trigger: any): any {
 	};
 	const parameters =
 		(p.event ?? 'newAlert') === 'newAlert'
-			? { resource: 'alert', operation: 'getMany', returnAll: false, limit: 10, options: { last: 1 } }
+			? {
+					resource: 'alert',
+					operation: 'getMany',
+					returnAll: false,
+					limit: 10,
+					options: { last: 1 },
+				}
 			: {
 					resource: 'keyword',
 					operation: 'getMany',
@@ -180,19 +216,39 @@ export function prepareForTest(workflow: any, opts: PrepareOptions = {}): any {
 			}
 			const start = 'Manual start';
 			const [x, y] = node.position ?? [0, 0];
-			nodes.push({ id: nodeId(`${node.id}/manual`), name: start, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [x - 220, y], parameters: {} });
+			nodes.push({
+				id: nodeId(`${node.id}/manual`),
+				name: start,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [x - 220, y],
+				parameters: {},
+			});
 			nodes.push(pollEquivalent(node));
 			addedConnections[start] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
 		} else if (node.type === CHAT_TRIGGER_NODE) {
 			const start = 'Manual start';
 			const [x, y] = node.position ?? [0, 0];
-			const message = { sessionId: TEST_CHAT_SESSION_ID, action: 'sendMessage', chatInput: opts.chatInput ?? DEFAULT_CHAT_INPUT };
-			nodes.push({ id: nodeId(`${node.id}/manual`), name: start, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [x - 220, y], parameters: {} });
+			const message = {
+				sessionId: TEST_CHAT_SESSION_ID,
+				action: 'sendMessage',
+				chatInput: opts.chatInput ?? DEFAULT_CHAT_INPUT,
+			};
+			nodes.push({
+				id: nodeId(`${node.id}/manual`),
+				name: start,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [x - 220, y],
+				parameters: {},
+			});
 			nodes.push({
 				...base,
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
-				parameters: { jsCode: `// Test stand-in for the Chat Trigger: one chat message.\nreturn [{ json: ${JSON.stringify(message)} }];` },
+				parameters: {
+					jsCode: `// Test stand-in for the Chat Trigger: one chat message.\nreturn [{ json: ${JSON.stringify(message)} }];`,
+				},
 				notes: `Stand-in for ${node.type} (test copy)`,
 			});
 			addedConnections[start] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
@@ -204,11 +260,19 @@ export function prepareForTest(workflow: any, opts: PrepareOptions = {}): any {
 				...base,
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
-				parameters: { jsCode: `// Test stand-in for "${node.type}": fixed rows.\nreturn ${JSON.stringify(rows.map((json) => ({ json })))};` },
+				parameters: {
+					jsCode: `// Test stand-in for "${node.type}": fixed rows.\nreturn ${JSON.stringify(rows.map((json) => ({ json })))};`,
+				},
 				notes: `Stand-in for ${node.type} (test copy)`,
 			});
 		} else {
-			nodes.push({ ...base, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {}, notes: `Stand-in for ${node.type} (test copy)` });
+			nodes.push({
+				...base,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				parameters: {},
+				notes: `Stand-in for ${node.type} (test copy)`,
+			});
 		}
 	}
 	copy.nodes = nodes;
@@ -249,23 +313,47 @@ export interface McpExampleResult {
 	/** tools/list. */
 	tools: Array<{ name: string; description?: string; inputSchema?: any }>;
 	/** The tools/call of the spec's `mcpCall`. */
-	call: { name: string; arguments: Record<string, unknown>; isError: boolean; text: string; records: any[] };
+	call: {
+		name: string;
+		arguments: Record<string, unknown>;
+		isError: boolean;
+		text: string;
+		records: any[];
+	};
 	/** HTTP status of an `initialize` request sent without the bearer token. */
 	withoutTokenStatus: number;
 }
 
 /** Rows the stubbed "Read keyword sheet" returns (as a Google Sheet with the columns keyword, project, url would). */
 export const BULK_SHEET_ROWS = [
-	{ row_number: 2, keyword: 'trail running shoes women', project: 'Acme Shoes', url: 'acmeshoes.com' },
-	{ row_number: 3, keyword: 'zero drop running shoes', project: 'Acme Shoes', url: 'acmeshoes.com' },
+	{
+		row_number: 2,
+		keyword: 'trail running shoes women',
+		project: 'Acme Shoes',
+		url: 'acmeshoes.com',
+	},
+	{
+		row_number: 3,
+		keyword: 'zero drop running shoes',
+		project: 'Acme Shoes',
+		url: 'acmeshoes.com',
+	},
 	{ row_number: 4, keyword: 'running shoes', project: 'Acme Shoes', url: 'acmeshoes.com' },
-	{ row_number: 5, keyword: 'oat milk flat white zurich', project: 'Café Zürich', url: 'cafe-zuerich.ch' },
+	{
+		row_number: 5,
+		keyword: 'oat milk flat white zurich',
+		project: 'Café Zürich',
+		url: 'cafe-zuerich.ch',
+	},
 	{ row_number: 6, keyword: 'vegan brunch zurich', project: 'Café Zürich', url: 'cafe-zuerich.ch' },
 ];
 
-const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
+const plural = (n: number, word: string, many = `${word}s`): string =>
+	`${n} ${n === 1 ? word : many}`;
 const quote = (text: unknown, max = 90): string => {
-	const flat = String(text ?? '').replace(/\s+/g, ' ').trim();
+	const flat = String(text ?? '')
+		.replace(/\s+/g, ' ')
+		.trim();
 	return `'${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}'`;
 };
 
@@ -274,7 +362,9 @@ export function toolRecords(content: string | undefined): any[] {
 	if (!content) return [];
 	try {
 		const parsed = JSON.parse(content);
-		return (Array.isArray(parsed) ? parsed : [parsed]).filter((r) => r && typeof r === 'object' && 'id' in r);
+		return (Array.isArray(parsed) ? parsed : [parsed]).filter(
+			(r) => r && typeof r === 'object' && 'id' in r,
+		);
 	} catch {
 		return [];
 	}
@@ -284,7 +374,8 @@ export function toolRecords(content: string | undefined): any[] {
 export function toolCallsOf(run: any): string[] {
 	const calls: Array<{ name: string; at: number }> = [];
 	for (const [name, tasks] of Object.entries<any>(run?.data?.resultData?.runData ?? {})) {
-		for (const task of tasks ?? []) if (task?.data?.ai_tool) calls.push({ name, at: Number(task.startTime ?? 0) });
+		for (const task of tasks ?? [])
+			if (task?.data?.ai_tool) calls.push({ name, at: Number(task.startTime ?? 0) });
 	}
 	return calls.sort((a, b) => a.at - b.at).map((c) => c.name);
 }
@@ -295,12 +386,16 @@ export const AGENT_EXAMPLE_QUESTION = `Which projects do I track, and how do the
 
 /** The final answer of the scripted model: made from what the two tools returned, as a model would. */
 function agentExampleAnswer(ctx: StepContext): string {
-	const result = (tool: string): string | undefined => ctx.toolResults.find((r) => r.name === tool)?.content;
+	const result = (tool: string): string | undefined =>
+		ctx.toolResults.find((r) => r.name === tool)?.content;
 	const projects = toolRecords(result('Get_many_projects')).map((p) => String(p.name ?? p.id));
 	const keywords = toolRecords(result('Get_many_keywords'));
 	const ranked = keywords.filter((k) => typeof k.rank === 'number').sort((a, b) => a.rank - b.rank);
 	const best = ranked.slice(0, 3).map((k) => `'${k.keyword}' (rank ${k.rank})`);
-	const names = projects.length > 1 ? `${projects.slice(0, -1).join(', ')} and ${projects[projects.length - 1]}` : projects.join('');
+	const names =
+		projects.length > 1
+			? `${projects.slice(0, -1).join(', ')} and ${projects[projects.length - 1]}`
+			: projects.join('');
 	return (
 		`You track ${plural(projects.length, 'project')}${names ? `: ${names}` : ''}. ${ACME} has ${plural(keywords.length, 'keyword')}` +
 		(best.length > 0 ? `; the best placed: ${best.join(', ')}.` : '.')
@@ -319,7 +414,11 @@ export const AGENT_EXAMPLE_SCRIPT: ScriptStep[] = [
  * example's model picker shows it; import exampleModelCredential(model.baseUrl, model.apiKey) into n8n.
  */
 export async function startExampleModel(opts: { port?: number } = {}): Promise<FakeModel> {
-	return await FakeModel.start({ script: AGENT_EXAMPLE_SCRIPT, models: [EXAMPLE_MODEL], port: opts.port });
+	return await FakeModel.start({
+		script: AGENT_EXAMPLE_SCRIPT,
+		models: [EXAMPLE_MODEL],
+		port: opts.port,
+	});
 }
 
 export const EXAMPLES: ExampleSpec[] = [
@@ -329,8 +428,10 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			const rows = nodeOutput(run, 'Append to Google Sheet') ?? [];
 			const first = rows[0];
-			return `${plural(rows.length, 'keyword row')} ready for the sheet (Google Sheets stubbed)` +
-				(first ? `, first: '${first.keyword}' rank ${first.rank} (best ${first.best_rank})` : '');
+			return (
+				`${plural(rows.length, 'keyword row')} ready for the sheet (Google Sheets stubbed)` +
+				(first ? `, first: '${first.keyword}' rank ${first.rank} (best ${first.best_rank})` : '')
+			);
 		},
 	},
 	{
@@ -339,8 +440,10 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			const alerts = nodeOutput(run, 'On new rank alert') ?? [];
 			const messages = nodeOutput(run, 'Post to Slack') ?? [];
-			return `${plural(alerts.length, 'alert')} of the last day → ${plural(messages.length, 'Slack message')} (Slack stubbed)` +
-				(messages[0] ? `, first: ${quote(messages[0].text)}` : '');
+			return (
+				`${plural(alerts.length, 'alert')} of the last day → ${plural(messages.length, 'Slack message')} (Slack stubbed)` +
+				(messages[0] ? `, first: ${quote(messages[0].text)}` : '')
+			);
 		},
 	},
 	{
@@ -349,8 +452,10 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			const mails = nodeOutput(run, 'Email the summary') ?? [];
 			const brands: any[] = mails[0]?.brands ?? [];
-			return `${plural(mails.length, 'e-mail')} covering ${plural(brands.length, 'brand')} (SMTP stubbed)` +
-				(brands[0] ? `, first: ${quote(brands[0].line, 110)}` : '');
+			return (
+				`${plural(mails.length, 'e-mail')} covering ${plural(brands.length, 'brand')} (SMTP stubbed)` +
+				(brands[0] ? `, first: ${quote(brands[0].line, 110)}` : '')
+			);
 		},
 	},
 	{
@@ -372,8 +477,10 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			const answer = nodeOutput(run, 'AI Agent')?.[0]?.output;
 			const calls = toolCallsOf(run);
-			return `asked ${quote(AGENT_EXAMPLE_QUESTION)}, the agent called ${calls.length > 0 ? calls.join(' → ') : 'no tool'} ` +
-				`and answered ${quote(answer, 220)} (model: the scripted fake)`;
+			return (
+				`asked ${quote(AGENT_EXAMPLE_QUESTION)}, the agent called ${calls.length > 0 ? calls.join(' → ') : 'no tool'} ` +
+				`and answered ${quote(answer, 220)} (model: the scripted fake)`
+			);
 		},
 	},
 	{
@@ -384,10 +491,14 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(result: McpExampleResult) {
 			const { call } = result;
 			const first = call.records[0];
-			return `an MCP client listed ${plural(result.tools.length, 'tool')} (${result.tools.map((t) => t.name).join(', ')}); ` +
+			return (
+				`an MCP client listed ${plural(result.tools.length, 'tool')} (${result.tools.map((t) => t.name).join(', ')}); ` +
 				`${call.name} ${JSON.stringify(call.arguments)} returned ${call.isError ? `an error: ${quote(call.text)}` : plural(call.records.length, 'record')}` +
-				(first && !call.isError ? `, first: '${first.keyword ?? first.name ?? first.id}'${typeof first.rank === 'number' ? ` rank ${first.rank}` : ''}` : '') +
-				`; without the bearer token: HTTP ${result.withoutTokenStatus}`;
+				(first && !call.isError
+					? `, first: '${first.keyword ?? first.name ?? first.id}'${typeof first.rank === 'number' ? ` rank ${first.rank}` : ''}`
+					: '') +
+				`; without the bearer token: HTTP ${result.withoutTokenStatus}`
+			);
 		},
 	},
 ];
@@ -403,7 +514,11 @@ export function loadExample(file: string): any {
 
 /** The example's test copy, with its fixtures. */
 export function testCopyOf(spec: ExampleSpec, opts: Omit<PrepareOptions, 'fixtures'> = {}): any {
-	return prepareForTest(loadExample(spec.file), { chatInput: spec.chatInput, ...opts, fixtures: spec.fixtures });
+	return prepareForTest(loadExample(spec.file), {
+		chatInput: spec.chatInput,
+		...opts,
+		fixtures: spec.fixtures,
+	});
 }
 
 export interface ExampleRun {
@@ -440,7 +555,11 @@ async function retry<T>(what: string, attempt: () => Promise<T>, timeoutMs = 60_
  * Calls a published MCP example with the official MCP SDK (Streamable HTTP) at its production URL, with the bearer
  * token: tools/list, then the spec's `mcpCall`; then checks that an `initialize` without the token is refused.
  */
-export async function callMcpExample(n8n: RealN8n, spec: ExampleSpec, token: string): Promise<McpExampleResult> {
+export async function callMcpExample(
+	n8n: RealN8n,
+	spec: ExampleSpec,
+	token: string,
+): Promise<McpExampleResult> {
 	const workflow = loadExample(spec.file);
 	const trigger = (workflow.nodes as any[]).find((n) => n.type === MCP_TRIGGER);
 	if (!trigger) throw new Error(`${spec.file} has no MCP Server Trigger`);
@@ -448,32 +567,60 @@ export async function callMcpExample(n8n: RealN8n, spec: ExampleSpec, token: str
 	const url = `${n8n.baseUrl}/mcp/${String(trigger.parameters?.path ?? '')}`;
 	// Loaded here, so the rest of the driver does not need the SDK.
 	const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-	const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+	const { StreamableHTTPClientTransport } = await import(
+		'@modelcontextprotocol/sdk/client/streamableHttp.js'
+	);
 	const client = await retry(`connecting to the MCP server ${url}`, async () => {
 		const c = new Client({ name: 'keyword-com-examples', version: '1.0.0' });
-		await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+		await c.connect(
+			new StreamableHTTPClientTransport(new URL(url), {
+				requestInit: { headers: { Authorization: `Bearer ${token}` } },
+			}),
+		);
 		return c;
 	});
 	try {
 		const { tools } = await client.listTools();
-		const answer: any = await client.callTool({ name: spec.mcpCall.name, arguments: spec.mcpCall.arguments });
-		const text = ((answer.content ?? []) as any[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+		const answer: any = await client.callTool({
+			name: spec.mcpCall.name,
+			arguments: spec.mcpCall.arguments,
+		});
+		const text = ((answer.content ?? []) as any[])
+			.filter((c) => c.type === 'text')
+			.map((c) => c.text)
+			.join('\n');
 		const withoutToken = await fetch(url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+			headers: {
+				'content-type': 'application/json',
+				accept: 'application/json, text/event-stream',
+			},
 			body: JSON.stringify({
 				jsonrpc: '2.0',
 				id: 1,
 				method: 'initialize',
-				params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'no-token', version: '1.0.0' } },
+				params: {
+					protocolVersion: '2025-03-26',
+					capabilities: {},
+					clientInfo: { name: 'no-token', version: '1.0.0' },
+				},
 			}),
 			signal: AbortSignal.timeout(10_000),
 		});
 		await withoutToken.body?.cancel().catch(() => undefined);
 		return {
 			url,
-			tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-			call: { ...spec.mcpCall, isError: answer.isError === true, text, records: answer.isError === true ? [] : toolRecords(text) },
+			tools: tools.map((t) => ({
+				name: t.name,
+				description: t.description,
+				inputSchema: t.inputSchema,
+			})),
+			call: {
+				...spec.mcpCall,
+				isError: answer.isError === true,
+				text,
+				records: answer.isError === true ? [] : toolRecords(text),
+			},
 			withoutTokenStatus: withoutToken.status,
 		};
 	} finally {
@@ -498,10 +645,17 @@ export async function importAndRunExamples(
 	const specs = opts.specs ?? EXAMPLES;
 	const isMcp = (spec: ExampleSpec): boolean => spec.kind === 'mcp';
 	// One import for all: the examples as shipped and the test copies.
-	const ids = await n8n.importWorkflows(specs.flatMap((spec) => (isMcp(spec) ? [loadExample(spec.file)] : [loadExample(spec.file), testCopyOf(spec)])));
+	const ids = await n8n.importWorkflows(
+		specs.flatMap((spec) =>
+			isMcp(spec) ? [loadExample(spec.file)] : [loadExample(spec.file), testCopyOf(spec)],
+		),
+	);
 	const runs: ExampleRun[] = [];
 	let next = 0;
-	const idsOf = specs.map((spec) => ({ exampleId: ids[next++], copyId: isMcp(spec) ? undefined : ids[next++] }));
+	const idsOf = specs.map((spec) => ({
+		exampleId: ids[next++],
+		copyId: isMcp(spec) ? undefined : ids[next++],
+	}));
 	const summarize = (spec: ExampleSpec, what: unknown): string => {
 		try {
 			return spec.summarize(what);
@@ -525,7 +679,15 @@ export async function importAndRunExamples(
 			const error = result.output?.data?.resultData?.error;
 			summary = `FAILED${error?.node?.name ? ` in "${error.node.name}"` : ''}: ${error?.message ?? `n8n execute exited ${result.exitCode}`}`;
 		}
-		done({ spec, exampleId, copyId, ok: result.ok, durationMs: result.durationMs, result, summary });
+		done({
+			spec,
+			exampleId,
+			copyId,
+			ok: result.ok,
+			durationMs: result.durationMs,
+			result,
+			summary,
+		});
 	}
 
 	const mcpSpecs = specs.map((spec, index) => ({ spec, index })).filter(({ spec }) => isMcp(spec));
@@ -536,12 +698,28 @@ export async function importAndRunExamples(
 			const started = Date.now();
 			const { exampleId } = idsOf[index];
 			try {
-				if (!opts.mcpToken) throw new Error('no MCP token given (import exampleMcpCredential(token) and pass mcpToken)');
+				if (!opts.mcpToken)
+					throw new Error(
+						'no MCP token given (import exampleMcpCredential(token) and pass mcpToken)',
+					);
 				const mcp = await callMcpExample(n8n, spec, opts.mcpToken);
 				const ok = !mcp.call.isError && mcp.tools.length > 0;
-				done({ spec, exampleId, ok, durationMs: Date.now() - started, mcp, summary: summarize(spec, mcp) });
+				done({
+					spec,
+					exampleId,
+					ok,
+					durationMs: Date.now() - started,
+					mcp,
+					summary: summarize(spec, mcp),
+				});
 			} catch (error) {
-				done({ spec, exampleId, ok: false, durationMs: Date.now() - started, summary: `FAILED: ${(error as Error).message}` });
+				done({
+					spec,
+					exampleId,
+					ok: false,
+					durationMs: Date.now() - started,
+					summary: `FAILED: ${(error as Error).message}`,
+				});
 			}
 		}
 	}

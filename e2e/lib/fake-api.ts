@@ -54,7 +54,8 @@ export function behaviourFlags(behaviour: FakeApiBehaviour = {}): string[] {
 	const flags: string[] = [];
 	if (behaviour.alertOrder !== undefined) flags.push('--alert-order', behaviour.alertOrder);
 	if (behaviour.historyOrder !== undefined) flags.push('--history-order', behaviour.historyOrder);
-	if (behaviour.pageLatencyMs !== undefined) flags.push('--page-latency', String(behaviour.pageLatencyMs));
+	if (behaviour.pageLatencyMs !== undefined)
+		flags.push('--page-latency', String(behaviour.pageLatencyMs));
 	if (behaviour.churn) flags.push('--churn', JSON.stringify(behaviour.churn));
 	return flags;
 }
@@ -101,10 +102,23 @@ export class FakeApiProcess {
 	/** Starts the fake; resolves once it printed its `{"baseUrl","token"}` line. */
 	static async start(opts: FakeApiOptions = {}): Promise<FakeApiProcess> {
 		const cli = buildPath('dev', 'fake-api', 'cli.js');
-		if (!fs.existsSync(cli)) throw new Error(`e2e: ${cli} is missing: run \`npx tsc -p tsconfig.test.json\` first`);
+		if (!fs.existsSync(cli))
+			throw new Error(`e2e: ${cli} is missing: run \`npx tsc -p tsconfig.test.json\` first`);
 		const token = opts.token ?? `kwc-e2e-${randomBytes(12).toString('hex')}`;
-		const args = [cli, '--port', String(opts.port ?? 0), '--seed', opts.seed ?? 'demo', '--token', token, ...behaviourFlags(opts.behaviour)];
-		const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+		const args = [
+			cli,
+			'--port',
+			String(opts.port ?? 0),
+			'--seed',
+			opts.seed ?? 'demo',
+			'--token',
+			token,
+			...behaviourFlags(opts.behaviour),
+		];
+		const child = spawn(process.execPath, args, {
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: { ...process.env, NODE_OPTIONS: '' },
+		});
 		fakes.add(child);
 		child.once('exit', () => fakes.delete(child));
 		installExitHook();
@@ -114,7 +128,11 @@ export class FakeApiProcess {
 			let out = '';
 			const timer = setTimeout(() => {
 				child.kill('SIGKILL');
-				reject(new Error(`e2e: the fake API did not start within ${(opts.startTimeoutMs ?? 15_000) / 1000} s\n${stderr}`));
+				reject(
+					new Error(
+						`e2e: the fake API did not start within ${(opts.startTimeoutMs ?? 15_000) / 1000} s\n${stderr}`,
+					),
+				);
 			}, opts.startTimeoutMs ?? 15_000);
 			child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
 				out += chunk;
@@ -126,7 +144,9 @@ export class FakeApiProcess {
 			});
 			child.once('exit', (code, signal) => {
 				clearTimeout(timer);
-				reject(new Error(`e2e: the fake API exited (${code ?? signal}) before listening\n${stderr}`));
+				reject(
+					new Error(`e2e: the fake API exited (${code ?? signal}) before listening\n${stderr}`),
+				);
 			});
 		});
 		const { baseUrl } = JSON.parse(line) as { baseUrl: string; token: string };
@@ -152,7 +172,10 @@ export class FakeApiProcess {
 			signal: AbortSignal.timeout(15_000),
 		});
 		const text = await res.text();
-		if (!res.ok) throw new Error(`e2e: fake ${method} /__control/${route} answered ${res.status}: ${text.slice(0, 500)}`);
+		if (!res.ok)
+			throw new Error(
+				`e2e: fake ${method} /__control/${route} answered ${res.status}: ${text.slice(0, 500)}`,
+			);
 		return text ? JSON.parse(text) : undefined;
 	}
 
@@ -201,12 +224,19 @@ export class FakeApiProcess {
 	async api(method: string, apiPath: string, body?: unknown): Promise<any> {
 		const res = await fetch(`${this.baseUrl}${apiPath}`, {
 			method,
-			headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				authorization: `Bearer ${this.token}`,
+				accept: 'application/json',
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 			signal: AbortSignal.timeout(15_000),
 		});
 		const text = await res.text();
-		if (!res.ok) throw new Error(`e2e: fake ${method} ${apiPath} answered ${res.status}: ${text.slice(0, 500)}`);
+		if (!res.ok)
+			throw new Error(
+				`e2e: fake ${method} ${apiPath} answered ${res.status}: ${text.slice(0, 500)}`,
+			);
 		return text ? JSON.parse(text) : undefined;
 	}
 

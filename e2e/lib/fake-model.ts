@@ -3,7 +3,15 @@
  * the n8n AI nodes that use it. The fake itself runs in the test process (`FakeModel.start({ script })`); n8n reaches
  * it over HTTP exactly as it would reach OpenAI.
  */
-export { FakeModel, type ChatRequest, type FakeModelOptions, type ModelRequest, type ScriptStep, type StepContext, type ToolResult } from '../../dev/fake-model';
+export {
+	FakeModel,
+	type ChatRequest,
+	type FakeModelOptions,
+	type ModelRequest,
+	type ScriptStep,
+	type StepContext,
+	type ToolResult,
+} from '../../dev/fake-model';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -33,14 +41,25 @@ export function fakeModelCredential(
  * The "OpenAI Chat Model" node on the fake: model by ID, and Chat Completions (`responsesApiEnabled: false`; version
  * 1.3 uses the Responses API by default, which the fake does not serve).
  */
-export function openAiChatModelNode(opts: { name?: string; model?: string; position?: [number, number]; credentialId?: string } = {}): any {
+export function openAiChatModelNode(
+	opts: { name?: string; model?: string; position?: [number, number]; credentialId?: string } = {},
+): any {
 	return {
 		id: 'fake-model-node',
 		name: opts.name ?? 'OpenAI Chat Model',
 		type: OPENAI_CHAT_MODEL_NODE,
 		typeVersion: OPENAI_CHAT_MODEL_NODE_VERSION,
 		position: opts.position ?? [200, 300],
-		parameters: { model: { __rl: true, mode: 'id', value: opts.model ?? 'fake-model' }, responsesApiEnabled: false, options: {} },
-		credentials: { [OPENAI_CREDENTIAL_TYPE]: { id: opts.credentialId ?? FAKE_MODEL_CREDENTIAL_ID, name: FAKE_MODEL_CREDENTIAL_NAME } },
+		parameters: {
+			model: { __rl: true, mode: 'id', value: opts.model ?? 'fake-model' },
+			responsesApiEnabled: false,
+			options: {},
+		},
+		credentials: {
+			[OPENAI_CREDENTIAL_TYPE]: {
+				id: opts.credentialId ?? FAKE_MODEL_CREDENTIAL_ID,
+				name: FAKE_MODEL_CREDENTIAL_NAME,
+			},
+		},
 	};
 }

@@ -18,7 +18,8 @@ export function parseFlatted(text: string): unknown {
 		const out: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
 		resolved.set(index, out);
 		for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-			(out as Record<string, unknown>)[key] = typeof child === 'string' ? resolve(Number(child)) : child;
+			(out as Record<string, unknown>)[key] =
+				typeof child === 'string' ? resolve(Number(child)) : child;
 		}
 		return out;
 	};

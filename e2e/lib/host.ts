@@ -34,12 +34,18 @@ export function nodeEnv(): NodeEnv {
 	const root = repoRoot();
 	const out = execFileSync(
 		'bash',
-		['-c', 'source "$1/scripts/env.sh" >&2 && printf "%s\\n%s\\n" "$NODE24_HOME" "$KEYWORD_COM_CACHE"', 'env', root],
+		[
+			'-c',
+			'source "$1/scripts/env.sh" >&2 && printf "%s\\n%s\\n" "$NODE24_HOME" "$KEYWORD_COM_CACHE"',
+			'env',
+			root,
+		],
 		{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 5 * 60_000 },
 	);
 	const [node24Home, cacheDir] = out.trim().split('\n');
 	const nodeBin = path.join(node24Home, 'bin', 'node');
-	if (!fs.existsSync(nodeBin)) throw new Error(`e2e: scripts/env.sh did not provide Node 24 at ${nodeBin}`);
+	if (!fs.existsSync(nodeBin))
+		throw new Error(`e2e: scripts/env.sh did not provide Node 24 at ${nodeBin}`);
 	nodeEnvMemo = { node24Home, nodeBin, cacheDir };
 	return nodeEnvMemo;
 }
@@ -88,7 +94,9 @@ export function installN8nHost(): string {
 	}
 	const host = out.trim().split('\n').pop() ?? '';
 	if (!host || !fs.existsSync(path.join(host, 'node_modules', 'n8n', 'bin', 'n8n'))) {
-		throw new Error(`e2e: install-n8n-host.sh printed "${host}", which holds no node_modules/n8n/bin/n8n`);
+		throw new Error(
+			`e2e: install-n8n-host.sh printed "${host}", which holds no node_modules/n8n/bin/n8n`,
+		);
 	}
 	hostMemo = host;
 	return host;
@@ -108,7 +116,13 @@ export function packPackage(projectDir: string = packageDir()): string {
 		out = execFileSync(
 			'npm',
 			['pack', '--json', '--ignore-scripts', '--pack-destination', dest, '--loglevel=error'],
-			{ cwd: projectDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 2 * 60_000, env: node24ProcessEnv() },
+			{
+				cwd: projectDir,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'pipe'],
+				timeout: 2 * 60_000,
+				env: node24ProcessEnv(),
+			},
 		);
 	} catch (error) {
 		const e = error as Error & { stderr?: string };
@@ -118,6 +132,7 @@ export function packPackage(projectDir: string = packageDir()): string {
 	const start = out.indexOf('[');
 	const parsed = JSON.parse(out.slice(start)) as Array<{ filename: string }>;
 	const tarball = path.join(dest, parsed[0].filename.replace(/^@/, '').replace(/\//, '-'));
-	if (!fs.existsSync(tarball)) throw new Error(`e2e: npm pack reported ${parsed[0].filename}, but ${tarball} is missing`);
+	if (!fs.existsSync(tarball))
+		throw new Error(`e2e: npm pack reported ${parsed[0].filename}, but ${tarball} is missing`);
 	return tarball;
 }

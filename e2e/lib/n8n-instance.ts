@@ -43,7 +43,13 @@ export interface Timeouts {
 	restMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { cliMs: 120_000, startMs: 120_000, stopMs: 20_000, npmMs: 120_000, restMs: 30_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = {
+	cliMs: 120_000,
+	startMs: 120_000,
+	stopMs: 20_000,
+	npmMs: 120_000,
+	restMs: 30_000,
+};
 
 /** A stable n8n-style id (16 alphanumerics) derived from a text, e.g. a workflow's name. */
 export function stableId(text: string): string {
@@ -72,7 +78,12 @@ export function n8nProcessEnv(args: {
 }): NodeJS.ProcessEnv {
 	const inherited: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_TEST_CONTEXT$|NODE_V8_COVERAGE$|NODE_ENV$)/.test(key)) continue;
+		if (
+			/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_TEST_CONTEXT$|NODE_V8_COVERAGE$|NODE_ENV$)/.test(
+				key,
+			)
+		)
+			continue;
 		inherited[key] = value;
 	}
 	return {
@@ -99,7 +110,9 @@ export function n8nProcessEnv(args: {
 		N8N_LOG_OUTPUT: 'console',
 		N8N_LOG_FORMAT: 'text',
 		DB_TYPE: 'sqlite',
-		...(Number((args.n8nVersion ?? '2').split('.')[0]) >= 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
+		...(Number((args.n8nVersion ?? '2').split('.')[0]) >= 2
+			? { N8N_DISABLED_MODULES: 'mcp-registry' }
+			: {}),
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		GENERIC_TIMEZONE: 'UTC',
@@ -111,10 +124,18 @@ export function n8nProcessEnv(args: {
 
 /** The version of the n8n installed in a host folder (its package.json). */
 export function n8nVersionOf(hostDir: string): string {
-	return String(JSON.parse(fs.readFileSync(path.join(hostDir, 'node_modules', 'n8n', 'package.json'), 'utf8')).version);
+	return String(
+		JSON.parse(fs.readFileSync(path.join(hostDir, 'node_modules', 'n8n', 'package.json'), 'utf8'))
+			.version,
+	);
 }
 
-type ImportableCredential = { id?: string; name: string; type: string; data: Record<string, unknown> } & Record<string, unknown>;
+type ImportableCredential = {
+	id?: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+} & Record<string, unknown>;
 
 /**
  * The shared part of RealN8n and QueueN8n. A subclass says where the CLI runs (user folder, environment, log) and
@@ -166,17 +187,37 @@ export abstract class N8nInstance {
 	}
 
 	/** Spawns `n8n <args>` under Node 24 in its own process group, its output appended to `log`. */
-	protected spawnN8n(args: string[], env: NodeJS.ProcessEnv, log: LogSink, label = `n8n ${args.join(' ')}`): ChildProcess {
-		return spawnLogged(this.nodeBin, [this.n8nBin, ...args], { cwd: this.rootDir, env, log, header: `$ ${label}` });
+	protected spawnN8n(
+		args: string[],
+		env: NodeJS.ProcessEnv,
+		log: LogSink,
+		label = `n8n ${args.join(' ')}`,
+	): ChildProcess {
+		return spawnLogged(this.nodeBin, [this.n8nBin, ...args], {
+			cwd: this.rootDir,
+			env,
+			log,
+			header: `$ ${label}`,
+		});
 	}
 
 	/**
 	 * Spawns a long-running n8n process (`start`, `worker`) and resolves once `readinessUrl` answers 200. Rejects
 	 * (with the log tail) when it exits first or is not ready within `timeouts.startMs`; it is then stopped.
 	 */
-	protected async startProcess(label: string, args: string[], env: NodeJS.ProcessEnv, log: LogSink, readinessUrl: string): Promise<ManagedProcess> {
+	protected async startProcess(
+		label: string,
+		args: string[],
+		env: NodeJS.ProcessEnv,
+		log: LogSink,
+		readinessUrl: string,
+	): Promise<ManagedProcess> {
 		this.assertAlive();
-		const proc = new ManagedProcess(label, this.spawnN8n(args, env, log, `n8n ${args.join(' ')} (${label})`), log);
+		const proc = new ManagedProcess(
+			label,
+			this.spawnN8n(args, env, log, `n8n ${args.join(' ')} (${label})`),
+			log,
+		);
 		try {
 			await waitForHttpOk(readinessUrl, proc, this.timeouts.startMs);
 		} catch (error) {
@@ -189,7 +230,10 @@ export abstract class N8nInstance {
 	// ----- CLI ----------------------------------------------------------------------------------------------------
 
 	/** Runs one n8n CLI command to completion (bounded by `timeoutMs`). Rejects only on spawn failure or timeout. */
-	async cli(args: string[], opts: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
+	async cli(
+		args: string[],
+		opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+	): Promise<CliResult> {
 		this.assertAlive();
 		const timeoutMs = opts.timeoutMs ?? this.timeouts.cliMs;
 		const started = Date.now();
@@ -216,7 +260,9 @@ export abstract class N8nInstance {
 				this.cliChildren.delete(child);
 				killGroup(child, 'SIGKILL'); // stray task runners of this command, if any
 				if (timedOut) {
-					reject(this.failure(`e2e: n8n ${args.join(' ')} did not finish within ${timeoutMs / 1000} s`));
+					reject(
+						this.failure(`e2e: n8n ${args.join(' ')} did not finish within ${timeoutMs / 1000} s`),
+					);
 					return;
 				}
 				resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
@@ -227,7 +273,10 @@ export abstract class N8nInstance {
 	/** Like cli(), but rejects (with the log tail) unless the command exits 0. */
 	protected async cliOk(args: string[], what: string): Promise<CliResult> {
 		const result = await this.cli(args);
-		if (result.code !== 0) throw this.failure(`e2e: ${what} failed (n8n ${args.join(' ')} exited ${result.code ?? result.signal})`);
+		if (result.code !== 0)
+			throw this.failure(
+				`e2e: ${what} failed (n8n ${args.join(' ')} exited ${result.code ?? result.signal})`,
+			);
 		return result;
 	}
 
@@ -235,36 +284,55 @@ export abstract class N8nInstance {
 	 * Installs a package tarball the way users install community nodes by hand: npm in `<userFolder>/.n8n/nodes`
 	 * (default: the CLI's user folder).
 	 */
-	async installCommunityPackage(tarball: string, userFolder: string = this.cliUserFolder()): Promise<void> {
+	async installCommunityPackage(
+		tarball: string,
+		userFolder: string = this.cliUserFolder(),
+	): Promise<void> {
 		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 		fs.mkdirSync(nodesDir, { recursive: true });
 		const pkgJson = path.join(nodesDir, 'package.json');
 		if (!fs.existsSync(pkgJson)) fs.writeFileSync(pkgJson, '{"private":true}\n');
 		// --legacy-peer-deps: the peer dependency on n8n-workflow is provided by n8n itself (n8n's own installer strips
 		// peerDependencies before installing); npm must not fetch it.
-		const args = ['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', path.resolve(tarball)];
+		const args = [
+			'install',
+			'--ignore-scripts',
+			'--legacy-peer-deps',
+			'--no-audit',
+			'--no-fund',
+			'--prefer-offline',
+			'--loglevel=error',
+			path.resolve(tarball),
+		];
 		const log = this.cliLog();
 		log.append(`\n===== ${new Date().toISOString()} $ (cd ${nodesDir} && npm ${args.join(' ')})\n`);
-		const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-			const child = spawn('npm', args, { cwd: nodesDir, env: node24ProcessEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-			let out = '';
-			const onData = (chunk: Buffer): void => {
-				out += chunk.toString('utf8');
-			};
-			child.stdout.on('data', onData);
-			child.stderr.on('data', onData);
-			const timer = setTimeout(() => child.kill('SIGKILL'), this.timeouts.npmMs);
-			child.once('error', (error) => {
-				clearTimeout(timer);
-				reject(error);
-			});
-			child.once('close', (exitCode) => {
-				clearTimeout(timer);
-				resolve({ code: exitCode, output: out });
-			});
-		});
+		const { code, output } = await new Promise<{ code: number | null; output: string }>(
+			(resolve, reject) => {
+				const child = spawn('npm', args, {
+					cwd: nodesDir,
+					env: node24ProcessEnv(),
+					stdio: ['ignore', 'pipe', 'pipe'],
+				});
+				let out = '';
+				const onData = (chunk: Buffer): void => {
+					out += chunk.toString('utf8');
+				};
+				child.stdout.on('data', onData);
+				child.stderr.on('data', onData);
+				const timer = setTimeout(() => child.kill('SIGKILL'), this.timeouts.npmMs);
+				child.once('error', (error) => {
+					clearTimeout(timer);
+					reject(error);
+				});
+				child.once('close', (exitCode) => {
+					clearTimeout(timer);
+					resolve({ code: exitCode, output: out });
+				});
+			},
+		);
 		log.append(output);
-		if (code !== 0) throw this.failure(`e2e: npm install ${tarball} into ${nodesDir} failed (exit ${code})`);
+		if (code !== 0)
+			throw this.failure(`e2e: npm install ${tarball} into ${nodesDir} failed (exit ${code})`);
 	}
 
 	/**
@@ -272,7 +340,10 @@ export abstract class N8nInstance {
 	 * keeps the given `id` (derived from its name when missing), so workflows can reference it. Returns the ids.
 	 */
 	async importCredentials(credentials: ImportableCredential[]): Promise<string[]> {
-		const withIds = credentials.map((credential) => ({ ...credential, id: credential.id ?? stableId(`credential:${credential.name}`) }));
+		const withIds = credentials.map((credential) => ({
+			...credential,
+			id: credential.id ?? stableId(`credential:${credential.name}`),
+		}));
 		const file = path.join(this.rootDir, `credentials-${Date.now()}.json`);
 		fs.writeFileSync(file, JSON.stringify(withIds), { mode: 0o600 });
 		try {
@@ -288,7 +359,10 @@ export abstract class N8nInstance {
 	 * from its name. Returns the id.
 	 */
 	async importWorkflow(workflow: Record<string, any>): Promise<string> {
-		const [id] = await this.importWorkflows([workflow], `workflow-${String(workflow.id ?? 'named')}`);
+		const [id] = await this.importWorkflows(
+			[workflow],
+			`workflow-${String(workflow.id ?? 'named')}`,
+		);
 		return id;
 	}
 
@@ -296,16 +370,24 @@ export abstract class N8nInstance {
 	 * Like importWorkflow, for several workflows in one `n8n import:workflow` (one start-up instead of one each).
 	 * Returns their ids, in order.
 	 */
-	async importWorkflows(workflows: Array<Record<string, any>>, fileLabel = `workflows-${Date.now()}`): Promise<string[]> {
+	async importWorkflows(
+		workflows: Array<Record<string, any>>,
+		fileLabel = `workflows-${Date.now()}`,
+	): Promise<string[]> {
 		if (workflows.length === 0) return [];
 		const data = workflows.map((workflow) => {
-			const id: string = typeof workflow.id === 'string' && workflow.id ? workflow.id : stableId(`workflow:${String(workflow.name ?? 'workflow')}`);
-			if (id.length > 21) throw new Error(`e2e: workflow id "${id}" is longer than the 21 characters n8n accepts`);
+			const id: string =
+				typeof workflow.id === 'string' && workflow.id
+					? workflow.id
+					: stableId(`workflow:${String(workflow.name ?? 'workflow')}`);
+			if (id.length > 21)
+				throw new Error(`e2e: workflow id "${id}" is longer than the 21 characters n8n accepts`);
 			return { name: 'workflow', settings: {}, ...workflow, id, active: false };
 		});
 		const file = path.join(this.rootDir, `${fileLabel.replace(/[^A-Za-z0-9_-]/g, '-')}.json`);
 		fs.writeFileSync(file, JSON.stringify(data, null, 2));
-		const what = data.length === 1 ? `importing workflow ${data[0].id}` : `importing ${data.length} workflows`;
+		const what =
+			data.length === 1 ? `importing workflow ${data[0].id}` : `importing ${data.length} workflows`;
 		await this.cliOk(['import:workflow', `--input=${file}`], what);
 		return data.map((workflow) => workflow.id);
 	}
@@ -320,15 +402,19 @@ export abstract class N8nInstance {
 	 * it only after a restart.
 	 */
 	protected async publishInDatabase(workflowId: string): Promise<void> {
-		const args = Number(this.n8nVersion().split('.')[0]) < 2
-			? ['update:workflow', `--id=${workflowId}`, '--active=true']
-			: ['publish:workflow', `--id=${workflowId}`];
+		const args =
+			Number(this.n8nVersion().split('.')[0]) < 2
+				? ['update:workflow', `--id=${workflowId}`, '--active=true']
+				: ['publish:workflow', `--id=${workflowId}`];
 		await this.cliOk(args, `publishing workflow ${workflowId}`);
 	}
 
 	/** `n8n unpublish:workflow --id=…` (deactivation). A running main reads it only after a restart. */
 	protected async unpublishInDatabase(workflowId: string): Promise<void> {
-		await this.cliOk(['unpublish:workflow', `--id=${workflowId}`], `unpublishing workflow ${workflowId}`);
+		await this.cliOk(
+			['unpublish:workflow', `--id=${workflowId}`],
+			`unpublishing workflow ${workflowId}`,
+		);
 	}
 
 	// ----- REST ---------------------------------------------------------------------------------------------------
@@ -340,13 +426,24 @@ export abstract class N8nInstance {
 	async setupOwnerAndLogin(owner: { email?: string; password?: string } = {}): Promise<OwnerLogin> {
 		const email = owner.email ?? 'owner@e2e.test';
 		const password = owner.password ?? 'E2e-Passw0rd';
-		const setup = await this.fetchRest('POST', '/rest/owner/setup', { email, firstName: 'E2E', lastName: 'Owner', password });
+		const setup = await this.fetchRest('POST', '/rest/owner/setup', {
+			email,
+			firstName: 'E2E',
+			lastName: 'Owner',
+			password,
+		});
 		if (!setup.ok && setup.status !== 400) {
-			throw this.failure(`e2e: POST /rest/owner/setup answered ${setup.status}: ${await setup.text()}`);
+			throw this.failure(
+				`e2e: POST /rest/owner/setup answered ${setup.status}: ${await setup.text()}`,
+			);
 		}
 		await setup.arrayBuffer().catch(() => undefined);
-		const login = await this.fetchRest('POST', '/rest/login', { emailOrLdapLoginId: email, password });
-		if (!login.ok) throw this.failure(`e2e: POST /rest/login answered ${login.status}: ${await login.text()}`);
+		const login = await this.fetchRest('POST', '/rest/login', {
+			emailOrLdapLoginId: email,
+			password,
+		});
+		if (!login.ok)
+			throw this.failure(`e2e: POST /rest/login answered ${login.status}: ${await login.text()}`);
 		await login.arrayBuffer().catch(() => undefined);
 		const cookie = login.headers
 			.getSetCookie()
@@ -358,7 +455,8 @@ export abstract class N8nInstance {
 	}
 
 	protected async fetchRest(method: string, urlPath: string, body?: unknown): Promise<Response> {
-		if (!this.isServing()) throw new Error(`e2e: ${method} ${urlPath} needs a running n8n: start it first`);
+		if (!this.isServing())
+			throw new Error(`e2e: ${method} ${urlPath} needs a running n8n: start it first`);
 		const headers: Record<string, string> = { accept: 'application/json' };
 		if (body !== undefined) headers['content-type'] = 'application/json';
 		if (this.owner) headers.cookie = this.owner.cookie;
@@ -378,8 +476,11 @@ export abstract class N8nInstance {
 	async rest(method: string, urlPath: string, body?: unknown): Promise<any> {
 		const res = await this.fetchRest(method, urlPath, body);
 		const text = await res.text();
-		if (!res.ok) throw this.failure(`e2e: ${method} ${urlPath} answered ${res.status}: ${text.slice(0, 2000)}`);
-		const parsed = text ? (JSON.parse(text)) : undefined;
+		if (!res.ok)
+			throw this.failure(
+				`e2e: ${method} ${urlPath} answered ${res.status}: ${text.slice(0, 2000)}`,
+			);
+		const parsed = text ? JSON.parse(text) : undefined;
 		return parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
 	}
 
@@ -410,7 +511,8 @@ export abstract class N8nInstance {
 	 */
 	async getExecution(id: string): Promise<any> {
 		const execution = await this.rest('GET', `/rest/executions/${encodeURIComponent(id)}`);
-		if (execution && typeof execution.data === 'string') execution.data = parseFlatted(execution.data);
+		if (execution && typeof execution.data === 'string')
+			execution.data = parseFlatted(execution.data);
 		return execution;
 	}
 
@@ -422,7 +524,10 @@ export abstract class N8nInstance {
 	): Promise<any[]> {
 		const timeoutMs = opts.timeoutMs ?? 60_000;
 		const predicate =
-			opts.predicate ?? ((list: any[]) => list.filter((e) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting').length >= count);
+			opts.predicate ??
+			((list: any[]) =>
+				list.filter((e) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting')
+					.length >= count);
 		const deadline = Date.now() + timeoutMs;
 		let last: any[] = [];
 		while (Date.now() < deadline) {
@@ -430,6 +535,8 @@ export abstract class N8nInstance {
 			if (predicate(last)) return last;
 			await new Promise((r) => setTimeout(r, 500));
 		}
-		throw this.failure(`e2e: workflow ${workflowId} did not reach the expected executions within ${timeoutMs / 1000} s (has ${last.length})`);
+		throw this.failure(
+			`e2e: workflow ${workflowId} did not reach the expected executions within ${timeoutMs / 1000} s (has ${last.length})`,
+		);
 	}
 }

@@ -23,9 +23,12 @@ export function buildPackage(): void {
 		});
 	} catch (error) {
 		const e = error as Error & { stdout?: string; stderr?: string };
-		throw new Error(`e2e: \`npm run build\` failed in ${dir}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+		throw new Error(
+			`e2e: \`npm run build\` failed in ${dir}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+		);
 	}
-	if (!fs.existsSync(path.join(dir, 'dist'))) throw new Error(`e2e: \`npm run build\` left no dist/ in ${dir}`);
+	if (!fs.existsSync(path.join(dir, 'dist')))
+		throw new Error(`e2e: \`npm run build\` left no dist/ in ${dir}`);
 }
 
 /** Builds the package (see buildPackage) and packs it; returns the tarball's path (in a fresh temp folder). */
@@ -38,5 +41,6 @@ export function buildAndPackPackage(): string {
 export function removeTarball(tarball: string | undefined): void {
 	if (!tarball) return;
 	const dir = path.dirname(tarball);
-	if (path.basename(dir).startsWith('n8n-e2e-pack-')) fs.rmSync(dir, { recursive: true, force: true });
+	if (path.basename(dir).startsWith('n8n-e2e-pack-'))
+		fs.rmSync(dir, { recursive: true, force: true });
 }

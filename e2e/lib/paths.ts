@@ -18,12 +18,18 @@ export function repoRoot(): string {
 	if (repoRootMemo) return repoRootMemo;
 	let dir = __dirname;
 	for (;;) {
-		if (fs.existsSync(path.join(dir, 'scripts', 'env.sh')) && fs.existsSync(path.join(dir, 'e2e', 'host', 'package.json'))) {
+		if (
+			fs.existsSync(path.join(dir, 'scripts', 'env.sh')) &&
+			fs.existsSync(path.join(dir, 'e2e', 'host', 'package.json'))
+		) {
 			repoRootMemo = dir;
 			return dir;
 		}
 		const parent = path.dirname(dir);
-		if (parent === dir) throw new Error(`e2e: cannot find the repository root (scripts/env.sh + e2e/host/) above ${__dirname}`);
+		if (parent === dir)
+			throw new Error(
+				`e2e: cannot find the repository root (scripts/env.sh + e2e/host/) above ${__dirname}`,
+			);
 		dir = parent;
 	}
 }
@@ -37,7 +43,10 @@ export function buildRoot(): string {
 	const fromEnv = process.env.KEYWORD_COM_BUILD_DIR;
 	if (fromEnv) return path.resolve(repoRoot(), fromEnv);
 	const compiledInto = path.resolve(__dirname, '..', '..');
-	const compiled = path.basename(__dirname) === 'lib' && path.basename(path.dirname(__dirname)) === 'e2e' && path.dirname(compiledInto) === repoRoot();
+	const compiled =
+		path.basename(__dirname) === 'lib' &&
+		path.basename(path.dirname(__dirname)) === 'e2e' &&
+		path.dirname(compiledInto) === repoRoot();
 	return compiled && compiledInto !== repoRoot() ? compiledInto : path.join(repoRoot(), 'build');
 }
 
@@ -57,7 +66,9 @@ export function packageDir(): string {
 		name = undefined;
 	}
 	if (name !== PACKAGE_NAME) {
-		throw new Error(`e2e: packageDir() expected the ${PACKAGE_NAME} package.json at ${manifest} (found ${name ?? 'none'}); update e2e/lib/paths.ts`);
+		throw new Error(
+			`e2e: packageDir() expected the ${PACKAGE_NAME} package.json at ${manifest} (found ${name ?? 'none'}); update e2e/lib/paths.ts`,
+		);
 	}
 	return dir;
 }

@@ -91,7 +91,9 @@ export async function freePort(): Promise<number> {
 		server.listen(0, '127.0.0.1', () => {
 			const address = server.address();
 			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => (port ? resolve(port) : reject(new Error('e2e: could not get a free port'))));
+			server.close(() =>
+				port ? resolve(port) : reject(new Error('e2e: could not get a free port')),
+			);
 		});
 	});
 }
@@ -173,7 +175,9 @@ export class ManagedProcess {
 	}
 
 	get running(): boolean {
-		return this.exit === undefined && this.child.exitCode === null && this.child.signalCode === null;
+		return (
+			this.exit === undefined && this.child.exitCode === null && this.child.signalCode === null
+		);
 	}
 
 	/** Sends `signal` to the process itself (by pid); SIGKILL goes to its whole group (task runners, backends). */
@@ -231,10 +235,17 @@ export function spawnLogged(bin: string, args: string[], opts: SpawnLoggedOption
 /**
  * Polls `url` until it answers 200, the process exits (rejects), or `timeoutMs` passes (rejects). Errors say which.
  */
-export async function waitForHttpOk(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
+export async function waitForHttpOk(
+	url: string,
+	proc: ManagedProcess,
+	timeoutMs: number,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (!proc.running) throw new Error(`e2e: ${proc.label} exited (${proc.exit?.code ?? proc.exit?.signal}) before ${url} answered`);
+		if (!proc.running)
+			throw new Error(
+				`e2e: ${proc.label} exited (${proc.exit?.code ?? proc.exit?.signal}) before ${url} answered`,
+			);
 		try {
 			const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
 			await res.arrayBuffer();
@@ -299,7 +310,12 @@ export function processMemory(pid: number | undefined): ProcessMemory | undefine
 		queue.push(...(children.get(next) ?? []));
 	}
 	const mb = (kb: number): number => Math.round(kb / 102.4) / 10;
-	return { pid, rssMb: mb(own), treeRssMb: mb(treePids.reduce((sum, p) => sum + (p === pid ? own : rssKb(p)), 0)), treePids };
+	return {
+		pid,
+		rssMb: mb(own),
+		treeRssMb: mb(treePids.reduce((sum, p) => sum + (p === pid ? own : rssKb(p)), 0)),
+		treePids,
+	};
 }
 
 /** `mkdtemp` under `parent` with a label (safe characters only). */

@@ -25,7 +25,18 @@ import * as path from 'node:path';
 import { parseFlatted } from './flatted';
 import { installN8nHost } from './host';
 import { N8nInstance, n8nProcessEnv, newEncryptionKey } from './n8n-instance';
-import { LogSink, freePorts, killGroup, makeTempDir, processMemory, removeAtExit, removeTempDir, type ExitInfo, type ManagedProcess, type ProcessMemory } from './processes';
+import {
+	LogSink,
+	freePorts,
+	killGroup,
+	makeTempDir,
+	processMemory,
+	removeAtExit,
+	removeTempDir,
+	type ExitInfo,
+	type ManagedProcess,
+	type ProcessMemory,
+} from './processes';
 import type { PostgresServer, RedisServer } from './services';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -40,10 +51,17 @@ import type { PostgresServer, RedisServer } from './services';
  */
 export type SchedulerMode = 'in-memory' | 'durable' | 'durable-cursors';
 
-export const SCHEDULER_MODES: readonly SchedulerMode[] = ['in-memory', 'durable', 'durable-cursors'];
+export const SCHEDULER_MODES: readonly SchedulerMode[] = [
+	'in-memory',
+	'durable',
+	'durable-cursors',
+];
 
 /** The environment that selects a scheduler mode (plus N8N_SCHEDULER_POLL_TIMEOUT when given, in seconds). */
-export function schedulerEnv(mode: SchedulerMode, pollTimeoutSeconds?: number): Record<string, string> {
+export function schedulerEnv(
+	mode: SchedulerMode,
+	pollTimeoutSeconds?: number,
+): Record<string, string> {
 	const env: Record<string, string> = {};
 	if (mode !== 'in-memory') {
 		env.N8N_SCHEDULER_ENABLED = 'true';
@@ -142,7 +160,14 @@ export class QueueN8n extends N8nInstance {
 	private readonly sharedEnv: Record<string, string>;
 	private readonly opts: QueueN8nOptions;
 
-	private constructor(args: { hostDir: string; rootDir: string; name: string; database: string; ports: number[]; opts: QueueN8nOptions }) {
+	private constructor(args: {
+		hostDir: string;
+		rootDir: string;
+		name: string;
+		database: string;
+		ports: number[];
+		opts: QueueN8nOptions;
+	}) {
 		const { hostDir, rootDir, name, database, ports, opts } = args;
 		super({ hostDir, rootDir, encryptionKey: newEncryptionKey() });
 		this.opts = opts;
@@ -157,7 +182,11 @@ export class QueueN8n extends N8nInstance {
 		const [mainPort, mainBroker, cliBroker, ...workerPorts] = ports;
 		this.port = mainPort;
 		this.baseUrl = `http://127.0.0.1:${mainPort}`;
-		const slot = (procName: QueueProcessName, httpPort: number, brokerPort: number): ProcessSlot => ({
+		const slot = (
+			procName: QueueProcessName,
+			httpPort: number,
+			brokerPort: number,
+		): ProcessSlot => ({
 			name: procName,
 			userFolder: path.join(rootDir, procName),
 			log: new LogSink(path.join(rootDir, `${procName}.log`)),
@@ -166,8 +195,16 @@ export class QueueN8n extends N8nInstance {
 			proc: undefined,
 		});
 		this.slots.set('main', slot('main', mainPort, mainBroker));
-		for (let i = 0; i < this.workerCount; i++) this.slots.set(`worker-${i}`, slot(`worker-${i}`, workerPorts[2 * i], workerPorts[2 * i + 1]));
-		this.cliSlot = { userFolder: path.join(rootDir, 'cli'), log: new LogSink(path.join(rootDir, 'cli.log')), brokerPort: cliBroker };
+		for (let i = 0; i < this.workerCount; i++)
+			this.slots.set(
+				`worker-${i}`,
+				slot(`worker-${i}`, workerPorts[2 * i], workerPorts[2 * i + 1]),
+			);
+		this.cliSlot = {
+			userFolder: path.join(rootDir, 'cli'),
+			log: new LogSink(path.join(rootDir, 'cli.log')),
+			brokerPort: cliBroker,
+		};
 		this.sharedEnv = {
 			EXECUTIONS_MODE: 'queue',
 			DB_TYPE: 'postgresdb',
@@ -202,7 +239,10 @@ export class QueueN8n extends N8nInstance {
 		try {
 			database = await opts.postgres.createDatabase(`n8n_${name}_${process.pid}`);
 			cluster = new QueueN8n({ hostDir, rootDir, name, database, ports, opts });
-			for (const folder of [cluster.cliSlot.userFolder, ...[...cluster.slots.values()].map((s) => s.userFolder)]) {
+			for (const folder of [
+				cluster.cliSlot.userFolder,
+				...[...cluster.slots.values()].map((s) => s.userFolder),
+			]) {
 				fs.mkdirSync(path.join(folder, '.n8n'), { recursive: true });
 			}
 			cluster.cliSlot.log.append(
@@ -214,7 +254,8 @@ export class QueueN8n extends N8nInstance {
 				// container of a real deployment has.
 				await cluster.installCommunityPackage(opts.packageTarball, cluster.cliSlot.userFolder);
 				const nodesDir = path.join(cluster.cliSlot.userFolder, '.n8n', 'nodes');
-				for (const slot of cluster.slots.values()) fs.cpSync(nodesDir, path.join(slot.userFolder, '.n8n', 'nodes'), { recursive: true });
+				for (const slot of cluster.slots.values())
+					fs.cpSync(nodesDir, path.join(slot.userFolder, '.n8n', 'nodes'), { recursive: true });
 			}
 		} catch (error) {
 			if (cluster) await cluster.dispose();
@@ -234,7 +275,13 @@ export class QueueN8n extends N8nInstance {
 	}
 
 	protected cliEnv(): NodeJS.ProcessEnv {
-		return n8nProcessEnv({ userFolder: this.cliSlot.userFolder, encryptionKey: this.encryptionKey, port: this.port, brokerPort: this.cliSlot.brokerPort, extra: this.sharedEnv });
+		return n8nProcessEnv({
+			userFolder: this.cliSlot.userFolder,
+			encryptionKey: this.encryptionKey,
+			port: this.port,
+			brokerPort: this.cliSlot.brokerPort,
+			extra: this.sharedEnv,
+		});
 	}
 
 	protected cliLog(): LogSink {
@@ -254,7 +301,10 @@ export class QueueN8n extends N8nInstance {
 
 	private slot(name: QueueProcessName): ProcessSlot {
 		const slot = this.slots.get(name);
-		if (!slot) throw new Error(`e2e: cluster ${this.name} has no process "${name}" (it has ${this.processNames.join(', ')})`);
+		if (!slot)
+			throw new Error(
+				`e2e: cluster ${this.name} has no process "${name}" (it has ${this.processNames.join(', ')})`,
+			);
 		return slot;
 	}
 
@@ -271,7 +321,13 @@ export class QueueN8n extends N8nInstance {
 						N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 						...(this.opts.workerEnv ?? {}),
 					};
-		return n8nProcessEnv({ userFolder: slot.userFolder, encryptionKey: this.encryptionKey, port: this.port, brokerPort: slot.brokerPort, extra });
+		return n8nProcessEnv({
+			userFolder: slot.userFolder,
+			encryptionKey: this.encryptionKey,
+			port: this.port,
+			brokerPort: slot.brokerPort,
+			extra,
+		});
 	}
 
 	/** The process's user folder (N8N_USER_FOLDER). */
@@ -303,7 +359,11 @@ export class QueueN8n extends N8nInstance {
 	/** Main, then every worker in parallel; each until its readiness endpoint answers 200. */
 	async start(): Promise<void> {
 		await this.startMain();
-		await Promise.all(this.processNames.filter((n) => n !== 'main').map(async (n) => await this.startProcessNamed(n)));
+		await Promise.all(
+			this.processNames
+				.filter((n) => n !== 'main')
+				.map(async (n) => await this.startProcessNamed(n)),
+		);
 	}
 
 	/** `n8n start` (main): until `/healthz/readiness` answers 200. No-op when it runs. */
@@ -320,22 +380,44 @@ export class QueueN8n extends N8nInstance {
 		const slot = this.slot(name);
 		if (slot.proc?.running) return;
 		const isMain = name === 'main';
-		const args = isMain ? ['start'] : ['worker', ...(this.opts.workerConcurrency ? [`--concurrency=${this.opts.workerConcurrency}`] : [])];
-		slot.proc = await this.startProcess(`${this.name}/${name}`, args, this.processEnv(name), slot.log, `http://127.0.0.1:${slot.httpPort}/healthz/readiness`);
+		const args = isMain
+			? ['start']
+			: [
+					'worker',
+					...(this.opts.workerConcurrency ? [`--concurrency=${this.opts.workerConcurrency}`] : []),
+				];
+		slot.proc = await this.startProcess(
+			`${this.name}/${name}`,
+			args,
+			this.processEnv(name),
+			slot.log,
+			`http://127.0.0.1:${slot.httpPort}/healthz/readiness`,
+		);
 	}
 
 	/** Stops one process by pid: SIGTERM (n8n's graceful shutdown), SIGKILL of its group after `timeouts.stopMs`. */
-	async stop(name: QueueProcessName, opts: { signal?: NodeJS.Signals; timeoutMs?: number } = {}): Promise<ExitInfo | undefined> {
+	async stop(
+		name: QueueProcessName,
+		opts: { signal?: NodeJS.Signals; timeoutMs?: number } = {},
+	): Promise<ExitInfo | undefined> {
 		const proc = this.slot(name).proc;
 		if (!proc) return undefined;
-		return await proc.stop({ signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.timeouts.stopMs });
+		return await proc.stop({
+			signal: opts.signal,
+			timeoutMs: opts.timeoutMs ?? this.timeouts.stopMs,
+		});
 	}
 
-	async stopMain(opts: { signal?: NodeJS.Signals; timeoutMs?: number } = {}): Promise<ExitInfo | undefined> {
+	async stopMain(
+		opts: { signal?: NodeJS.Signals; timeoutMs?: number } = {},
+	): Promise<ExitInfo | undefined> {
 		return await this.stop('main', opts);
 	}
 
-	async stopWorker(index: number, opts: { signal?: NodeJS.Signals; timeoutMs?: number } = {}): Promise<ExitInfo | undefined> {
+	async stopWorker(
+		index: number,
+		opts: { signal?: NodeJS.Signals; timeoutMs?: number } = {},
+	): Promise<ExitInfo | undefined> {
 		return await this.stop(`worker-${index}`, opts);
 	}
 
@@ -366,7 +448,9 @@ export class QueueN8n extends N8nInstance {
 
 	/** Every process, workers first, then main, each by pid (SIGTERM, SIGKILL after `timeouts.stopMs`), in parallel for the workers. */
 	async stopAll(): Promise<void> {
-		await Promise.all(this.processNames.filter((n) => n !== 'main').map(async (n) => await this.stop(n)));
+		await Promise.all(
+			this.processNames.filter((n) => n !== 'main').map(async (n) => await this.stop(n)),
+		);
 		await this.stop('main');
 		for (const child of this.cliChildren) killGroup(child, 'SIGKILL');
 	}
@@ -387,7 +471,9 @@ export class QueueN8n extends N8nInstance {
 	logs(name?: QueueProcessName | 'cli'): string {
 		if (name === 'cli') return this.cliSlot.log.text();
 		if (name) return this.slot(name).log.text();
-		return ['cli' as const, ...this.processNames].map((n) => `##### ${this.name}/${n}\n${this.logs(n)}`).join('\n');
+		return ['cli' as const, ...this.processNames]
+			.map((n) => `##### ${this.name}/${n}\n${this.logs(n)}`)
+			.join('\n');
 	}
 
 	/** The log file of a process (`<root>/<name>.log`). */
@@ -398,7 +484,10 @@ export class QueueN8n extends N8nInstance {
 	/** The last `lines` lines of every log. */
 	logTail(lines = 40): string {
 		return ['cli' as const, ...this.processNames]
-			.map((n) => `##### ${this.name}/${n} (${this.logFile(n)})\n${(n === 'cli' ? this.cliSlot.log : this.slot(n).log).tail(lines)}`)
+			.map(
+				(n) =>
+					`##### ${this.name}/${n} (${this.logFile(n)})\n${(n === 'cli' ? this.cliSlot.log : this.slot(n).log).tail(lines)}`,
+			)
 			.join('\n');
 	}
 
@@ -414,7 +503,9 @@ export class QueueN8n extends N8nInstance {
 
 	/** The worker whose log says it ran execution `id`, or undefined. */
 	workerThatRan(executionId: string): QueueProcessName | undefined {
-		return this.processNames.find((n) => n !== 'main' && this.executionsRunBy(n).includes(String(executionId)));
+		return this.processNames.find(
+			(n) => n !== 'main' && this.executionsRunBy(n).includes(String(executionId)),
+		);
 	}
 
 	// ----- activation ---------------------------------------------------------------------------------------------
@@ -449,7 +540,8 @@ export class QueueN8n extends N8nInstance {
 				`left join execution_data d on d."executionId" = e.id where e."workflowId" = '${id}' order by e.id`,
 		);
 		return rows.map((row) => {
-			const data: any = typeof row.data === 'string' && row.data ? parseFlatted(row.data) : undefined;
+			const data: any =
+				typeof row.data === 'string' && row.data ? parseFlatted(row.data) : undefined;
 			const ran = data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0];
 			const stack: any[] = data?.executionData?.nodeExecutionStack ?? [];
 			const queued = stack.find((entry) => entry?.node?.name === nodeName)?.data?.main?.[0];
@@ -474,14 +566,20 @@ export class QueueN8n extends N8nInstance {
 	async schedulerEvidence(workflowId?: string): Promise<SchedulerEvidence> {
 		const id = workflowId?.replace(/'/g, "''");
 		// scheduled_job names its owner generically since n8n 2.40: ownerType 'workflow', ownerId = workflow, ownerMemberId = node.
-		const pollJobs = await this.sql(`select * from scheduled_job where "taskType" = '${POLL_TRIGGER_TASK_TYPE}'${id ? ` and "ownerId" = '${id}'` : ''} order by id`);
+		const pollJobs = await this.sql(
+			`select * from scheduled_job where "taskType" = '${POLL_TRIGGER_TASK_TYPE}'${id ? ` and "ownerId" = '${id}'` : ''} order by id`,
+		);
 		const jobIds = pollJobs.map((job) => Number(job.id));
 		const tasks = jobIds.length
-			? await this.sql(`select status, count(*)::int as n from scheduled_task where "taskType" = '${POLL_TRIGGER_TASK_TYPE}' and "jobId" in (${jobIds.join(',')}) group by status`)
+			? await this.sql(
+					`select status, count(*)::int as n from scheduled_task where "taskType" = '${POLL_TRIGGER_TASK_TYPE}' and "jobId" in (${jobIds.join(',')}) group by status`,
+				)
 			: [];
 		const pollTasks: Record<string, number> = {};
 		for (const row of tasks) pollTasks[row.status] = row.n;
-		const pollerStates = await this.sql(`select * from poller_state${id ? ` where "workflowId" = '${id}'` : ''}`);
+		const pollerStates = await this.sql(
+			`select * from poller_state${id ? ` where "workflowId" = '${id}'` : ''}`,
+		);
 		return { pollJobs, pollTasks, pollerStates };
 	}
 
@@ -495,29 +593,42 @@ export class QueueN8n extends N8nInstance {
 	 *   poll, the activation poll included).
 	 * Waits up to `timeoutMs` (a durable poll runs at the next poll time: up to a minute with "every minute").
 	 */
-	async verifySchedulerMode(workflowId: string, opts: { timeoutMs?: number; settleMs?: number } = {}): Promise<SchedulerEvidence> {
+	async verifySchedulerMode(
+		workflowId: string,
+		opts: { timeoutMs?: number; settleMs?: number } = {},
+	): Promise<SchedulerEvidence> {
 		const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
-		const ranPolls = (e: SchedulerEvidence): number => (e.pollTasks.succeeded ?? 0) + (e.pollTasks.failed ?? 0);
+		const ranPolls = (e: SchedulerEvidence): number =>
+			(e.pollTasks.succeeded ?? 0) + (e.pollTasks.failed ?? 0);
 		if (this.schedulerStarted() !== (this.scheduler !== 'in-memory')) {
-			throw this.failure(`e2e: ${this.name} (scheduler ${this.scheduler}) ${this.schedulerStarted() ? 'started' : 'did not start'} the durable scheduler ("Scheduler started" in the main's log)`);
+			throw this.failure(
+				`e2e: ${this.name} (scheduler ${this.scheduler}) ${this.schedulerStarted() ? 'started' : 'did not start'} the durable scheduler ("Scheduler started" in the main's log)`,
+			);
 		}
 		let evidence = await this.schedulerEvidence(workflowId);
 		if (this.scheduler === 'in-memory') {
 			await new Promise((r) => setTimeout(r, opts.settleMs ?? 3_000));
 			evidence = await this.schedulerEvidence(workflowId);
 			if (evidence.pollJobs.length === 0 && evidence.pollerStates.length === 0) return evidence;
-			throw this.failure(`e2e: ${this.name} should schedule polls in memory, but the database has ${JSON.stringify(evidence)}`);
+			throw this.failure(
+				`e2e: ${this.name} should schedule polls in memory, but the database has ${JSON.stringify(evidence)}`,
+			);
 		}
 		for (;;) {
 			evidence = await this.schedulerEvidence(workflowId);
 			const jobsOk = evidence.pollJobs.length > 0;
 			if (this.scheduler === 'durable' && evidence.pollerStates.length > 0) {
-				throw this.failure(`e2e: ${this.name} runs the durable scheduler without durable cursors, but poller_state has ${JSON.stringify(evidence.pollerStates)}`);
+				throw this.failure(
+					`e2e: ${this.name} runs the durable scheduler without durable cursors, but poller_state has ${JSON.stringify(evidence.pollerStates)}`,
+				);
 			}
 			if (jobsOk && this.scheduler === 'durable' && ranPolls(evidence) > 0) return evidence;
-			if (jobsOk && this.scheduler === 'durable-cursors' && evidence.pollerStates.length > 0) return evidence;
+			if (jobsOk && this.scheduler === 'durable-cursors' && evidence.pollerStates.length > 0)
+				return evidence;
 			if (Date.now() > deadline) {
-				throw this.failure(`e2e: ${this.name} (scheduler ${this.scheduler}) did not show its mode in the database within ${(opts.timeoutMs ?? 90_000) / 1000} s: ${JSON.stringify(evidence)}`);
+				throw this.failure(
+					`e2e: ${this.name} (scheduler ${this.scheduler}) did not show its mode in the database within ${(opts.timeoutMs ?? 90_000) / 1000} s: ${JSON.stringify(evidence)}`,
+				);
 			}
 			await new Promise((r) => setTimeout(r, 1_000));
 		}
@@ -532,7 +643,9 @@ export class QueueN8n extends N8nInstance {
 	schedulerWarnings(): string[] {
 		return this.logs('main')
 			.split('\n')
-			.filter((line) => /N8N_SCHEDULER_ENABLED is set but|N8N_POLLER_DURABLE_CURSORS_ENABLED requires/.test(line));
+			.filter((line) =>
+				/N8N_SCHEDULER_ENABLED is set but|N8N_POLLER_DURABLE_CURSORS_ENABLED requires/.test(line),
+			);
 	}
 
 	// ----- tear-down ----------------------------------------------------------------------------------------------
@@ -546,7 +659,8 @@ export class QueueN8n extends N8nInstance {
 		await this.stopAll();
 		this.disposed = true;
 		if (process.env.KEYWORD_COM_E2E_KEEP === '1') return;
-		if (this.postgres.running) await this.postgres.dropDatabase(this.database).catch(() => undefined);
+		if (this.postgres.running)
+			await this.postgres.dropDatabase(this.database).catch(() => undefined);
 		removeTempDir(this.rootDir);
 	}
 }

@@ -70,7 +70,12 @@ export function parseExecuteOutput(stdout: string): any {
  * The `json` of each item a node emitted (run `runIndex`, output `outputIndex`), from either an `execute()` output
  * (IRun) or a `getExecution()` result — both have `data.resultData.runData`. Undefined if the node did not run.
  */
-export function nodeOutput(run: any, nodeName: string, outputIndex = 0, runIndex = 0): any[] | undefined {
+export function nodeOutput(
+	run: any,
+	nodeName: string,
+	outputIndex = 0,
+	runIndex = 0,
+): any[] | undefined {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
 	const task = runs?.[runIndex];
 	if (!task) return undefined;
@@ -83,7 +88,6 @@ export function runError(run: any, nodeName?: string, runIndex = 0): any {
 	if (nodeName) return run?.data?.resultData?.runData?.[nodeName]?.[runIndex]?.error;
 	return run?.data?.resultData?.error;
 }
-
 
 /** One n8n process on sqlite: a fresh user folder, free ports, CLI commands and `n8n start`, one log for all of it. */
 export class RealN8n extends N8nInstance {
@@ -99,7 +103,14 @@ export class RealN8n extends N8nInstance {
 	private readonly log: LogSink;
 	private server: ManagedProcess | undefined;
 
-	private constructor(args: { hostDir: string; rootDir: string; port: number; serverBrokerPort: number; cliBrokerPort: number; opts: RealN8nOptions }) {
+	private constructor(args: {
+		hostDir: string;
+		rootDir: string;
+		port: number;
+		serverBrokerPort: number;
+		cliBrokerPort: number;
+		opts: RealN8nOptions;
+	}) {
 		const { hostDir, rootDir, port, serverBrokerPort, cliBrokerPort, opts } = args;
 		super({ hostDir, rootDir, encryptionKey: newEncryptionKey() });
 		this.userFolder = path.join(rootDir, 'user');
@@ -114,7 +125,10 @@ export class RealN8n extends N8nInstance {
 			port,
 			brokerPort: serverBrokerPort,
 			n8nVersion: n8nVersionOf(hostDir),
-			extra: { ...(opts.customExtensionsDir ? { N8N_CUSTOM_EXTENSIONS: opts.customExtensionsDir } : {}), ...(opts.env ?? {}) },
+			extra: {
+				...(opts.customExtensionsDir ? { N8N_CUSTOM_EXTENSIONS: opts.customExtensionsDir } : {}),
+				...(opts.env ?? {}),
+			},
 		});
 	}
 
@@ -127,7 +141,9 @@ export class RealN8n extends N8nInstance {
 		const [serverBrokerPort, cliBrokerPort] = await freePorts(2, [port]);
 		const n8n = new RealN8n({ hostDir, rootDir, port, serverBrokerPort, cliBrokerPort, opts });
 		fs.mkdirSync(path.join(n8n.userFolder, '.n8n'), { recursive: true });
-		n8n.log.append(`# RealN8n ${label}: host ${hostDir}, user folder ${n8n.userFolder}, port ${port}\n`);
+		n8n.log.append(
+			`# RealN8n ${label}: host ${hostDir}, user folder ${n8n.userFolder}, port ${port}\n`,
+		);
 		if (opts.packageTarball) {
 			try {
 				await n8n.installCommunityPackage(opts.packageTarball);
@@ -200,10 +216,20 @@ export class RealN8n extends N8nInstance {
 	 * n8n prints (on success and on failure). Works while `start` runs (the CLI uses its own runners broker port).
 	 */
 	async execute(workflowId: string, opts: { timeoutMs?: number } = {}): Promise<ExecuteResult> {
-		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { timeoutMs: opts.timeoutMs });
-		const output = parseExecuteOutput(result.stdout) ?? parseExecuteOutput(result.stdout + '\n' + result.stderr);
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+			timeoutMs: opts.timeoutMs,
+		});
+		const output =
+			parseExecuteOutput(result.stdout) ?? parseExecuteOutput(result.stdout + '\n' + result.stderr);
 		const ok = result.code === 0 && output !== undefined && !output?.data?.resultData?.error;
-		return { ok, output, stdout: result.stdout, stderr: result.stderr, exitCode: result.code, durationMs: result.durationMs };
+		return {
+			ok,
+			output,
+			stdout: result.stdout,
+			stderr: result.stderr,
+			exitCode: result.code,
+			durationMs: result.durationMs,
+		};
 	}
 
 	/** `n8n export:nodes`: the node type descriptions n8n loaded (incl. generated `…Tool` variants). */
@@ -223,7 +249,13 @@ export class RealN8n extends N8nInstance {
 	async start(): Promise<void> {
 		this.assertAlive();
 		if (this.running) return;
-		this.server = await this.startProcess('n8n start', ['start'], { ...this.env }, this.log, `${this.baseUrl}/healthz/readiness`);
+		this.server = await this.startProcess(
+			'n8n start',
+			['start'],
+			{ ...this.env },
+			this.log,
+			`${this.baseUrl}/healthz/readiness`,
+		);
 	}
 
 	/** SIGTERM, then SIGKILL (whole process group) after `timeouts.stopMs`. Safe to call when not running. */

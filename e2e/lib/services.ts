@@ -53,7 +53,8 @@ export function installQueueServices(): string {
 		throw new Error(`e2e: scripts/install-queue-services.sh failed: ${(error as Error).message}`);
 	}
 	const bin = out.trim().split('\n').pop() ?? '';
-	if (!fs.existsSync(path.join(bin, 'postgres'))) throw new Error(`e2e: install-queue-services.sh printed "${bin}", which holds no postgres`);
+	if (!fs.existsSync(path.join(bin, 'postgres')))
+		throw new Error(`e2e: install-queue-services.sh printed "${bin}", which holds no postgres`);
 	pgBinMemo = bin;
 	return bin;
 }
@@ -64,7 +65,9 @@ function systemUser(name: string): { uid: number; gid: number; home: string } {
 		const [user, , uid, gid, , home] = line.split(':');
 		if (user === name) return { uid: Number(uid), gid: Number(gid), home };
 	}
-	throw new Error(`e2e: there is no system user "${name}" (scripts/install-queue-services.sh creates it with the postgresql package)`);
+	throw new Error(
+		`e2e: there is no system user "${name}" (scripts/install-queue-services.sh creates it with the postgresql package)`,
+	);
 }
 
 function chownRecursive(dir: string, uid: number, gid: number): void {
@@ -146,7 +149,14 @@ abstract class LocalServer {
 	 * Spawns the server and polls `ready` until it says yes; rejects (server killed) when the server exits first or
 	 * `timeoutMs` passes.
 	 */
-	protected async launch(label: string, bin: string, args: string[], spawnOpts: { env: NodeJS.ProcessEnv; uid?: number; gid?: number; as?: string }, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+	protected async launch(
+		label: string,
+		bin: string,
+		args: string[],
+		spawnOpts: { env: NodeJS.ProcessEnv; uid?: number; gid?: number; as?: string },
+		ready: () => Promise<boolean>,
+		timeoutMs: number,
+	): Promise<void> {
 		if (this.disposed) throw new Error(`e2e: this ${this.constructor.name} was disposed`);
 		const child = spawnLogged(bin, args, {
 			cwd: this.rootDir,
@@ -160,18 +170,26 @@ abstract class LocalServer {
 		this.proc = proc;
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			if (!proc.running) throw new Error(`e2e: ${label} exited (${proc.exit?.code ?? proc.exit?.signal}) before it was ready\n${this.log.tail(30)}`);
+			if (!proc.running)
+				throw new Error(
+					`e2e: ${label} exited (${proc.exit?.code ?? proc.exit?.signal}) before it was ready\n${this.log.tail(30)}`,
+				);
 			if (await ready().catch(() => false)) return;
 			if (Date.now() > deadline) {
 				await proc.stop({ signal: 'SIGKILL' });
-				throw new Error(`e2e: ${label} was not ready within ${timeoutMs / 1000} s\n${this.log.tail(30)}`);
+				throw new Error(
+					`e2e: ${label} was not ready within ${timeoutMs / 1000} s\n${this.log.tail(30)}`,
+				);
 			}
 			await sleep(100);
 		}
 	}
 
 	/** Stops the server by pid with `signal`, SIGKILL after `timeoutMs`; waits until it is gone. */
-	protected async stopWith(signal: NodeJS.Signals, timeoutMs: number): Promise<ExitInfo | undefined> {
+	protected async stopWith(
+		signal: NodeJS.Signals,
+		timeoutMs: number,
+	): Promise<ExitInfo | undefined> {
 		const proc = this.proc;
 		if (!proc) return undefined;
 		const exit = await proc.stop({ signal, timeoutMs });
@@ -205,7 +223,11 @@ export interface PostgresOptions {
 
 /** How Postgres is stopped: `fast` (SIGINT: roll back, checkpoint), `smart` (SIGTERM: wait for clients), `immediate` (SIGQUIT: no checkpoint, recovery at the next start). */
 export type PostgresStopMode = 'fast' | 'smart' | 'immediate';
-const STOP_SIGNAL: Record<PostgresStopMode, NodeJS.Signals> = { fast: 'SIGINT', smart: 'SIGTERM', immediate: 'SIGQUIT' };
+const STOP_SIGNAL: Record<PostgresStopMode, NodeJS.Signals> = {
+	fast: 'SIGINT',
+	smart: 'SIGTERM',
+	immediate: 'SIGQUIT',
+};
 
 export class PostgresServer extends LocalServer {
 	readonly user = 'postgres';
@@ -250,7 +272,13 @@ export class PostgresServer extends LocalServer {
 	}
 
 	private spawnEnv(): NodeJS.ProcessEnv {
-		return { PATH: `${this.binDir}:/usr/bin:/bin`, HOME: this.rootDir, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC' };
+		return {
+			PATH: `${this.binDir}:/usr/bin:/bin`,
+			HOME: this.rootDir,
+			LANG: 'C.UTF-8',
+			LC_ALL: 'C.UTF-8',
+			TZ: 'UTC',
+		};
 	}
 
 	private initdb(): void {
@@ -261,12 +289,34 @@ export class PostgresServer extends LocalServer {
 		fs.writeFileSync(pwfile, `${this.password}\n`, { mode: 0o600 });
 		chownRecursive(this.rootDir, uid, gid);
 		const started = Date.now();
-		this.log.append(`===== ${new Date().toISOString()} $ initdb -D ${this.dataDir} (as postgres)\n`);
+		this.log.append(
+			`===== ${new Date().toISOString()} $ initdb -D ${this.dataDir} (as postgres)\n`,
+		);
 		try {
 			const out = execFileSync(
 				path.join(this.binDir, 'initdb'),
-				['-D', this.dataDir, '-U', this.user, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'],
-				{ uid, gid, cwd: this.rootDir, env: this.spawnEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: this.opts.startTimeoutMs ?? 60_000 },
+				[
+					'-D',
+					this.dataDir,
+					'-U',
+					this.user,
+					`--pwfile=${pwfile}`,
+					'--auth-local=trust',
+					'--auth-host=scram-sha-256',
+					'-E',
+					'UTF8',
+					'--locale=C.UTF-8',
+					'--no-sync',
+				],
+				{
+					uid,
+					gid,
+					cwd: this.rootDir,
+					env: this.spawnEnv(),
+					encoding: 'utf8',
+					stdio: ['ignore', 'pipe', 'pipe'],
+					timeout: this.opts.startTimeoutMs ?? 60_000,
+				},
 			);
 			this.log.append(out);
 		} catch (error) {
@@ -295,14 +345,30 @@ export class PostgresServer extends LocalServer {
 			log_line_prefix: '%m [%p] ',
 			...(this.opts.settings ?? {}),
 		};
-		const args = ['-D', this.dataDir, '-p', String(this.port), ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+		const args = [
+			'-D',
+			this.dataDir,
+			'-p',
+			String(this.port),
+			...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+		];
 		const { uid, gid } = this.account;
-		const ready = async (): Promise<boolean> => (await this.psql('postgres', 'select 1', 5_000)) === '1';
-		await this.launch('postgres', path.join(this.binDir, 'postgres'), args, { env: this.spawnEnv(), uid, gid, as: 'postgres' }, ready, this.opts.startTimeoutMs ?? 60_000);
+		const ready = async (): Promise<boolean> =>
+			(await this.psql('postgres', 'select 1', 5_000)) === '1';
+		await this.launch(
+			'postgres',
+			path.join(this.binDir, 'postgres'),
+			args,
+			{ env: this.spawnEnv(), uid, gid, as: 'postgres' },
+			ready,
+			this.opts.startTimeoutMs ?? 60_000,
+		);
 	}
 
 	/** Stops the postmaster by pid (`fast` by default: SIGINT) and waits until it is gone (its backends follow it). */
-	async stop(opts: { mode?: PostgresStopMode; timeoutMs?: number } = {}): Promise<ExitInfo | undefined> {
+	async stop(
+		opts: { mode?: PostgresStopMode; timeoutMs?: number } = {},
+	): Promise<ExitInfo | undefined> {
 		return await this.stopWith(STOP_SIGNAL[opts.mode ?? 'fast'], opts.timeoutMs ?? 30_000);
 	}
 
@@ -321,7 +387,10 @@ export class PostgresServer extends LocalServer {
 
 	/** Creates a database (name: lower-case letters, digits, `_`) owned by `postgres`; returns its name. */
 	async createDatabase(name: string): Promise<string> {
-		const db = name.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 60);
+		const db = name
+			.toLowerCase()
+			.replace(/[^a-z0-9_]/g, '_')
+			.slice(0, 60);
 		await this.psql('postgres', `CREATE DATABASE "${db}"`);
 		this.databases.push(db);
 		return db;
@@ -335,7 +404,10 @@ export class PostgresServer extends LocalServer {
 
 	/** Rows of a query (any SELECT), as JSON objects: the query is wrapped in `json_agg`. */
 	async query(database: string, sql: string): Promise<any[]> {
-		const out = await this.psql(database, `select coalesce(json_agg(q), '[]'::json) from (${sql.trim().replace(/;$/, '')}) q`);
+		const out = await this.psql(
+			database,
+			`select coalesce(json_agg(q), '[]'::json) from (${sql.trim().replace(/;$/, '')}) q`,
+		);
 		return JSON.parse(out.trim() || '[]') as any[];
 	}
 
@@ -346,12 +418,35 @@ export class PostgresServer extends LocalServer {
 
 	/** psql over the unix socket (as root: the socket folder is reachable by root and postgres only). Stdout, trimmed. */
 	private async psql(database: string, sql: string, timeoutMs = 30_000): Promise<string> {
-		const args = ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', this.socketDir, '-p', String(this.port), '-U', this.user, '-d', database, '-c', sql];
+		const args = [
+			'-X',
+			'-q',
+			'-A',
+			'-t',
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-h',
+			this.socketDir,
+			'-p',
+			String(this.port),
+			'-U',
+			this.user,
+			'-d',
+			database,
+			'-c',
+			sql,
+		];
 		return await new Promise<string>((resolve, reject) => {
-			execFile(path.join(this.binDir, 'psql'), args, { env: this.spawnEnv(), timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-				if (error) reject(new Error(`e2e: psql -d ${database} failed: ${stderr || error.message}`));
-				else resolve(stdout.trim());
-			});
+			execFile(
+				path.join(this.binDir, 'psql'),
+				args,
+				{ env: this.spawnEnv(), timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
+				(error, stdout, stderr) => {
+					if (error)
+						reject(new Error(`e2e: psql -d ${database} failed: ${stderr || error.message}`));
+					else resolve(stdout.trim());
+				},
+			);
 		});
 	}
 }
@@ -362,7 +457,10 @@ export class PostgresServer extends LocalServer {
 export type RedisReply = string | number | null | RedisReply[];
 
 /** Parses one RESP reply at `offset`; undefined when `buffer` holds only part of it. */
-function parseResp(buffer: string, offset: number): { value: RedisReply | Error; end: number } | undefined {
+function parseResp(
+	buffer: string,
+	offset: number,
+): { value: RedisReply | Error; end: number } | undefined {
 	const lineEnd = buffer.indexOf('\r\n', offset);
 	if (lineEnd < 0) return undefined;
 	const type = buffer[offset];
@@ -391,7 +489,10 @@ function parseResp(buffer: string, offset: number): { value: RedisReply | Error;
 		}
 		return { value: items, end: at };
 	}
-	return { value: new Error(`unexpected RESP reply: ${buffer.slice(offset, offset + 40)}`), end: buffer.length };
+	return {
+		value: new Error(`unexpected RESP reply: ${buffer.slice(offset, offset + 40)}`),
+		end: buffer.length,
+	};
 }
 
 export interface RedisOptions {
@@ -431,7 +532,8 @@ export class RedisServer extends LocalServer {
 	/** A database index of its own for one cluster (QUEUE_BULL_REDIS_DB), 0, 1, 2, … */
 	allocateDatabase(): number {
 		const databases = this.opts.databases ?? 64;
-		if (this.nextDatabase >= databases) throw new Error(`e2e: all ${databases} Redis databases are taken`);
+		if (this.nextDatabase >= databases)
+			throw new Error(`e2e: all ${databases} Redis databases are taken`);
 		return this.nextDatabase++;
 	}
 
@@ -439,24 +541,42 @@ export class RedisServer extends LocalServer {
 	async start(): Promise<void> {
 		if (this.running) return;
 		const args = [
-			'--port', String(this.port),
-			'--bind', this.host,
-			'--protected-mode', 'yes',
-			'--save', '',
-			'--appendonly', 'no',
-			'--dir', this.rootDir,
-			'--databases', String(this.opts.databases ?? 64),
-			'--daemonize', 'no',
-			'--logfile', '',
-			'--loglevel', 'notice',
+			'--port',
+			String(this.port),
+			'--bind',
+			this.host,
+			'--protected-mode',
+			'yes',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			this.rootDir,
+			'--databases',
+			String(this.opts.databases ?? 64),
+			'--daemonize',
+			'no',
+			'--logfile',
+			'',
+			'--loglevel',
+			'notice',
 		];
 		const ready = async (): Promise<boolean> => (await this.command(['PING'], 0, 2_000)) === 'PONG';
-		await this.launch('redis-server', 'redis-server', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, ready, this.opts.startTimeoutMs ?? 30_000);
+		await this.launch(
+			'redis-server',
+			'redis-server',
+			args,
+			{ env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
+			ready,
+			this.opts.startTimeoutMs ?? 30_000,
+		);
 	}
 
 	/** One command on a fresh connection (e.g. `['DBSIZE']`, `['KEYS', 'bull:*']`) in database `db`. */
 	async command(args: string[], db = 0, timeoutMs = 10_000): Promise<RedisReply> {
-		const encode = (parts: string[]): string => `*${parts.length}\r\n${parts.map((p) => `$${Buffer.byteLength(p)}\r\n${p}\r\n`).join('')}`;
+		const encode = (parts: string[]): string =>
+			`*${parts.length}\r\n${parts.map((p) => `$${Buffer.byteLength(p)}\r\n${p}\r\n`).join('')}`;
 		const commands = db === 0 ? [args] : [['SELECT', String(db)], args];
 		return await new Promise<RedisReply>((resolve, reject) => {
 			const socket = net.connect({ host: this.host, port: this.port });
@@ -481,7 +601,8 @@ export class RedisServer extends LocalServer {
 					socket.end();
 					const last = replies[commands.length - 1];
 					const failed = replies.find((r) => r instanceof Error);
-					if (failed instanceof Error) reject(new Error(`e2e: redis ${args[0]}: ${failed.message}`));
+					if (failed instanceof Error)
+						reject(new Error(`e2e: redis ${args[0]}: ${failed.message}`));
 					else resolve(last as RedisReply);
 				}
 			});
@@ -493,7 +614,9 @@ export class RedisServer extends LocalServer {
 	}
 
 	/** SIGTERM by pid (Redis exits at once: nothing to save), SIGKILL after `timeoutMs`. */
-	async stop(opts: { signal?: NodeJS.Signals; timeoutMs?: number } = {}): Promise<ExitInfo | undefined> {
+	async stop(
+		opts: { signal?: NodeJS.Signals; timeoutMs?: number } = {},
+	): Promise<ExitInfo | undefined> {
 		return await this.stopWith(opts.signal ?? 'SIGTERM', opts.timeoutMs ?? 10_000);
 	}
 
@@ -507,4 +630,3 @@ export class RedisServer extends LocalServer {
 		return await this.stop();
 	}
 }
-

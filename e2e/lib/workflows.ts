@@ -5,12 +5,19 @@
  */
 import { createHash } from 'node:crypto';
 
-import { EXAMPLE_CREDENTIAL_ID, EXAMPLE_CREDENTIAL_NAME, KEYWORD_COM_NODE, KEYWORD_COM_TRIGGER_NODE } from './examples';
+import {
+	EXAMPLE_CREDENTIAL_ID,
+	EXAMPLE_CREDENTIAL_NAME,
+	KEYWORD_COM_NODE,
+	KEYWORD_COM_TRIGGER_NODE,
+} from './examples';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 /** The credential reference every Keyword.com node of these workflows carries. */
-export const KEYWORD_COM_CREDENTIAL_REF = { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } };
+export const KEYWORD_COM_CREDENTIAL_REF = {
+	keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME },
+};
 
 export interface TriggerWorkflowOptions {
 	id: string;
@@ -36,14 +43,30 @@ export function triggerWorkflow(opts: TriggerWorkflowOptions): Record<string, an
 		type: KEYWORD_COM_TRIGGER_NODE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newAlert', ...(opts.parameters ?? {}) },
-		credentials: opts.credential ? { keywordComApi: { id: opts.credential.id, name: opts.credential.name } } : KEYWORD_COM_CREDENTIAL_REF,
+		parameters: {
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+			event: 'newAlert',
+			...(opts.parameters ?? {}),
+		},
+		credentials: opts.credential
+			? { keywordComApi: { id: opts.credential.id, name: opts.credential.name } }
+			: KEYWORD_COM_CREDENTIAL_REF,
 	};
-	const then: Array<Record<string, any>> = (opts.then ?? []).map((node, i) => ({ position: [260 * (i + 1), 0], ...node }));
+	const then: Array<Record<string, any>> = (opts.then ?? []).map((node, i) => ({
+		position: [260 * (i + 1), 0],
+		...node,
+	}));
 	const chain = [nodeName, ...then.map((node) => String(node.name))];
 	const connections: Record<string, any> = {};
-	for (let i = 0; i + 1 < chain.length; i++) connections[chain[i]] = { main: [[{ node: chain[i + 1], type: 'main', index: 0 }]] };
-	return { id: opts.id, name: opts.name ?? `Keyword.com Trigger ${opts.id}`, nodes: [trigger, ...then], connections, settings: { executionOrder: 'v1' } };
+	for (let i = 0; i + 1 < chain.length; i++)
+		connections[chain[i]] = { main: [[{ node: chain[i + 1], type: 'main', index: 0 }]] };
+	return {
+		id: opts.id,
+		name: opts.name ?? `Keyword.com Trigger ${opts.id}`,
+		nodes: [trigger, ...then],
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 /** A fixed UUID-shaped id derived from a text. */
@@ -72,7 +95,12 @@ export function webhookWorkflow(opts: WebhookWorkflowOptions): Record<string, an
 		typeVersion: 2,
 		position: [0, 0],
 		webhookId: uuidFrom(`${opts.id}/${opts.path}`),
-		parameters: { httpMethod: 'POST', path: opts.path, responseMode: opts.responseMode ?? 'onReceived', options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path: opts.path,
+			responseMode: opts.responseMode ?? 'onReceived',
+			options: {},
+		},
 	};
 	const nodes = opts.cases.map((c, i) => ({
 		id: `${opts.id}-${i}`,
@@ -87,7 +115,9 @@ export function webhookWorkflow(opts: WebhookWorkflowOptions): Record<string, an
 		id: opts.id,
 		name: opts.name ?? `Webhook ${opts.path}`,
 		nodes: [webhook, ...nodes],
-		connections: { Webhook: { main: [opts.cases.map((c) => ({ node: c.name, type: 'main', index: 0 }))] } },
+		connections: {
+			Webhook: { main: [opts.cases.map((c) => ({ node: c.name, type: 'main', index: 0 }))] },
+		},
 		settings: { executionOrder: 'v1' },
 	};
 }

@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { MeasuredFake, listRequests, rl, runKeywordCom, sameOrder } from '../../bench/lib';
-import { quietReadRequests, quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import {
+	quietReadRequests,
+	quietReadWindows,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 
@@ -39,20 +42,35 @@ describe('benchmark request counts: Return All on 50,000 keywords', () => {
 		assert.equal(quietReadRequests(KEYWORDS), 217);
 		assert.equal(lists.length, 217);
 		assert.equal(lists[0].query.per_page, '250');
-		assert.ok(lists.every((r) => Number(r.query.per_page) >= 125 && Number(r.query.per_page) <= 250));
+		assert.ok(
+			lists.every((r) => Number(r.query.per_page) >= 125 && Number(r.query.per_page) <= 250),
+		);
 		assert.deepEqual(
 			lists.map((r) => `${r.query.page}/${r.query.per_page}`).sort(),
-			quietReadWindows(KEYWORDS).map((w) => `${w.page}/${w.perPage}`).sort(),
+			quietReadWindows(KEYWORDS)
+				.map((w) => `${w.page}/${w.perPage}`)
+				.sort(),
 		);
 		assert.equal(run.result.items.length, KEYWORDS);
-		assert.ok(sameOrder(run.result.items.map((i) => i.json), ids), 'records in the API order');
+		assert.ok(
+			sameOrder(
+				run.result.items.map((i) => i.json),
+				ids,
+			),
+			'records in the API order',
+		);
 	});
 
 	it('Limit 260 stops after 2 requests', async () => {
 		await fake.reset();
 		const run = await runKeywordCom(fake, getMany({ returnAll: false, limit: 260 }));
 		assert.equal(listRequests(await fake.requests()).length, 2);
-		assert.ok(sameOrder(run.result.items.map((i) => i.json), ids.slice(0, 260)));
+		assert.ok(
+			sameOrder(
+				run.result.items.map((i) => i.json),
+				ids.slice(0, 260),
+			),
+		);
 	});
 
 	it('concurrency 4 (the default) never has more than 4 requests in flight, and does overlap them', async () => {
@@ -71,7 +89,10 @@ describe('benchmark request counts: Return All on 50,000 keywords', () => {
 		await fake.reset();
 		await fake.setLatency(5);
 		try {
-			await runKeywordCom(fake, getMany({ returnAll: false, limit: 250 * 8, options: { concurrency: 1 } }));
+			await runKeywordCom(
+				fake,
+				getMany({ returnAll: false, limit: 250 * 8, options: { concurrency: 1 } }),
+			);
 		} finally {
 			await fake.setLatency(0);
 		}
@@ -80,12 +101,24 @@ describe('benchmark request counts: Return All on 50,000 keywords', () => {
 
 	it('a 429 mid-way is retried and nothing is lost', async () => {
 		await fake.reset();
-		await fake.faultAtRequest(100, { method: 'GET', path: /\/keywords\/?$/, times: 1, status: 429, retryAfter: '0' });
+		await fake.faultAtRequest(100, {
+			method: 'GET',
+			path: /\/keywords\/?$/,
+			times: 1,
+			status: 429,
+			retryAfter: '0',
+		});
 		const run = await runKeywordCom(fake, getMany());
 		const lists = listRequests(await fake.requests());
 		assert.equal(lists.filter((r) => r.status === 429).length, 1);
 		assert.equal(lists.length, 218);
-		assert.ok(sameOrder(run.result.items.map((i) => i.json), ids), 'all 50,000 records, in order, no duplicates');
+		assert.ok(
+			sameOrder(
+				run.result.items.map((i) => i.json),
+				ids,
+			),
+			'all 50,000 records, in order, no duplicates',
+		);
 	});
 });
 
@@ -133,7 +166,13 @@ describe('benchmark request counts: trigger on a 50,000-keyword account', () => 
 
 	const poll = async (event: string, staticData?: Record<string, unknown>) => {
 		await fake.reset();
-		const outcome = await runPoll({ nodeType: trigger, typeVersion: 1, parameters: { event, simplify: true }, credentials: fake.credentials(), staticData: staticData as never });
+		const outcome = await runPoll({
+			nodeType: trigger,
+			typeVersion: 1,
+			parameters: { event, simplify: true },
+			credentials: fake.credentials(),
+			staticData: staticData as never,
+		});
 		assert.equal(outcome.error, undefined, outcome.error?.message);
 		return { outcome, requests: await fake.requests() };
 	};

@@ -29,9 +29,21 @@ const ACTIONS_ID = 'kwcCompatAction1';
 const TRIGGER_ID = 'kwcCompatTrigg01';
 
 const actions: Array<{ name: string; typeVersion: number; parameters: Record<string, unknown> }> = [
-	{ name: 'Projects (v1)', typeVersion: 1, parameters: { resource: 'project', operation: 'getMany' } },
-	{ name: 'Keywords (v2)', typeVersion: 2, parameters: { resource: 'keyword', operation: 'getMany', project: acme, limit: 5 } },
-	{ name: 'Alerts (v2)', typeVersion: 2, parameters: { resource: 'alert', operation: 'getMany', limit: 3 } },
+	{
+		name: 'Projects (v1)',
+		typeVersion: 1,
+		parameters: { resource: 'project', operation: 'getMany' },
+	},
+	{
+		name: 'Keywords (v2)',
+		typeVersion: 2,
+		parameters: { resource: 'keyword', operation: 'getMany', project: acme, limit: 5 },
+	},
+	{
+		name: 'Alerts (v2)',
+		typeVersion: 2,
+		parameters: { resource: 'alert', operation: 'getMany', limit: 3 },
+	},
 	{ name: 'Account (v2)', typeVersion: 2, parameters: { resource: 'account', operation: 'get' } },
 ];
 
@@ -59,7 +71,14 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 		n8n = await RealN8n.create({ packageTarball: tarball, name: 'compat' });
 		console.log(`# n8n ${n8n.n8nVersion()}`);
 		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]);
-		const start = { id: 'compat-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+		const start = {
+			id: 'compat-start',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
 		await n8n.importWorkflow({
 			id: ACTIONS_ID,
 			name: 'Compat: operations',
@@ -75,7 +94,9 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 					credentials,
 				})),
 			],
-			connections: { Start: { main: [actions.map((action) => ({ node: action.name, type: 'main', index: 0 }))] } },
+			connections: {
+				Start: { main: [actions.map((action) => ({ node: action.name, type: 'main', index: 0 }))] },
+			},
 			settings: { executionOrder: 'v1' },
 		});
 		await n8n.importWorkflow({
@@ -105,16 +126,24 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 
 	test('the nodes load, with the AI tool variant', async () => {
 		const types = new Set((await n8n.exportNodes()).map((node: { name: string }) => node.name));
-		for (const type of [KEYWORD_COM_NODE, KEYWORD_COM_TRIGGER_NODE, KEYWORD_COM_TOOL_NODE]) assert.ok(types.has(type), type);
+		for (const type of [KEYWORD_COM_NODE, KEYWORD_COM_TRIGGER_NODE, KEYWORD_COM_TOOL_NODE])
+			assert.ok(types.has(type), type);
 	});
 
 	test('operations of node versions 1 and 2 run', async () => {
 		const result = await n8n.execute(ACTIONS_ID);
 		assert.ok(result.ok, JSON.stringify(runError(result.output)?.message));
-		const [projects, keywords, alerts, account] = actions.map((action) => nodeOutput(result.output, action.name) ?? []);
+		const [projects, keywords, alerts, account] = actions.map(
+			(action) => nodeOutput(result.output, action.name) ?? [],
+		);
 		assert.ok(projects.length > 2, 'projects');
 		assert.equal(keywords.length, 5);
-		assert.ok(keywords.every((item: Record<string, unknown>) => Object.keys(item).length <= 10 && item.project === 'Acme Shoes'));
+		assert.ok(
+			keywords.every(
+				(item: Record<string, unknown>) =>
+					Object.keys(item).length <= 10 && item.project === 'Acme Shoes',
+			),
+		);
 		assert.equal(alerts.length, 3);
 		assert.equal(account.length, 1);
 		assert.ok(!('api_token' in account[0]), 'no api_token key (version 2)');
@@ -126,16 +155,25 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 		await n8n.start();
 		await untilRestReady(() => n8n.setupOwnerAndLogin());
 		const deadline = Date.now() + 60_000;
-		while ((await fake.requests()).filter((request) => request.path === '/api/v2/alerts').length === 0) {
+		while (
+			(await fake.requests()).filter((request) => request.path === '/api/v2/alerts').length === 0
+		) {
 			assert.ok(Date.now() < deadline, 'the activation poll ran');
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
-		const added = (await fake.control('POST', 'alerts', { count: 2 })) as { data: Array<{ id: string }> };
+		const added = (await fake.control('POST', 'alerts', { count: 2 })) as {
+			data: Array<{ id: string }>;
+		};
 		await n8n.restart(); // activation again: the stored cursor is older than the new alerts
 		await untilRestReady(() => n8n.listExecutions(TRIGGER_ID));
 		const [execution] = await n8n.waitForExecutions(TRIGGER_ID, 1, { timeoutMs: 120_000 });
-		const emitted = (nodeOutput(execution, 'New alert') ?? []).map((item: { id: unknown }) => String(item.id));
-		assert.deepEqual(emitted, added.data.map((alert) => String(alert.id)));
+		const emitted = (nodeOutput(execution, 'New alert') ?? []).map((item: { id: unknown }) =>
+			String(item.id),
+		);
+		assert.deepEqual(
+			emitted,
+			added.data.map((alert) => String(alert.id)),
+		);
 		assert.ok(!n8n.logs().includes(fake.token), 'no token in the logs');
 	});
 });

@@ -61,19 +61,44 @@ describe('queue mode: Keyword.com actions run on a worker', { timeout: 20 * 60_0
 		tarball = await timed('build and pack the package', async () => buildAndPackPackage());
 		[fake, postgres, redis] = await Promise.all([
 			FakeApiProcess.start({ seed: 'demo' }),
-			timed('start Postgres (initdb + postgres)', async () => await PostgresServer.start({ name: 'actions' })),
+			timed(
+				'start Postgres (initdb + postgres)',
+				async () => await PostgresServer.start({ name: 'actions' }),
+			),
 			timed('start Redis', async () => await RedisServer.start({ name: 'actions' })),
 		]);
-		const page = await fake.api('GET', `/api/v2/groups/${encodeURIComponent(ACME)}/keywords/?per_page=250&page=1`);
+		const page = await fake.api(
+			'GET',
+			`/api/v2/groups/${encodeURIComponent(ACME)}/keywords/?per_page=250&page=1`,
+		);
 		const seeded = (page.data as any[]).map((k) => String(k.id));
-		assert.ok(seeded.length > 0 && seeded.length < 250, `the demo project has a few keywords (${seeded.length})`);
-		const added = (await fake.control('POST', 'keywords', { category: ACME, count: ADDED_KEYWORDS })) as { added: number; ids: string[] };
+		assert.ok(
+			seeded.length > 0 && seeded.length < 250,
+			`the demo project has a few keywords (${seeded.length})`,
+		);
+		const added = (await fake.control('POST', 'keywords', {
+			category: ACME,
+			count: ADDED_KEYWORDS,
+		})) as { added: number; ids: string[] };
 		assert.equal(added.added, ADDED_KEYWORDS);
 		expectedIds = [...seeded, ...added.ids.map(String)];
 
-		cluster = await timed('create the cluster (database, user folders, package installed)', async () => await QueueN8n.create({ postgres, redis, packageTarball: tarball, name: 'actions', workers: 2 }));
+		cluster = await timed(
+			'create the cluster (database, user folders, package installed)',
+			async () =>
+				await QueueN8n.create({
+					postgres,
+					redis,
+					packageTarball: tarball,
+					name: 'actions',
+					workers: 2,
+				}),
+		);
 		cluster.timeouts.restMs = 120_000;
-		await timed('import the credential (first CLI: migrates the database)', async () => await cluster.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]));
+		await timed(
+			'import the credential (first CLI: migrates the database)',
+			async () => await cluster.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]),
+		);
 		await cluster.importWorkflow(
 			webhookWorkflow({
 				id: WORKFLOW_ID,
@@ -81,12 +106,36 @@ describe('queue mode: Keyword.com actions run on a worker', { timeout: 20 * 60_0
 				path: WEBHOOK_PATH,
 				cases: [
 					{ name: 'Projects', parameters: { resource: 'project', operation: 'getMany' } },
-					{ name: 'Keyword', parameters: { resource: 'keyword', operation: 'get', project: byName(ACME), keywordId: '100001' } },
-					{ name: 'Every keyword', parameters: { resource: 'keyword', operation: 'getMany', project: byName(ACME), returnAll: true } },
+					{
+						name: 'Keyword',
+						parameters: {
+							resource: 'keyword',
+							operation: 'get',
+							project: byName(ACME),
+							keywordId: '100001',
+						},
+					},
+					{
+						name: 'Every keyword',
+						parameters: {
+							resource: 'keyword',
+							operation: 'getMany',
+							project: byName(ACME),
+							returnAll: true,
+						},
+					},
 					{ name: 'Account', parameters: { resource: 'account', operation: 'get' } },
 					{
 						name: 'Add keywords',
-						parameters: { resource: 'keyword', operation: 'add', project: byName(CAFE), keywords: ['queue mode one', 'queue mode two'], url: 'cafe-zuerich.ch', additionalFields: {}, options: {} },
+						parameters: {
+							resource: 'keyword',
+							operation: 'add',
+							project: byName(CAFE),
+							keywords: ['queue mode one', 'queue mode two'],
+							url: 'cafe-zuerich.ch',
+							additionalFields: {},
+							options: {},
+						},
 					},
 				],
 			}),
@@ -103,9 +152,13 @@ describe('queue mode: Keyword.com actions run on a worker', { timeout: 20 * 60_0
 				console.log(`# RSS ${name}: ${m?.rssMb} MB (with its task runner ${m?.treeRssMb} MB)`);
 			}
 		}
-		if (postgres) console.log(`# RSS postgres: ${postgres.memory()?.rssMb} MB (with its backends ${postgres.memory()?.treeRssMb} MB)`);
+		if (postgres)
+			console.log(
+				`# RSS postgres: ${postgres.memory()?.rssMb} MB (with its backends ${postgres.memory()?.treeRssMb} MB)`,
+			);
 		if (redis) console.log(`# RSS redis: ${redis.memory()?.rssMb} MB`);
-		for (const [label, ms] of Object.entries(timings)) console.log(`# ${label}: ${(ms / 1000).toFixed(1)} s`);
+		for (const [label, ms] of Object.entries(timings))
+			console.log(`# ${label}: ${(ms / 1000).toFixed(1)} s`);
 		await cluster?.dispose();
 		await Promise.all([postgres?.dispose(), redis?.dispose(), fake?.stop()]);
 		removeTarball(tarball);
@@ -127,56 +180,110 @@ describe('queue mode: Keyword.com actions run on a worker', { timeout: 20 * 60_0
 			for (;;) {
 				const [latest] = (await cluster.listExecutionSummaries(WORKFLOW_ID)).slice(-1);
 				if (latest && !['new', 'running', 'waiting'].includes(latest.status)) return latest;
-				assert.ok(Date.now() < deadline, `the execution finished within 5 minutes\n${cluster.logTail(20)}`);
+				assert.ok(
+					Date.now() < deadline,
+					`the execution finished within 5 minutes\n${cluster.logTail(20)}`,
+				);
 				await new Promise((r) => setTimeout(r, 500));
 			}
 		});
-		const execution = await timed('read the execution over REST', async () => await cluster.getExecution(String(summary.id)));
+		const execution = await timed(
+			'read the execution over REST',
+			async () => await cluster.getExecution(String(summary.id)),
+		);
 		const executionId = String(execution.id);
-		assert.equal(execution.status, 'success', `the execution succeeded: ${JSON.stringify(execution.data?.resultData?.error?.message)}\n${cluster.logTail(30)}`);
+		assert.equal(
+			execution.status,
+			'success',
+			`the execution succeeded: ${JSON.stringify(execution.data?.resultData?.error?.message)}\n${cluster.logTail(30)}`,
+		);
 		assert.equal(execution.mode, 'webhook', 'started by the production webhook');
 
 		// Ran on a worker: the main enqueued it and did not run it; exactly one worker started and finished it.
-		assert.ok(cluster.executionsEnqueued().includes(executionId), `the main put execution ${executionId} on the queue`);
-		const runners = cluster.processNames.filter((name) => name !== 'main' && cluster.executionsRunBy(name).includes(executionId));
-		assert.equal(runners.length, 1, `exactly one worker ran execution ${executionId} (${runners.join(', ') || 'none'})`);
+		assert.ok(
+			cluster.executionsEnqueued().includes(executionId),
+			`the main put execution ${executionId} on the queue`,
+		);
+		const runners = cluster.processNames.filter(
+			(name) => name !== 'main' && cluster.executionsRunBy(name).includes(executionId),
+		);
+		assert.equal(
+			runners.length,
+			1,
+			`exactly one worker ran execution ${executionId} (${runners.join(', ') || 'none'})`,
+		);
 		const worker = runners[0];
-		assert.match(cluster.logs(worker), new RegExp(`Worker finished execution ${executionId} \\(job`), `${worker} finished it`);
-		assert.doesNotMatch(cluster.logs('main'), /Worker started execution/, 'the main ran nothing itself');
+		assert.match(
+			cluster.logs(worker),
+			new RegExp(`Worker finished execution ${executionId} \\(job`),
+			`${worker} finished it`,
+		);
+		assert.doesNotMatch(
+			cluster.logs('main'),
+			/Worker started execution/,
+			'the main ran nothing itself',
+		);
 		console.log(`# execution ${executionId} ran on ${worker} (pid ${cluster.pid(worker)})`);
 
 		// The worker decrypted the credential: every request carried the token and succeeded.
 		const requests = await fake.requests();
-		assert.ok(requests.length > ADDED_KEYWORDS / 250, `Return All read every page (${requests.length} requests)`);
-		assert.ok(requests.every((r) => r.authorization === `Bearer ${fake.token}`), 'every request carries the decrypted token');
+		assert.ok(
+			requests.length > ADDED_KEYWORDS / 250,
+			`Return All read every page (${requests.length} requests)`,
+		);
+		assert.ok(
+			requests.every((r) => r.authorization === `Bearer ${fake.token}`),
+			'every request carries the decrypted token',
+		);
 		assert.deepEqual(
-			requests.filter((r) => r.status !== 200 && r.status !== 201).map((r) => `${r.method} ${r.path} ${r.status}`),
+			requests
+				.filter((r) => r.status !== 200 && r.status !== 201)
+				.map((r) => `${r.method} ${r.path} ${r.status}`),
 			[],
 			'every request succeeded',
 		);
 
 		// Every operation's output.
 		const projects = nodeOutput(execution, 'Projects') ?? [];
-		assert.ok(projects.some((p) => p.id === ACME), 'Projects lists Acme Shoes');
+		assert.ok(
+			projects.some((p) => p.id === ACME),
+			'Projects lists Acme Shoes',
+		);
 		assert.equal((nodeOutput(execution, 'Keyword') ?? [])[0]?.id, '100001');
 		const [account] = nodeOutput(execution, 'Account') ?? [];
 		assert.ok(account?.plan, 'the account has a plan');
 		const added = nodeOutput(execution, 'Add keywords') ?? [];
 		assert.ok(added.length >= 1, 'Add keywords answered');
-		const addRequest = requests.find((r) => r.method === 'POST' && /\/keywords\/?$/.test(r.path) && r.path.includes('Caf'));
-		assert.ok(addRequest, `the add request reached the fake (${requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`).join(', ')})`);
+		const addRequest = requests.find(
+			(r) => r.method === 'POST' && /\/keywords\/?$/.test(r.path) && r.path.includes('Caf'),
+		);
+		assert.ok(
+			addRequest,
+			`the add request reached the fake (${requests
+				.filter((r) => r.method !== 'GET')
+				.map((r) => `${r.method} ${r.path}`)
+				.join(', ')})`,
+		);
 
 		// Return All: every keyword, once, in the API's order.
 		const keywords = nodeOutput(execution, 'Every keyword') ?? [];
 		const ids = keywords.map((k) => String(k.id));
-		assert.equal(ids.length, expectedIds.length, `Return All brought ${ids.length} of ${expectedIds.length} keywords`);
+		assert.equal(
+			ids.length,
+			expectedIds.length,
+			`Return All brought ${ids.length} of ${expectedIds.length} keywords`,
+		);
 		assert.equal(new Set(ids).size, ids.length, 'no keyword twice');
 		assert.deepEqual(ids, expectedIds, 'every keyword of the project, in ascending id order');
 		assert.ok(keywords.every((k) => k.category === ACME));
 
 		// The token: in no log of any process (main, both workers, CLI, Postgres, Redis), nor in the execution data.
 		const pieces = secretPieces(fake.token);
-		const logs: Record<string, string> = { postgres: postgres.logs(), redis: redis.logs(), cli: cluster.logs('cli') };
+		const logs: Record<string, string> = {
+			postgres: postgres.logs(),
+			redis: redis.logs(),
+			cli: cluster.logs('cli'),
+		};
 		for (const name of cluster.processNames) logs[name] = cluster.logs(name);
 		for (const [name, text] of Object.entries(logs)) {
 			assert.ok(text.length > 0 || name === 'redis', `${name} has a log`);
@@ -189,9 +296,13 @@ describe('queue mode: Keyword.com actions run on a worker', { timeout: 20 * 60_0
 			[],
 			'no piece of the token in the execution (REST)',
 		);
-		const inDatabase = await cluster.sql(`select count(*)::int as n from execution_data where data like '%${fake.token}%' or "workflowData"::text like '%${fake.token}%'`);
+		const inDatabase = await cluster.sql(
+			`select count(*)::int as n from execution_data where data like '%${fake.token}%' or "workflowData"::text like '%${fake.token}%'`,
+		);
 		assert.equal(inDatabase[0].n, 0, 'no token in the stored execution data');
-		const credentialRows = await cluster.sql(`select count(*)::int as n from credentials_entity where data like '%${fake.token}%'`);
+		const credentialRows = await cluster.sql(
+			`select count(*)::int as n from credentials_entity where data like '%${fake.token}%'`,
+		);
 		assert.equal(credentialRows[0].n, 0, 'the credential is stored encrypted');
 	});
 });

@@ -66,7 +66,11 @@ function uuidFrom(text: string): string {
 	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-function workflow(id: string, nodeName: string, event: 'newAlert' | 'keywordUpdated'): Record<string, any> {
+function workflow(
+	id: string,
+	nodeName: string,
+	event: 'newAlert' | 'keywordUpdated',
+): Record<string, any> {
 	return triggerWorkflow({
 		id,
 		name: `Queue mode: ${nodeName}`,
@@ -85,7 +89,6 @@ function workflow(id: string, nodeName: string, event: 'newAlert' | 'keywordUpda
 		],
 	});
 }
-
 
 type Scenario = 'activation' | 'a' | 'b' | 'c' | 'd' | 'e';
 
@@ -109,25 +112,35 @@ interface Lane {
 }
 
 async function addAlerts(lane: Lane, count: number, scenario: Scenario): Promise<void> {
-	const added = (await lane.fake.control('POST', 'alerts', { count })) as { data: Array<{ id: string }> };
+	const added = (await lane.fake.control('POST', 'alerts', { count })) as {
+		data: Array<{ id: string }>;
+	};
 	for (const alert of added.data) lane.alerts.set(String(alert.id), scenario);
 }
 
 async function crawl(lane: Lane, category: string, scenario: Scenario): Promise<number> {
-	const result = (await lane.fake.control('POST', 'rank-update', { category })) as { keywords: Array<{ id: string | number; crawled_at: number }> };
+	const result = (await lane.fake.control('POST', 'rank-update', { category })) as {
+		keywords: Array<{ id: string | number; crawled_at: number }>;
+	};
 	for (const k of result.keywords) lane.crawls.set(`${k.id}@${k.crawled_at}`, scenario);
 	return result.keywords.length;
 }
 
 /** Waits until `predicate` holds on the fake's requests (polled every 20 ms); returns the request that matched. */
-async function watchRequests(lane: Lane, predicate: (r: FakeRequest) => boolean, timeoutMs: number): Promise<FakeRequest> {
+async function watchRequests(
+	lane: Lane,
+	predicate: (r: FakeRequest) => boolean,
+	timeoutMs: number,
+): Promise<FakeRequest> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const hit = (await lane.fake.requests()).find(predicate);
 		if (hit) return hit;
 		await sleep(20);
 	}
-	throw new Error(`e2e: ${lane.mode}: no matching request to the fake within ${timeoutMs / 1000} s`);
+	throw new Error(
+		`e2e: ${lane.mode}: no matching request to the fake within ${timeoutMs / 1000} s`,
+	);
 }
 
 const isListPage = (r: FakeRequest) => r.path === '/api/v2/alerts' || /\/keywords\/?$/.test(r.path);
@@ -136,7 +149,9 @@ const isListPage = (r: FakeRequest) => r.path === '/api/v2/alerts' || /\/keyword
 async function reviveAll(lane: Lane, when: string): Promise<void> {
 	for (const name of lane.cluster.processNames) {
 		if (lane.cluster.isRunning(name)) continue;
-		lane.notes.push(`${when}: ${name} had exited (${JSON.stringify(lane.cluster.lastExit(name))}); started again`);
+		lane.notes.push(
+			`${when}: ${name} had exited (${JSON.stringify(lane.cluster.lastExit(name))}); started again`,
+		);
 		if (name === 'main') await lane.cluster.startMain();
 		else await lane.cluster.startWorker(Number(name.slice('worker-'.length)));
 	}
@@ -149,7 +164,11 @@ interface Count {
 	repeated: string[];
 }
 
-function countEmissions(expected: Map<string, Scenario>, seen: Map<string, number>, only: (scenario: Scenario) => boolean): Count {
+function countEmissions(
+	expected: Map<string, Scenario>,
+	seen: Map<string, number>,
+	only: (scenario: Scenario) => boolean,
+): Count {
 	const result: Count = { emitted: 0, once: 0, missing: [], repeated: [] };
 	for (const [key, scenario] of expected) {
 		if (!only(scenario)) continue;
@@ -164,227 +183,333 @@ function countEmissions(expected: Map<string, Scenario>, seen: Map<string, numbe
 
 function tally(executions: TriggerEmission[], keyOf: (item: any) => string): Map<string, number> {
 	const seen = new Map<string, number>();
-	for (const execution of executions) for (const item of execution.items) seen.set(keyOf(item), (seen.get(keyOf(item)) ?? 0) + 1);
+	for (const execution of executions)
+		for (const item of execution.items) seen.set(keyOf(item), (seen.get(keyOf(item)) ?? 0) + 1);
 	return seen;
 }
 
-describe('queue mode: the trigger emits every event exactly once, in every scheduler mode', { timeout: 40 * 60_000 }, () => {
-	let tarball: string | undefined;
-	let postgres: PostgresServer;
-	let redis: RedisServer;
-	const lanes: Lane[] = [];
-	const everyLane = async (task: (lane: Lane) => Promise<void>) => await Promise.all(lanes.map(task));
-	const started = Date.now();
-	const elapsed = () => `${((Date.now() - started) / 60_000).toFixed(1)} min`;
+describe(
+	'queue mode: the trigger emits every event exactly once, in every scheduler mode',
+	{ timeout: 40 * 60_000 },
+	() => {
+		let tarball: string | undefined;
+		let postgres: PostgresServer;
+		let redis: RedisServer;
+		const lanes: Lane[] = [];
+		const everyLane = async (task: (lane: Lane) => Promise<void>) =>
+			await Promise.all(lanes.map(task));
+		const started = Date.now();
+		const elapsed = () => `${((Date.now() - started) / 60_000).toFixed(1)} min`;
 
-	before(async () => {
-		tarball = buildAndPackPackage();
-		[postgres, redis] = await Promise.all([PostgresServer.start({ name: 'trigger' }), RedisServer.start({ name: 'trigger' })]);
-		for (const mode of SCHEDULER_MODES) {
-			const fake = await FakeApiProcess.start({ seed: 'demo' });
-			await fake.control('POST', 'keywords', { category: BULK, count: BURST });
-			const cluster = await QueueN8n.create({
-				postgres,
-				redis,
-				packageTarball: tarball,
-				name: `trg-${mode}`,
-				scheduler: mode,
-				pollTimeoutSeconds: mode === 'in-memory' ? undefined : POLL_TIMEOUT_SECONDS,
-			});
-			lanes.push({ mode, fake, cluster, alerts: new Map(), crawls: new Map(), notes: [], killedExecutions: [], snapshots: new Map() });
-		}
-		await everyLane(async (lane) => {
-			await lane.cluster.importCredentials([keywordComCredential(lane.fake.baseUrl, lane.fake.token)]);
-			await lane.cluster.importWorkflows([workflow(ALERT_WORKFLOW, ALERT_NODE, 'newAlert'), workflow(KEYWORD_WORKFLOW, KEYWORD_NODE, 'keywordUpdated')]);
-			await lane.cluster.publish(ALERT_WORKFLOW);
-			await lane.cluster.publish(KEYWORD_WORKFLOW);
-		});
-		// One cluster at a time: nine n8n processes starting together on two cores slow each other down.
-		for (const lane of lanes) {
-			await lane.fake.clearRequests();
-			await lane.cluster.start();
-		}
-		console.log(`# three clusters (3 mains, 6 workers) started: ${elapsed()}`);
-	});
-
-	after(async () => {
-		for (const lane of lanes) {
-			for (const note of lane.notes) console.log(`# ${lane.mode}: ${note}`);
-		}
-		await Promise.all(lanes.map(async (lane) => await lane.cluster.dispose()));
-		await Promise.all([postgres?.dispose(), redis?.dispose(), ...lanes.map(async (lane) => await lane.fake.stop())]);
-		removeTarball(tarball);
-	});
-
-	test('activation, main killed mid-poll, a burst at 1 s a request, Postgres restarted, a worker killed mid-run: each event once', async () => {
-		// 0. Activation: each trigger polled once when its workflow was activated. Events right after it.
-		await everyLane(async (lane) => {
-			await watchRequests(lane, (r) => r.path === '/api/v2/alerts', 120_000);
-			await watchRequests(lane, (r) => r.path === '/api/v2/groups/active', 120_000);
-			await addAlerts(lane, 31, 'activation');
-			await crawl(lane, 'Café Zürich', 'activation');
-		});
-		console.log(`# 0. events added right after activation: ${elapsed()}`);
-		// The first scheduled poll reads them.
-		await untilSecond(0);
-		await untilSecond(25);
-
-		// a. SIGKILL of the main while a poll's request is in flight.
-		await everyLane(async (lane) => {
-			await addAlerts(lane, 20, 'a');
-			await crawl(lane, 'Acme Shoes', 'a');
-			await lane.fake.control('POST', 'behaviour', { pageLatencyMs: 4_000 });
-			await lane.fake.clearRequests();
-		});
-		await untilSecond(58);
-		await everyLane(async (lane) => {
-			const inFlight = await watchRequests(lane, (r) => isListPage(r) && r.status === 0, 30_000);
-			lane.cluster.kill('main', 'SIGKILL');
-			await lane.cluster.waitForExit('main');
-			lane.notes.push(`a: main SIGKILLed while ${inFlight.path} page ${String(inFlight.query.page ?? 1)} was in flight`);
-			await lane.fake.control('POST', 'behaviour', { pageLatencyMs: 0 });
-			await lane.cluster.startMain();
-		});
-		console.log(`# a. mains killed mid-poll and started again: ${elapsed()}`);
-		await untilSecond(25);
-
-		// b. A burst larger than one poll can read, at 1 s a request.
-		await everyLane(async (lane) => {
-			await addAlerts(lane, BURST, 'b');
-			await crawl(lane, BULK, 'b');
-			await lane.fake.control('POST', 'latency', { ms: 1_000 });
-		});
-		const burstDone = async (lane: Lane): Promise<boolean> => {
-			const alerts = tally(await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE), (item) => String(item.id));
-			const crawls = tally(await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE), (item) => `${item.id}@${item.crawled_at}`);
-			const a = countEmissions(lane.alerts, alerts, (s) => s === 'b');
-			const k = countEmissions(lane.crawls, crawls, (s) => s === 'b');
-			lane.notes.push(`b: ${elapsed()}: burst alerts emitted ${a.emitted}/${BURST}, keyword updates ${k.emitted}/${BURST}`);
-			return a.missing.length === 0 && k.missing.length === 0;
-		};
-		for (let minute = 0; minute < 8; minute++) {
-			await untilSecond(30);
-			const done = await Promise.all(lanes.map(burstDone));
-			if (done.every(Boolean)) break;
-		}
-		await everyLane(async (lane) => void (await lane.fake.control('POST', 'latency', { ms: 0 })));
-		console.log(`# b. burst read: ${elapsed()}`);
-
-		// c. Postgres restarted between two polls.
-		await untilSecond(30);
-		const down = await postgres.restart({ mode: 'fast', downMs: 3_000 });
-		console.log(`# c. Postgres restarted (unreachable ${(down / 1000).toFixed(1)} s): ${elapsed()}`);
-		await sleep(5_000);
-		await everyLane(async (lane) => {
-			await reviveAll(lane, 'c');
-			await addAlerts(lane, 25, 'c');
-			await crawl(lane, 'Café Zürich', 'c');
-		});
-		await untilSecond(25);
-
-		// d. The worker running a triggered workflow SIGKILLed while it runs it.
-		await everyLane(async (lane) => {
-			await addAlerts(lane, 15, 'd');
-			await crawl(lane, 'Acme Shoes', 'd');
-		});
-		const before = new Map<SchedulerMode, Set<string>>();
-		for (const lane of lanes) before.set(lane.mode, new Set(lane.cluster.processNames.flatMap((n) => lane.cluster.executionsRunBy(n))));
-		await untilSecond(0);
-		await everyLane(async (lane) => {
-			const deadline = Date.now() + 30_000;
-			let victim: { worker: QueueProcessName; execution: string } | undefined;
-			while (!victim && Date.now() < deadline) {
-				for (const name of lane.cluster.processNames.filter((n) => n !== 'main')) {
-					const fresh = lane.cluster.executionsRunBy(name).filter((id) => !before.get(lane.mode)?.has(id));
-					if (fresh.length > 0) victim = { worker: name, execution: fresh[0] };
-				}
-				if (!victim) await sleep(50);
-			}
-			assert.ok(victim, `${lane.mode}: no worker started the triggered workflow`);
-			await sleep(1_000); // inside the 8 s Wait
-			for (const run of [...(await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE)), ...(await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE))]) {
-				if (run.status === 'new' || run.status === 'running') lane.snapshots.set(run.id, run.items);
-			}
-			lane.cluster.kill(victim.worker, 'SIGKILL');
-			await lane.cluster.waitForExit(victim.worker);
-			lane.killedExecutions.push(...lane.cluster.executionsRunBy(victim.worker).filter((id) => !before.get(lane.mode)?.has(id)));
-			lane.notes.push(`d: ${victim.worker} SIGKILLed while it ran execution(s) ${lane.killedExecutions.join(', ')}`);
-			await sleep(2_000);
-			await lane.cluster.startWorker(Number(victim.worker.slice('worker-'.length)));
-		});
-		console.log(`# d. workers killed mid-run and started again: ${elapsed()}`);
-		await untilSecond(30);
-
-		// e. Measured: the main SIGKILLed ~30 ms after a poll's last answer.
-		await everyLane(async (lane) => {
-			await addAlerts(lane, 10, 'e');
-			await lane.fake.clearRequests();
-		});
-		await untilSecond(58);
-		await everyLane(async (lane) => {
-			const answered = await watchRequests(lane, (r) => r.path === '/api/v2/alerts' && r.status !== 0, 30_000);
-			await sleep(30);
-			lane.cluster.kill('main', 'SIGKILL');
-			await lane.cluster.waitForExit('main');
-			lane.notes.push(`e: main SIGKILLed about 30 ms after the poll's answer (${answered.status})`);
-			await lane.cluster.startMain();
-		});
-		console.log(`# e. mains killed right after a poll answered: ${elapsed()}`);
-		// Two more polls with nothing new: anything left is read, nothing is repeated.
-		await untilSecond(0);
-		await untilSecond(0);
-		await untilSecond(30);
-		await everyLane(async (lane) => await reviveAll(lane, 'end'));
-
-		// The verdict.
-		const failures: string[] = [];
-		for (const lane of lanes) {
-			// A crashed execution's items as read before its worker was killed (see Lane.snapshots).
-			const withSnapshots = (runs: TriggerEmission[]): TriggerEmission[] =>
-				runs.map((run) => {
-					if (!run.recovered) return run;
-					const items = lane.snapshots.get(run.id);
-					if (!items) failures.push(`${lane.mode}: execution ${run.id} (${run.status}) was recovered by n8n and its items were not read before`);
-					return { ...run, items: items ?? [] };
+		before(async () => {
+			tarball = buildAndPackPackage();
+			[postgres, redis] = await Promise.all([
+				PostgresServer.start({ name: 'trigger' }),
+				RedisServer.start({ name: 'trigger' }),
+			]);
+			for (const mode of SCHEDULER_MODES) {
+				const fake = await FakeApiProcess.start({ seed: 'demo' });
+				await fake.control('POST', 'keywords', { category: BULK, count: BURST });
+				const cluster = await QueueN8n.create({
+					postgres,
+					redis,
+					packageTarball: tarball,
+					name: `trg-${mode}`,
+					scheduler: mode,
+					pollTimeoutSeconds: mode === 'in-memory' ? undefined : POLL_TIMEOUT_SECONDS,
 				});
-			const alertRuns = withSnapshots(await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE));
-			const keywordRuns = withSnapshots(await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE));
-			const alerts = tally(alertRuns, (item) => String(item.id));
-			const crawls = tally(keywordRuns, (item) => `${item.id}@${item.crawled_at}`);
-			const promised = (s: Scenario) => s !== 'e' || lane.mode === 'durable-cursors';
-			const a = countEmissions(lane.alerts, alerts, promised);
-			const k = countEmissions(lane.crawls, crawls, promised);
-			const strayAlerts = [...alerts.keys()].filter((id) => !lane.alerts.has(id));
-			const strayCrawls = [...crawls.keys()].filter((key) => !lane.crawls.has(key));
-			const measured = countEmissions(lane.alerts, alerts, (s) => s === 'e');
-			const statuses: Record<string, number> = {};
-			for (const run of [...alertRuns, ...keywordRuns]) statuses[run.status] = (statuses[run.status] ?? 0) + 1;
-			const killed = [...alertRuns, ...keywordRuns].filter((run) => lane.killedExecutions.includes(run.id)).map((run) => `${run.id}: ${run.status}`);
-			console.log(
-				`# ${lane.mode}: alerts ${a.once}/${[...lane.alerts.values()].filter(promised).length} once, keyword updates ${k.once}/${[...lane.crawls.values()].filter(promised).length} once; ` +
-					`executions ${JSON.stringify(statuses)}; killed in d: ${killed.join(', ') || 'none'}; ` +
-					`e (main killed after a poll's answer): ${measured.once} of 10 alerts once, ${measured.missing.length} lost, ${measured.repeated.length} twice`,
-			);
-			for (const [label, count] of [['alerts', a], ['keyword updates', k]] as const) {
-				if (count.missing.length > 0) failures.push(`${lane.mode}: ${count.missing.length} ${label} never emitted, e.g. ${count.missing.slice(0, 5).join(', ')} (${count.missing.map((key) => (label === 'alerts' ? lane.alerts : lane.crawls).get(key)).slice(0, 5).join(', ')})`);
-				if (count.repeated.length > 0) failures.push(`${lane.mode}: ${count.repeated.length} ${label} emitted more than once, e.g. ${count.repeated.slice(0, 5).join(', ')}`);
+				lanes.push({
+					mode,
+					fake,
+					cluster,
+					alerts: new Map(),
+					crawls: new Map(),
+					notes: [],
+					killedExecutions: [],
+					snapshots: new Map(),
+				});
 			}
-			if (strayAlerts.length > 0) failures.push(`${lane.mode}: alerts from before activation emitted: ${strayAlerts.slice(0, 5).join(', ')}`);
-			if (strayCrawls.length > 0) failures.push(`${lane.mode}: keyword updates nobody made emitted: ${strayCrawls.slice(0, 5).join(', ')}`);
-			// Each cluster ran the scheduler it was given, as its database shows.
-			const evidence = await lane.cluster.schedulerEvidence();
-			const durable = lane.mode !== 'in-memory';
-			if (lane.cluster.schedulerStarted() !== durable) failures.push(`${lane.mode}: the durable scheduler ${durable ? 'did not start' : 'started'}`);
-			if (evidence.pollJobs.length !== (durable ? 2 : 0)) failures.push(`${lane.mode}: ${evidence.pollJobs.length} durable poll jobs`);
-			if ((evidence.pollerStates.length > 0) !== (lane.mode === 'durable-cursors')) failures.push(`${lane.mode}: ${evidence.pollerStates.length} poller_state rows`);
-			if (lane.cluster.schedulerWarnings().length > 0) failures.push(`${lane.mode}: n8n ignored a scheduler setting: ${lane.cluster.schedulerWarnings().join(' | ')}`);
-			lane.notes.push(`scheduler: ${evidence.pollJobs.length} poll jobs, poll tasks ${JSON.stringify(evidence.pollTasks)}, ${evidence.pollerStates.length} poller_state rows`);
-			const abandoned = lane.cluster.logs('main').split('\n').filter((line) => line.includes('Poll exceeded its timeout'));
-			if (abandoned.length > 0) failures.push(`${lane.mode}: n8n abandoned ${abandoned.length} poll(s) for running past the timeout`);
-			const everything = `${lane.cluster.logs()}\n${JSON.stringify([alertRuns, keywordRuns])}`;
-			const leaked = leakPieces(lane.fake.token).filter((piece) => everything.includes(piece));
-			if (leaked.length > 0) failures.push(`${lane.mode}: a piece of the token is in a log or an execution`);
-		}
-		assert.deepEqual(failures, []);
-	});
-});
+			await everyLane(async (lane) => {
+				await lane.cluster.importCredentials([
+					keywordComCredential(lane.fake.baseUrl, lane.fake.token),
+				]);
+				await lane.cluster.importWorkflows([
+					workflow(ALERT_WORKFLOW, ALERT_NODE, 'newAlert'),
+					workflow(KEYWORD_WORKFLOW, KEYWORD_NODE, 'keywordUpdated'),
+				]);
+				await lane.cluster.publish(ALERT_WORKFLOW);
+				await lane.cluster.publish(KEYWORD_WORKFLOW);
+			});
+			// One cluster at a time: nine n8n processes starting together on two cores slow each other down.
+			for (const lane of lanes) {
+				await lane.fake.clearRequests();
+				await lane.cluster.start();
+			}
+			console.log(`# three clusters (3 mains, 6 workers) started: ${elapsed()}`);
+		});
+
+		after(async () => {
+			for (const lane of lanes) {
+				for (const note of lane.notes) console.log(`# ${lane.mode}: ${note}`);
+			}
+			await Promise.all(lanes.map(async (lane) => await lane.cluster.dispose()));
+			await Promise.all([
+				postgres?.dispose(),
+				redis?.dispose(),
+				...lanes.map(async (lane) => await lane.fake.stop()),
+			]);
+			removeTarball(tarball);
+		});
+
+		test('activation, main killed mid-poll, a burst at 1 s a request, Postgres restarted, a worker killed mid-run: each event once', async () => {
+			// 0. Activation: each trigger polled once when its workflow was activated. Events right after it.
+			await everyLane(async (lane) => {
+				await watchRequests(lane, (r) => r.path === '/api/v2/alerts', 120_000);
+				await watchRequests(lane, (r) => r.path === '/api/v2/groups/active', 120_000);
+				await addAlerts(lane, 31, 'activation');
+				await crawl(lane, 'Café Zürich', 'activation');
+			});
+			console.log(`# 0. events added right after activation: ${elapsed()}`);
+			// The first scheduled poll reads them.
+			await untilSecond(0);
+			await untilSecond(25);
+
+			// a. SIGKILL of the main while a poll's request is in flight.
+			await everyLane(async (lane) => {
+				await addAlerts(lane, 20, 'a');
+				await crawl(lane, 'Acme Shoes', 'a');
+				await lane.fake.control('POST', 'behaviour', { pageLatencyMs: 4_000 });
+				await lane.fake.clearRequests();
+			});
+			await untilSecond(58);
+			await everyLane(async (lane) => {
+				const inFlight = await watchRequests(lane, (r) => isListPage(r) && r.status === 0, 30_000);
+				lane.cluster.kill('main', 'SIGKILL');
+				await lane.cluster.waitForExit('main');
+				lane.notes.push(
+					`a: main SIGKILLed while ${inFlight.path} page ${String(inFlight.query.page ?? 1)} was in flight`,
+				);
+				await lane.fake.control('POST', 'behaviour', { pageLatencyMs: 0 });
+				await lane.cluster.startMain();
+			});
+			console.log(`# a. mains killed mid-poll and started again: ${elapsed()}`);
+			await untilSecond(25);
+
+			// b. A burst larger than one poll can read, at 1 s a request.
+			await everyLane(async (lane) => {
+				await addAlerts(lane, BURST, 'b');
+				await crawl(lane, BULK, 'b');
+				await lane.fake.control('POST', 'latency', { ms: 1_000 });
+			});
+			const burstDone = async (lane: Lane): Promise<boolean> => {
+				const alerts = tally(
+					await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE),
+					(item) => String(item.id),
+				);
+				const crawls = tally(
+					await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE),
+					(item) => `${item.id}@${item.crawled_at}`,
+				);
+				const a = countEmissions(lane.alerts, alerts, (s) => s === 'b');
+				const k = countEmissions(lane.crawls, crawls, (s) => s === 'b');
+				lane.notes.push(
+					`b: ${elapsed()}: burst alerts emitted ${a.emitted}/${BURST}, keyword updates ${k.emitted}/${BURST}`,
+				);
+				return a.missing.length === 0 && k.missing.length === 0;
+			};
+			for (let minute = 0; minute < 8; minute++) {
+				await untilSecond(30);
+				const done = await Promise.all(lanes.map(burstDone));
+				if (done.every(Boolean)) break;
+			}
+			await everyLane(async (lane) => void (await lane.fake.control('POST', 'latency', { ms: 0 })));
+			console.log(`# b. burst read: ${elapsed()}`);
+
+			// c. Postgres restarted between two polls.
+			await untilSecond(30);
+			const down = await postgres.restart({ mode: 'fast', downMs: 3_000 });
+			console.log(
+				`# c. Postgres restarted (unreachable ${(down / 1000).toFixed(1)} s): ${elapsed()}`,
+			);
+			await sleep(5_000);
+			await everyLane(async (lane) => {
+				await reviveAll(lane, 'c');
+				await addAlerts(lane, 25, 'c');
+				await crawl(lane, 'Café Zürich', 'c');
+			});
+			await untilSecond(25);
+
+			// d. The worker running a triggered workflow SIGKILLed while it runs it.
+			await everyLane(async (lane) => {
+				await addAlerts(lane, 15, 'd');
+				await crawl(lane, 'Acme Shoes', 'd');
+			});
+			const before = new Map<SchedulerMode, Set<string>>();
+			for (const lane of lanes)
+				before.set(
+					lane.mode,
+					new Set(lane.cluster.processNames.flatMap((n) => lane.cluster.executionsRunBy(n))),
+				);
+			await untilSecond(0);
+			await everyLane(async (lane) => {
+				const deadline = Date.now() + 30_000;
+				let victim: { worker: QueueProcessName; execution: string } | undefined;
+				while (!victim && Date.now() < deadline) {
+					for (const name of lane.cluster.processNames.filter((n) => n !== 'main')) {
+						const fresh = lane.cluster
+							.executionsRunBy(name)
+							.filter((id) => !before.get(lane.mode)?.has(id));
+						if (fresh.length > 0) victim = { worker: name, execution: fresh[0] };
+					}
+					if (!victim) await sleep(50);
+				}
+				assert.ok(victim, `${lane.mode}: no worker started the triggered workflow`);
+				await sleep(1_000); // inside the 8 s Wait
+				for (const run of [
+					...(await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE)),
+					...(await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE)),
+				]) {
+					if (run.status === 'new' || run.status === 'running')
+						lane.snapshots.set(run.id, run.items);
+				}
+				lane.cluster.kill(victim.worker, 'SIGKILL');
+				await lane.cluster.waitForExit(victim.worker);
+				lane.killedExecutions.push(
+					...lane.cluster
+						.executionsRunBy(victim.worker)
+						.filter((id) => !before.get(lane.mode)?.has(id)),
+				);
+				lane.notes.push(
+					`d: ${victim.worker} SIGKILLed while it ran execution(s) ${lane.killedExecutions.join(', ')}`,
+				);
+				await sleep(2_000);
+				await lane.cluster.startWorker(Number(victim.worker.slice('worker-'.length)));
+			});
+			console.log(`# d. workers killed mid-run and started again: ${elapsed()}`);
+			await untilSecond(30);
+
+			// e. Measured: the main SIGKILLed ~30 ms after a poll's last answer.
+			await everyLane(async (lane) => {
+				await addAlerts(lane, 10, 'e');
+				await lane.fake.clearRequests();
+			});
+			await untilSecond(58);
+			await everyLane(async (lane) => {
+				const answered = await watchRequests(
+					lane,
+					(r) => r.path === '/api/v2/alerts' && r.status !== 0,
+					30_000,
+				);
+				await sleep(30);
+				lane.cluster.kill('main', 'SIGKILL');
+				await lane.cluster.waitForExit('main');
+				lane.notes.push(
+					`e: main SIGKILLed about 30 ms after the poll's answer (${answered.status})`,
+				);
+				await lane.cluster.startMain();
+			});
+			console.log(`# e. mains killed right after a poll answered: ${elapsed()}`);
+			// Two more polls with nothing new: anything left is read, nothing is repeated.
+			await untilSecond(0);
+			await untilSecond(0);
+			await untilSecond(30);
+			await everyLane(async (lane) => await reviveAll(lane, 'end'));
+
+			// The verdict.
+			const failures: string[] = [];
+			for (const lane of lanes) {
+				// A crashed execution's items as read before its worker was killed (see Lane.snapshots).
+				const withSnapshots = (runs: TriggerEmission[]): TriggerEmission[] =>
+					runs.map((run) => {
+						if (!run.recovered) return run;
+						const items = lane.snapshots.get(run.id);
+						if (!items)
+							failures.push(
+								`${lane.mode}: execution ${run.id} (${run.status}) was recovered by n8n and its items were not read before`,
+							);
+						return { ...run, items: items ?? [] };
+					});
+				const alertRuns = withSnapshots(
+					await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE),
+				);
+				const keywordRuns = withSnapshots(
+					await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE),
+				);
+				const alerts = tally(alertRuns, (item) => String(item.id));
+				const crawls = tally(keywordRuns, (item) => `${item.id}@${item.crawled_at}`);
+				const promised = (s: Scenario) => s !== 'e' || lane.mode === 'durable-cursors';
+				const a = countEmissions(lane.alerts, alerts, promised);
+				const k = countEmissions(lane.crawls, crawls, promised);
+				const strayAlerts = [...alerts.keys()].filter((id) => !lane.alerts.has(id));
+				const strayCrawls = [...crawls.keys()].filter((key) => !lane.crawls.has(key));
+				const measured = countEmissions(lane.alerts, alerts, (s) => s === 'e');
+				const statuses: Record<string, number> = {};
+				for (const run of [...alertRuns, ...keywordRuns])
+					statuses[run.status] = (statuses[run.status] ?? 0) + 1;
+				const killed = [...alertRuns, ...keywordRuns]
+					.filter((run) => lane.killedExecutions.includes(run.id))
+					.map((run) => `${run.id}: ${run.status}`);
+				console.log(
+					`# ${lane.mode}: alerts ${a.once}/${[...lane.alerts.values()].filter(promised).length} once, keyword updates ${k.once}/${[...lane.crawls.values()].filter(promised).length} once; ` +
+						`executions ${JSON.stringify(statuses)}; killed in d: ${killed.join(', ') || 'none'}; ` +
+						`e (main killed after a poll's answer): ${measured.once} of 10 alerts once, ${measured.missing.length} lost, ${measured.repeated.length} twice`,
+				);
+				for (const [label, count] of [
+					['alerts', a],
+					['keyword updates', k],
+				] as const) {
+					if (count.missing.length > 0)
+						failures.push(
+							`${lane.mode}: ${count.missing.length} ${label} never emitted, e.g. ${count.missing.slice(0, 5).join(', ')} (${count.missing
+								.map((key) => (label === 'alerts' ? lane.alerts : lane.crawls).get(key))
+								.slice(0, 5)
+								.join(', ')})`,
+						);
+					if (count.repeated.length > 0)
+						failures.push(
+							`${lane.mode}: ${count.repeated.length} ${label} emitted more than once, e.g. ${count.repeated.slice(0, 5).join(', ')}`,
+						);
+				}
+				if (strayAlerts.length > 0)
+					failures.push(
+						`${lane.mode}: alerts from before activation emitted: ${strayAlerts.slice(0, 5).join(', ')}`,
+					);
+				if (strayCrawls.length > 0)
+					failures.push(
+						`${lane.mode}: keyword updates nobody made emitted: ${strayCrawls.slice(0, 5).join(', ')}`,
+					);
+				// Each cluster ran the scheduler it was given, as its database shows.
+				const evidence = await lane.cluster.schedulerEvidence();
+				const durable = lane.mode !== 'in-memory';
+				if (lane.cluster.schedulerStarted() !== durable)
+					failures.push(
+						`${lane.mode}: the durable scheduler ${durable ? 'did not start' : 'started'}`,
+					);
+				if (evidence.pollJobs.length !== (durable ? 2 : 0))
+					failures.push(`${lane.mode}: ${evidence.pollJobs.length} durable poll jobs`);
+				if (evidence.pollerStates.length > 0 !== (lane.mode === 'durable-cursors'))
+					failures.push(`${lane.mode}: ${evidence.pollerStates.length} poller_state rows`);
+				if (lane.cluster.schedulerWarnings().length > 0)
+					failures.push(
+						`${lane.mode}: n8n ignored a scheduler setting: ${lane.cluster.schedulerWarnings().join(' | ')}`,
+					);
+				lane.notes.push(
+					`scheduler: ${evidence.pollJobs.length} poll jobs, poll tasks ${JSON.stringify(evidence.pollTasks)}, ${evidence.pollerStates.length} poller_state rows`,
+				);
+				const abandoned = lane.cluster
+					.logs('main')
+					.split('\n')
+					.filter((line) => line.includes('Poll exceeded its timeout'));
+				if (abandoned.length > 0)
+					failures.push(
+						`${lane.mode}: n8n abandoned ${abandoned.length} poll(s) for running past the timeout`,
+					);
+				const everything = `${lane.cluster.logs()}\n${JSON.stringify([alertRuns, keywordRuns])}`;
+				const leaked = leakPieces(lane.fake.token).filter((piece) => everything.includes(piece));
+				if (leaked.length > 0)
+					failures.push(`${lane.mode}: a piece of the token is in a log or an execution`);
+			}
+			assert.deepEqual(failures, []);
+		});
+	},
+);

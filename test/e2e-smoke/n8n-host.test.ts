@@ -83,7 +83,14 @@ module.exports = { ProbeTrigger };
 	return dir;
 }
 
-const manualTrigger = { id: 'n-trigger', name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const manualTrigger = {
+	id: 'n-trigger',
+	name: 'Manual',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 function chain(names: string[]): Record<string, unknown> {
 	const connections: Record<string, unknown> = {};
@@ -123,14 +130,29 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 	});
 
 	test('the community package is installed the way users do it', () => {
-		const installed = path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PROBE_PACKAGE, 'package.json');
+		const installed = path.join(
+			n8n.userFolder,
+			'.n8n',
+			'nodes',
+			'node_modules',
+			PROBE_PACKAGE,
+			'package.json',
+		);
 		assert.ok(fs.existsSync(installed), `${installed} exists`);
-		assert.ok(!fs.existsSync(path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-workflow')), 'the peer dependency is not installed');
+		assert.ok(
+			!fs.existsSync(path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-workflow')),
+			'the peer dependency is not installed',
+		);
 	});
 
 	test('imports a credential (plain data, fixed id) of type httpHeaderAuth', async () => {
 		const ids = await n8n.importCredentials([
-			{ id: CREDENTIAL_ID, name: 'E2E header', type: 'httpHeaderAuth', data: { name: 'X-E2E-Key', value: SECRET } },
+			{
+				id: CREDENTIAL_ID,
+				name: 'E2E header',
+				type: 'httpHeaderAuth',
+				data: { name: 'X-E2E-Key', value: SECRET },
+			},
 		]);
 		assert.deepEqual(ids, [CREDENTIAL_ID]);
 	});
@@ -142,7 +164,11 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 			nodes: [
 				manualTrigger,
 				{
-					id: 'n-set', name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0],
+					id: 'n-set',
+					name: 'Set',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [200, 0],
 					parameters: {
 						assignments: {
 							assignments: [
@@ -154,15 +180,30 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 					},
 				},
 				{
-					id: 'n-code', name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, position: [400, 0],
-					parameters: { jsCode: 'return $input.all().map((item) => ({ json: { ...item.json, doubled: item.json.n * 2 } }));' },
+					id: 'n-code',
+					name: 'Code',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [400, 0],
+					parameters: {
+						jsCode:
+							'return $input.all().map((item) => ({ json: { ...item.json, doubled: item.json.n * 2 } }));',
+					},
 				},
 				{
-					id: 'n-probe', name: 'Probe', type: `${PROBE_PACKAGE}.e2eProbe`, typeVersion: 1, position: [600, 0],
+					id: 'n-probe',
+					name: 'Probe',
+					type: `${PROBE_PACKAGE}.e2eProbe`,
+					typeVersion: 1,
+					position: [600, 0],
 					parameters: { greeting: 'hi from the probe' },
 				},
 				{
-					id: 'n-http', name: 'HTTP', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [800, 0],
+					id: 'n-http',
+					name: 'HTTP',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [800, 0],
 					parameters: {
 						url: `http://127.0.0.1:${serverPort}/echo`,
 						authentication: 'genericCredentialType',
@@ -177,11 +218,16 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 		assert.equal(id, 'e2eSmokeFlow0001');
 
 		const result = await n8n.execute(id);
-		assert.ok(result.ok, `execution succeeded; stderr tail:\n${result.stderr.slice(-2000)}\n${n8n.logTail()}`);
+		assert.ok(
+			result.ok,
+			`execution succeeded; stderr tail:\n${result.stderr.slice(-2000)}\n${n8n.logTail()}`,
+		);
 		assert.equal(result.exitCode, 0);
 		assert.deepEqual(nodeOutput(result.output, 'Set'), [{ word: 'hello', n: 42 }]);
 		assert.deepEqual(nodeOutput(result.output, 'Code'), [{ word: 'hello', n: 42, doubled: 84 }]);
-		assert.deepEqual(nodeOutput(result.output, 'Probe'), [{ word: 'hello', n: 42, doubled: 84, greeting: 'hi from the probe' }]);
+		assert.deepEqual(nodeOutput(result.output, 'Probe'), [
+			{ word: 'hello', n: 42, doubled: 84, greeting: 'hi from the probe' },
+		]);
 		assert.deepEqual(nodeOutput(result.output, 'HTTP'), [{ path: '/echo', authorized: true }]);
 		assert.equal(headerSeen, SECRET, 'n8n decrypted the imported credential and sent its header');
 	});
@@ -192,7 +238,11 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 			nodes: [
 				manualTrigger,
 				{
-					id: 'n-code', name: 'Boom', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0],
+					id: 'n-code',
+					name: 'Boom',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [200, 0],
 					parameters: { jsCode: "throw new Error('boom from e2e');" },
 				},
 			],
@@ -202,7 +252,10 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 		const result = await n8n.execute(id);
 		assert.equal(result.ok, false);
 		assert.equal(result.exitCode, 1);
-		assert.match(String(runError(result.output, 'Boom')?.message ?? runError(result.output)?.message), /boom from e2e/);
+		assert.match(
+			String(runError(result.output, 'Boom')?.message ?? runError(result.output)?.message),
+			/boom from e2e/,
+		);
 	});
 
 	test('exportNodes lists the built-in and the community nodes, with the generated Tool variant', async () => {
@@ -210,7 +263,10 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 		const names = new Set(nodes.map((node: { name: string }) => node.name));
 		assert.ok(names.has('n8n-nodes-base.set'), 'n8n-nodes-base.set is listed');
 		assert.ok(names.has(`${PROBE_PACKAGE}.e2eProbe`), `${PROBE_PACKAGE}.e2eProbe is listed`);
-		assert.ok(names.has(`${PROBE_PACKAGE}.e2eProbeTool`), `${PROBE_PACKAGE}.e2eProbeTool is listed`);
+		assert.ok(
+			names.has(`${PROBE_PACKAGE}.e2eProbeTool`),
+			`${PROBE_PACKAGE}.e2eProbeTool is listed`,
+		);
 	});
 
 	test('publish a polling trigger → start → owner set-up → login → list executions (with data) → restart → stop', async () => {
@@ -219,7 +275,11 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 			name: 'E2E polling',
 			nodes: [
 				{
-					id: 'n-poll', name: 'Poll', type: `${PROBE_PACKAGE}.e2eProbeTrigger`, typeVersion: 1, position: [0, 0],
+					id: 'n-poll',
+					name: 'Poll',
+					type: `${PROBE_PACKAGE}.e2eProbeTrigger`,
+					typeVersion: 1,
+					position: [0, 0],
 					parameters: { pollTimes: { item: [{ mode: 'everyHour' }] } },
 				},
 			],
@@ -233,7 +293,9 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 
 		const credentials = await n8n.rest('GET', '/rest/credentials');
 		assert.ok(
-			credentials.some((c: { id: string; type: string }) => c.id === CREDENTIAL_ID && c.type === 'httpHeaderAuth'),
+			credentials.some(
+				(c: { id: string; type: string }) => c.id === CREDENTIAL_ID && c.type === 'httpHeaderAuth',
+			),
 			'the imported credential is listed',
 		);
 
@@ -242,11 +304,16 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 		assert.ok(during.ok, 'execute works while n8n start runs');
 
 		const executions = await n8n.listExecutions('e2eSmokeFlow0001');
-		assert.ok(executions.length >= 2, `two executions of the smoke workflow are listed (got ${executions.length})`);
+		assert.ok(
+			executions.length >= 2,
+			`two executions of the smoke workflow are listed (got ${executions.length})`,
+		);
 		const last = executions[executions.length - 1];
 		assert.equal(last.workflowId, 'e2eSmokeFlow0001');
 		assert.equal(last.status, 'success');
-		assert.deepEqual(nodeOutput(last, 'Probe'), [{ word: 'hello', n: 42, doubled: 84, greeting: 'hi from the probe' }]);
+		assert.deepEqual(nodeOutput(last, 'Probe'), [
+			{ word: 'hello', n: 42, doubled: 84, greeting: 'hi from the probe' },
+		]);
 
 		// The published polling trigger polled once at activation (start-up)...
 		const polls = await n8n.waitForExecutions(triggerId, 1, { timeoutMs: 30_000 });
@@ -265,7 +332,10 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 	test('no secret appears in anything n8n printed', () => {
 		const logs = n8n.logs();
 		assert.ok(logs.length > 1000, 'the log holds the output of every command');
-		assert.ok(fs.readFileSync(n8n.logFile, 'utf8').length >= logs.length, 'the log file holds it too');
+		assert.ok(
+			fs.readFileSync(n8n.logFile, 'utf8').length >= logs.length,
+			'the log file holds it too',
+		);
 		assert.ok(!logs.includes(SECRET), 'the credential value is not in the logs');
 	});
 });

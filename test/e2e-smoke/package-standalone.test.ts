@@ -24,7 +24,9 @@ function sh(command: string, args: string[], cwd: string): string {
 		});
 	} catch (error) {
 		const e = error as Error & { stdout?: string; stderr?: string };
-		throw new Error(`\`${command} ${args.join(' ')}\` failed in ${cwd}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+		throw new Error(
+			`\`${command} ${args.join(' ')}\` failed in ${cwd}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+		);
 	}
 }
 
@@ -34,7 +36,9 @@ describe('the package folder on its own', { timeout: 10 * 60_000 }, () => {
 
 	test('npm install, npm run build, npm run lint and npm pack work in a copy of it outside the repository', () => {
 		const relative = path.relative(repoRoot(), packageDir());
-		const tracked = sh('git', ['ls-files', '-z', '--', relative], repoRoot()).split('\0').filter(Boolean);
+		const tracked = sh('git', ['ls-files', '-z', '--', relative], repoRoot())
+			.split('\0')
+			.filter(Boolean);
 		assert.ok(tracked.includes(`${relative}/package.json`));
 		for (const file of tracked) {
 			const target = path.join(copy, path.relative(relative, file));
@@ -48,7 +52,10 @@ describe('the package folder on its own', { timeout: 10 * 60_000 }, () => {
 		const lint = sh('npm', ['run', 'lint'], copy);
 		assert.doesNotMatch(lint, /\d+ (problems?|warnings?)/, lint);
 		const packed = sh('npm', ['pack', '--json'], copy);
-		const [{ filename, files }] = JSON.parse(packed) as Array<{ filename: string; files: Array<{ path: string }> }>;
+		const [{ filename, files }] = JSON.parse(packed) as Array<{
+			filename: string;
+			files: Array<{ path: string }>;
+		}>;
 		assert.ok(fs.existsSync(path.join(copy, filename)));
 		const paths = files.map((file) => file.path);
 		for (const expected of [
@@ -61,8 +68,14 @@ describe('the package folder on its own', { timeout: 10 * 60_000 }, () => {
 			'dist/icons/keyword-com.svg',
 			'dist/icons/keyword-com.dark.svg',
 		]) {
-			assert.ok(paths.includes(expected), `the tarball ships ${expected} (it has ${paths.length} files)`);
+			assert.ok(
+				paths.includes(expected),
+				`the tarball ships ${expected} (it has ${paths.length} files)`,
+			);
 		}
-		assert.ok(!paths.some((file) => file.startsWith('node_modules/') || file.startsWith('scripts/')), 'only dist and package.json');
+		assert.ok(
+			!paths.some((file) => file.startsWith('node_modules/') || file.startsWith('scripts/')),
+			'only dist and package.json',
+		);
 	});
 });

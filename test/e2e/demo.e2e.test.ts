@@ -16,8 +16,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import { EXAMPLES, buildPath, node24ProcessEnv } from '../../e2e/lib';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /** Pids of live processes whose environment holds `KEY=value` (n8n and its task runners carry N8N_PORT). */
 function processesWithEnv(key: string, value: string): number[] {
 	const wanted = `${key}=${value}`;
@@ -25,7 +23,8 @@ function processesWithEnv(key: string, value: string): number[] {
 	for (const entry of fs.readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
 		try {
-			if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted)) pids.push(Number(entry));
+			if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted))
+				pids.push(Number(entry));
 		} catch {
 			// gone, or not ours to read
 		}
@@ -52,10 +51,14 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 
 	test('prints a summary per example, keeps n8n open with a working login, and Ctrl-C stops everything', async () => {
 		const started = Date.now();
-		demo = spawn(process.execPath, [buildPath('dev', 'demo', 'demo.js'), '--keep-open', '--port', '0'], {
-			env: { ...node24ProcessEnv(), NODE_TEST_CONTEXT: '', NODE_OPTIONS: '' },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		demo = spawn(
+			process.execPath,
+			[buildPath('dev', 'demo', 'demo.js'), '--keep-open', '--port', '0'],
+			{
+				env: { ...node24ProcessEnv(), NODE_TEST_CONTEXT: '', NODE_OPTIONS: '' },
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		const child = demo;
 		child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
 		child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -70,10 +73,17 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			assert.ok(Date.now() < deadline, `the demo got ready within 10 minutes:\n${out}`);
 			await new Promise((r) => setTimeout(r, 250));
 		}
-		process.stdout.write(`# demo ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n${out.replace(/^/gm, '# ')}\n`);
+		process.stdout.write(
+			`# demo ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n${out.replace(/^/gm, '# ')}\n`,
+		);
 
 		// The summary: one ✔ block per example.
-		for (const spec of EXAMPLES) assert.match(out, new RegExp(`✔ ${spec.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `${spec.title} ran`);
+		for (const spec of EXAMPLES)
+			assert.match(
+				out,
+				new RegExp(`✔ ${spec.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+				`${spec.title} ran`,
+			);
 		assert.match(out, /12 keyword rows ready for the sheet/);
 		assert.match(
 			out,
@@ -93,8 +103,14 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 		const login = /Sign in as (\S+), password (\S+)/.exec(out);
 		const fakeUrl = /Fake Keyword\.com API: (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
 		const modelUrl = /Fake chat model: (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-		const mcp = /MCP server \(published\): (http:\/\/127\.0\.0\.1:\d+\/mcp\/keyword-com) +header "Authorization: Bearer (\S+)"/.exec(out);
-		assert.ok(url && login && fakeUrl && modelUrl && mcp, 'URL, login, fake API, fake model and MCP server are printed');
+		const mcp =
+			/MCP server \(published\): (http:\/\/127\.0\.0\.1:\d+\/mcp\/keyword-com) +header "Authorization: Bearer (\S+)"/.exec(
+				out,
+			);
+		assert.ok(
+			url && login && fakeUrl && modelUrl && mcp,
+			'URL, login, fake API, fake model and MCP server are printed',
+		);
 		const [, baseUrl, port] = url;
 
 		// The printed login works, and the examples (and their test copies) are there.
@@ -104,26 +120,56 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			body: JSON.stringify({ emailOrLdapLoginId: login[1], password: login[2] }),
 		});
 		assert.equal(res.status, 200, 'the printed login signs in');
-		const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+		const cookie = res.headers
+			.getSetCookie()
+			.map((c) => c.split(';')[0])
+			.find((c) => c.startsWith('n8n-auth='));
 		assert.ok(cookie);
-		const workflows = (await (await fetch(`${baseUrl}/rest/workflows`, { headers: { cookie } })).json()) as { data: any[] };
+		const workflows = (await (
+			await fetch(`${baseUrl}/rest/workflows`, { headers: { cookie } })
+		).json()) as { data: any[] };
 		const withCopy = EXAMPLES.filter((spec) => spec.kind !== 'mcp');
 		assert.equal(withCopy.length, 5, 'every example but the MCP server has a test copy');
-		assert.equal(workflows.data.length, EXAMPLES.length + withCopy.length, 'each example, and the test copy of each example run by n8n execute');
-		const credentials = (await (await fetch(`${baseUrl}/rest/credentials`, { headers: { cookie } })).json()) as { data: any[] };
-		assert.deepEqual(credentials.data.map((c) => c.name).sort(), ['Keyword.com account', 'MCP bearer token', 'OpenAI account']);
+		assert.equal(
+			workflows.data.length,
+			EXAMPLES.length + withCopy.length,
+			'each example, and the test copy of each example run by n8n execute',
+		);
+		const credentials = (await (
+			await fetch(`${baseUrl}/rest/credentials`, { headers: { cookie } })
+		).json()) as { data: any[] };
+		assert.deepEqual(credentials.data.map((c) => c.name).sort(), [
+			'Keyword.com account',
+			'MCP bearer token',
+			'OpenAI account',
+		]);
 		for (const match of out.matchAll(/(http:\/\/127\.0\.0\.1:\d+\/workflow\/(\w+))/g)) {
-			assert.ok(workflows.data.some((w) => w.id === match[2]), `${match[1]} is a workflow of this n8n`);
+			assert.ok(
+				workflows.data.some((w) => w.id === match[2]),
+				`${match[1]} is a workflow of this n8n`,
+			);
 		}
 		assert.equal((await fetch(`${fakeUrl[1]}/__control/state`)).status, 200, 'the fake API is up');
-		assert.equal((await fetch(`${modelUrl[1]}/models`)).status, 401, 'the fake model is up (and asks for its key)');
+		assert.equal(
+			(await fetch(`${modelUrl[1]}/models`)).status,
+			401,
+			'the fake model is up (and asks for its key)',
+		);
 
 		// The MCP server stays up: an MCP client with the printed token lists the Keyword.com tools.
 		const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
-		await client.connect(new StreamableHTTPClientTransport(new URL(mcp[1]), { requestInit: { headers: { Authorization: `Bearer ${mcp[2]}` } } }));
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(mcp[1]), {
+				requestInit: { headers: { Authorization: `Bearer ${mcp[2]}` } },
+			}),
+		);
 		const { tools } = await client.listTools();
 		await client.close();
-		assert.deepEqual(tools.map((t) => t.name).sort(), ['Get_many_alerts', 'Get_many_keywords', 'Get_many_projects']);
+		assert.deepEqual(tools.map((t) => t.name).sort(), [
+			'Get_many_alerts',
+			'Get_many_keywords',
+			'Get_many_projects',
+		]);
 		assert.ok(processesWithEnv('N8N_PORT', port).length >= 1, 'n8n runs');
 
 		// Ctrl-C: everything stops.
@@ -137,6 +183,10 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 		assert.ok(await refused(`${baseUrl}/healthz`), 'n8n no longer answers');
 		assert.ok(await refused(`${fakeUrl[1]}/__control/state`), 'the fake API no longer answers');
 		assert.ok(await refused(`${modelUrl[1]}/models`), 'the fake model no longer answers');
-		assert.deepEqual(processesWithEnv('N8N_PORT', port), [], 'no n8n process (nor task runner) is left');
+		assert.deepEqual(
+			processesWithEnv('N8N_PORT', port),
+			[],
+			'no n8n process (nor task runner) is left',
+		);
 	});
 });

@@ -49,9 +49,10 @@ import {
 } from '../../e2e/lib/examples';
 import type { FakeModel } from '../../e2e/lib/fake-model';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-function runOf(runs: ExampleRun[], file: string): ExampleRun & { result: NonNullable<ExampleRun['result']> } {
+function runOf(
+	runs: ExampleRun[],
+	file: string,
+): ExampleRun & { result: NonNullable<ExampleRun['result']> } {
 	const run = runs.find((r) => r.spec.file === file);
 	assert.ok(run, `${file} ran`);
 	assert.ok(run.ok && run.result?.ok, `${file}: ${run.summary}`);
@@ -88,7 +89,10 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 	});
 
 	test('examples/ holds the six examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
-		const files = fs.readdirSync(examplesDir()).filter((f) => f.endsWith('.json')).sort();
+		const files = fs
+			.readdirSync(examplesDir())
+			.filter((f) => f.endsWith('.json'))
+			.sort();
 		assert.deepEqual(files, EXAMPLES.map((e) => e.file).sort());
 		const known = new Map<string, number[]>();
 		for (const node of await n8n.exportNodes()) {
@@ -98,33 +102,75 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 			const workflow = loadExample(spec.file);
 			assert.equal(typeof workflow.id, 'string', `${spec.file}: has an id`);
 			assert.equal(typeof workflow.name, 'string');
-			assert.equal(workflow.settings?.executionOrder, 'v1', `${spec.file}: n8n 1.x/2.x execution order`);
+			assert.equal(
+				workflow.settings?.executionOrder,
+				'v1',
+				`${spec.file}: n8n 1.x/2.x execution order`,
+			);
 			const names = new Set<string>();
 			for (const node of workflow.nodes) {
 				assert.match(node.id, /^[0-9a-f-]{36}$/, `${spec.file}: "${node.name}" has a node id`);
 				assert.ok(!names.has(node.name), `${spec.file}: node names are unique`);
 				names.add(node.name);
-				assert.ok(Array.isArray(node.position) && node.position.length === 2, `${spec.file}: "${node.name}" has a position`);
+				assert.ok(
+					Array.isArray(node.position) && node.position.length === 2,
+					`${spec.file}: "${node.name}" has a position`,
+				);
 				assert.ok(known.has(node.type), `${spec.file}: node type ${node.type} exists in this n8n`);
-				assert.ok(known.get(node.type)!.includes(node.typeVersion), `${spec.file}: ${node.type} v${node.typeVersion} exists (has ${known.get(node.type)!.join(', ')})`);
-				if (node.type === KEYWORD_COM_NODE || node.type === KEYWORD_COM_TRIGGER_NODE || node.type === KEYWORD_COM_TOOL_NODE) {
-					assert.deepEqual(node.credentials, { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } }, `${spec.file}: "${node.name}" uses the "Keyword.com account" credential`);
+				assert.ok(
+					known.get(node.type)!.includes(node.typeVersion),
+					`${spec.file}: ${node.type} v${node.typeVersion} exists (has ${known.get(node.type)!.join(', ')})`,
+				);
+				if (
+					node.type === KEYWORD_COM_NODE ||
+					node.type === KEYWORD_COM_TRIGGER_NODE ||
+					node.type === KEYWORD_COM_TOOL_NODE
+				) {
+					assert.deepEqual(
+						node.credentials,
+						{ keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } },
+						`${spec.file}: "${node.name}" uses the "Keyword.com account" credential`,
+					);
 				}
-				if (node.type === KEYWORD_COM_TOOL_NODE) assert.equal(node.typeVersion, 2, `${spec.file}: "${node.name}" is a version 2 tool (tool-mode limits)`);
+				if (node.type === KEYWORD_COM_TOOL_NODE)
+					assert.equal(
+						node.typeVersion,
+						2,
+						`${spec.file}: "${node.name}" is a version 2 tool (tool-mode limits)`,
+					);
 				if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi') {
-					assert.deepEqual(node.credentials, { openAiApi: { id: EXAMPLE_OPENAI_CREDENTIAL_ID, name: EXAMPLE_OPENAI_CREDENTIAL_NAME } }, `${spec.file}: "${node.name}" uses the "OpenAI account" credential`);
-					assert.equal(node.parameters.responsesApiEnabled, false, `${spec.file}: Chat Completions, so any OpenAI-compatible endpoint works`);
+					assert.deepEqual(
+						node.credentials,
+						{
+							openAiApi: { id: EXAMPLE_OPENAI_CREDENTIAL_ID, name: EXAMPLE_OPENAI_CREDENTIAL_NAME },
+						},
+						`${spec.file}: "${node.name}" uses the "OpenAI account" credential`,
+					);
+					assert.equal(
+						node.parameters.responsesApiEnabled,
+						false,
+						`${spec.file}: Chat Completions, so any OpenAI-compatible endpoint works`,
+					);
 				}
 				if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger') {
-					assert.equal(node.parameters.authentication, 'bearerAuth', `${spec.file}: the MCP server asks for a bearer token`);
-					assert.deepEqual(node.credentials, { httpBearerAuth: { id: EXAMPLE_MCP_CREDENTIAL_ID, name: EXAMPLE_MCP_CREDENTIAL_NAME } });
+					assert.equal(
+						node.parameters.authentication,
+						'bearerAuth',
+						`${spec.file}: the MCP server asks for a bearer token`,
+					);
+					assert.deepEqual(node.credentials, {
+						httpBearerAuth: { id: EXAMPLE_MCP_CREDENTIAL_ID, name: EXAMPLE_MCP_CREDENTIAL_NAME },
+					});
 				}
 			}
 			for (const [from, outputs] of Object.entries<any>(workflow.connections)) {
 				assert.ok(names.has(from), `${spec.file}: connection from a node that exists (${from})`);
 				for (const [type, branches] of Object.entries<any>(outputs)) {
 					for (const c of branches.flat()) {
-						assert.ok(names.has(c.node), `${spec.file}: connection to a node that exists (${c.node})`);
+						assert.ok(
+							names.has(c.node),
+							`${spec.file}: connection to a node that exists (${c.node})`,
+						);
 						assert.equal(c.type, type, `${spec.file}: ${from} → ${c.node} is a ${type} connection`);
 					}
 				}
@@ -135,22 +181,49 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 	test('each example imports as shipped, and its test copy runs against the fake', async () => {
 		const before = JSON.stringify(EXAMPLES.map((spec) => loadExample(spec.file)));
 		runs = await importAndRunExamples(n8n, { mcpToken: MCP_TOKEN });
-		assert.equal(JSON.stringify(EXAMPLES.map((spec) => loadExample(spec.file))), before, 'the example files are untouched');
-		assert.deepEqual(runs.map((run) => run.spec.file), EXAMPLES.map((spec) => spec.file), 'every example ran, in order');
+		assert.equal(
+			JSON.stringify(EXAMPLES.map((spec) => loadExample(spec.file))),
+			before,
+			'the example files are untouched',
+		);
+		assert.deepEqual(
+			runs.map((run) => run.spec.file),
+			EXAMPLES.map((spec) => spec.file),
+			'every example ran, in order',
+		);
 		for (const run of runs) {
-			assert.ok(run.ok, `${run.spec.file}: ${run.summary}\n(fake model errors: ${JSON.stringify(model.errors())})\n${n8n.logTail(30)}`);
+			assert.ok(
+				run.ok,
+				`${run.spec.file}: ${run.summary}\n(fake model errors: ${JSON.stringify(model.errors())})\n${n8n.logTail(30)}`,
+			);
 			process.stdout.write(`# ${run.spec.title}: ${run.summary}\n`);
 		}
 		const listed = await n8n.cli(['list:workflow']);
-		for (const run of runs.filter((r) => r.copyId)) assert.match(listed.stdout, new RegExp(`${run.copyId}\\|`), `${run.copyId} is in n8n`);
-		for (const run of runs) assert.match(listed.stdout, new RegExp(`${run.exampleId}\\|`), `${run.exampleId} is in n8n`);
+		for (const run of runs.filter((r) => r.copyId))
+			assert.match(listed.stdout, new RegExp(`${run.copyId}\\|`), `${run.copyId} is in n8n`);
+		for (const run of runs)
+			assert.match(listed.stdout, new RegExp(`${run.exampleId}\\|`), `${run.exampleId} is in n8n`);
 	});
 
 	test('daily ranks → Google Sheet: one row per keyword of the project', () => {
 		const { result } = runOf(runs, 'daily-ranks-to-google-sheet.json');
 		const rows = nodeOutput(result.output, 'Append to Google Sheet')!;
 		assert.equal(rows.length, 12);
-		assert.deepEqual(Object.keys(rows[0]).sort(), ['best_rank', 'change_1d', 'date', 'device', 'keyword', 'project', 'rank', 'ranking_url', 'region', 'search_volume'].sort());
+		assert.deepEqual(
+			Object.keys(rows[0]).sort(),
+			[
+				'best_rank',
+				'change_1d',
+				'date',
+				'device',
+				'keyword',
+				'project',
+				'rank',
+				'ranking_url',
+				'region',
+				'search_volume',
+			].sort(),
+		);
 		assert.equal(rows[0].keyword, 'running shoes');
 		assert.ok(rows.every((r) => r.project === 'Acme Shoes' && /^\d{4}-\d\d-\d\d$/.test(r.date)));
 		assert.ok(rows.some((r) => r.device === 'Mobile') && rows.some((r) => r.device === 'Desktop'));
@@ -169,7 +242,10 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		const { result } = runOf(runs, 'weekly-ai-visibility-summary.json');
 		const [mail, ...more] = nodeOutput(result.output, 'Email the summary')!;
 		assert.equal(more.length, 0);
-		assert.deepEqual(mail.brands.map((b: any) => b.domain), ['acmeshoes.com', 'cafe-zuerich.ch']);
+		assert.deepEqual(
+			mail.brands.map((b: any) => b.domain),
+			['acmeshoes.com', 'cafe-zuerich.ch'],
+		);
 		assert.match(mail.subject, /2 brands/);
 		assert.match(mail.text, /Acme Shoes: visibility \d+\.\d \([+-]?\d+\.\d vs last week\)/);
 		assert.match(mail.html, /<li>Café Zürich: visibility/);
@@ -179,50 +255,124 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		const { result } = runOf(runs, 'bulk-add-keywords-from-sheet.json');
 		const added = nodeOutput(result.output, 'Add keywords')!;
 		assert.equal(added.length, 2, 'one addition per project and URL');
-		assert.deepEqual(added.map((a) => [a.requested, a.added, a.duplicates]), [[3, 2, 1], [2, 2, 0]]);
-		const cafe = await fake.api('GET', `/api/v2/groups/${encodeURIComponent('Café Zürich')}/keywords/?per_page=250`);
-		const imported = (cafe.data as any[]).filter((k) => k.attributes.tags?.some((t: any) => t.name === 'Imported'));
-		assert.deepEqual(imported.map((k) => k.attributes.kw).sort(), BULK_SHEET_ROWS.filter((r) => r.project === 'Café Zürich').map((r) => r.keyword).sort());
+		assert.deepEqual(
+			added.map((a) => [a.requested, a.added, a.duplicates]),
+			[
+				[3, 2, 1],
+				[2, 2, 0],
+			],
+		);
+		const cafe = await fake.api(
+			'GET',
+			`/api/v2/groups/${encodeURIComponent('Café Zürich')}/keywords/?per_page=250`,
+		);
+		const imported = (cafe.data as any[]).filter((k) =>
+			k.attributes.tags?.some((t: any) => t.name === 'Imported'),
+		);
+		assert.deepEqual(
+			imported.map((k) => k.attributes.kw).sort(),
+			BULK_SHEET_ROWS.filter((r) => r.project === 'Café Zürich')
+				.map((r) => r.keyword)
+				.sort(),
+		);
 	});
 
 	/** Keywords of Acme Shoes now: the 12 of the demo data and the 2 the bulk example added before the agent ran. */
 	const acmeKeywordCount = async (): Promise<number> => {
-		const listed = await fake.api('GET', `/api/v2/groups/${encodeURIComponent('Acme Shoes')}/keywords/?per_page=250`);
-		assert.equal(listed.data.length, 14, '12 keywords of the demo data + 2 added by the bulk example');
+		const listed = await fake.api(
+			'GET',
+			`/api/v2/groups/${encodeURIComponent('Acme Shoes')}/keywords/?per_page=250`,
+		);
+		assert.equal(
+			listed.data.length,
+			14,
+			'12 keywords of the demo data + 2 added by the bulk example',
+		);
 		return listed.data.length;
 	};
 
 	test('AI Agent with Keyword.com tools: the copy asks from a Chat Trigger stand-in; the model calls two tools and answers from them', async () => {
 		const example = loadExample('ai-agent-keyword-com-tools.json');
-		assert.ok(example.nodes.some((n: any) => n.type === CHAT_TRIGGER_NODE), 'the example starts from a Chat Trigger');
-		assert.deepEqual(example.nodes.filter((n: any) => n.type === KEYWORD_COM_TOOL_NODE).map((n: any) => n.name), AGENT_TOOLS);
+		assert.ok(
+			example.nodes.some((n: any) => n.type === CHAT_TRIGGER_NODE),
+			'the example starts from a Chat Trigger',
+		);
+		assert.deepEqual(
+			example.nodes.filter((n: any) => n.type === KEYWORD_COM_TOOL_NODE).map((n: any) => n.name),
+			AGENT_TOOLS,
+		);
 		const { result } = runOf(runs, 'ai-agent-keyword-com-tools.json');
 		assert.deepEqual(model.errors(), [], 'the fake model answered every request from its script');
-		assert.deepEqual(toolCallsOf(result.output), ['Get many projects', 'Get many keywords'], 'the tools the script calls, in order');
+		assert.deepEqual(
+			toolCallsOf(result.output),
+			['Get many projects', 'Get many keywords'],
+			'the tools the script calls, in order',
+		);
 
 		const chats = model.chatRequests();
-		assert.deepEqual(chats.map((c) => c.step), [0, 1, 2], 'three model calls: projects, keywords, answer');
+		assert.deepEqual(
+			chats.map((c) => c.step),
+			[0, 1, 2],
+			'three model calls: projects, keywords, answer',
+		);
 		const messages: any[] = chats[0].body.messages;
 		assert.equal(messages[0].role, 'system');
-		assert.match(messages[0].content, /project.*name/i, 'the system message asks for project names');
+		assert.match(
+			messages[0].content,
+			/project.*name/i,
+			'the system message asks for project names',
+		);
 		assert.equal(messages.at(-1).role, 'user');
-		assert.equal(messages.at(-1).content, AGENT_EXAMPLE_QUESTION, 'the question comes through the Chat Trigger stand-in');
-		assert.deepEqual([...chats[0].tools].sort(), ['Get_many_alerts', 'Get_many_keywords', 'Get_many_projects'], 'the three tools are offered');
+		assert.equal(
+			messages.at(-1).content,
+			AGENT_EXAMPLE_QUESTION,
+			'the question comes through the Chat Trigger stand-in',
+		);
+		assert.deepEqual(
+			[...chats[0].tools].sort(),
+			['Get_many_alerts', 'Get_many_keywords', 'Get_many_projects'],
+			'the three tools are offered',
+		);
 
 		const [projectsResult, keywordsResult] = chats[2].toolResults;
 		const projects = toolRecords(projectsResult.content);
 		const keywords = toolRecords(keywordsResult.content);
-		assert.deepEqual(projects.map((p) => p.name), ['Acme Shoes', 'Café Zürich'], 'projects only, no groups');
+		assert.deepEqual(
+			projects.map((p) => p.name),
+			['Acme Shoes', 'Café Zürich'],
+			'projects only, no groups',
+		);
 		const count = await acmeKeywordCount();
-		assert.equal(keywords.length, count, `the ${count} keywords of Acme Shoes (under the tool default of 20)`);
-		assert.ok(keywords.every((k) => k.project === 'Acme Shoes' && Object.keys(k).length <= 10), 'simplified keyword records of the project');
-		for (const r of chats[2].toolResults) assert.ok(r.bytes < 16_000, `${r.name}: ${r.bytes} bytes, under the 16,000-character cap`);
+		assert.equal(
+			keywords.length,
+			count,
+			`the ${count} keywords of Acme Shoes (under the tool default of 20)`,
+		);
+		assert.ok(
+			keywords.every((k) => k.project === 'Acme Shoes' && Object.keys(k).length <= 10),
+			'simplified keyword records of the project',
+		);
+		for (const r of chats[2].toolResults)
+			assert.ok(r.bytes < 16_000, `${r.name}: ${r.bytes} bytes, under the 16,000-character cap`);
 
 		const answer = nodeOutput(result.output, 'AI Agent')?.[0]?.output;
-		const best = keywords.filter((k) => typeof k.rank === 'number').sort((a, b) => a.rank - b.rank)[0];
-		assert.ok(answer.startsWith(`You track 2 projects: Acme Shoes and Café Zürich. Acme Shoes has ${count} keywords; the best placed: `), answer);
-		assert.ok(answer.includes(`'${best.keyword}' (rank ${best.rank})`), `the answer names the best-placed keyword: ${answer}`);
-		const seen = model.requests().map((r) => `${JSON.stringify(r.headers)}\n${r.bodyText}`).join('\n');
+		const best = keywords
+			.filter((k) => typeof k.rank === 'number')
+			.sort((a, b) => a.rank - b.rank)[0];
+		assert.ok(
+			answer.startsWith(
+				`You track 2 projects: Acme Shoes and Café Zürich. Acme Shoes has ${count} keywords; the best placed: `,
+			),
+			answer,
+		);
+		assert.ok(
+			answer.includes(`'${best.keyword}' (rank ${best.rank})`),
+			`the answer names the best-placed keyword: ${answer}`,
+		);
+		const seen = model
+			.requests()
+			.map((r) => `${JSON.stringify(r.headers)}\n${r.bodyText}`)
+			.join('\n');
 		assert.ok(!seen.includes(fake.token), 'the Keyword.com token never reaches the model');
 	});
 
@@ -231,16 +381,35 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		assert.ok(run?.ok && run.mcp, `the MCP example ran: ${run?.summary}`);
 		const { mcp } = run;
 		assert.match(mcp.url, /\/mcp\/keyword-com$/);
-		assert.deepEqual(mcp.tools.map((t) => t.name).sort(), ['Get_many_alerts', 'Get_many_keywords', 'Get_many_projects']);
-		for (const t of mcp.tools) assert.ok(typeof t.description === 'string' && t.description.trim().length > 0, `${t.name} has a description`);
-		assert.ok('project' in (mcp.tools.find((t) => t.name === 'Get_many_keywords')?.inputSchema?.properties ?? {}), 'Get_many_keywords takes a project');
+		assert.deepEqual(mcp.tools.map((t) => t.name).sort(), [
+			'Get_many_alerts',
+			'Get_many_keywords',
+			'Get_many_projects',
+		]);
+		for (const t of mcp.tools)
+			assert.ok(
+				typeof t.description === 'string' && t.description.trim().length > 0,
+				`${t.name} has a description`,
+			);
+		assert.ok(
+			'project' in
+				(mcp.tools.find((t) => t.name === 'Get_many_keywords')?.inputSchema?.properties ?? {}),
+			'Get_many_keywords takes a project',
+		);
 		assert.equal(mcp.call.isError, false, mcp.call.text.slice(0, 300));
 		const count = await acmeKeywordCount();
 		assert.equal(mcp.call.records.length, count, `the ${count} keywords of Acme Shoes`);
 		assert.ok(mcp.call.records.every((k) => k.project === 'Acme Shoes'));
-		assert.equal(mcp.withoutTokenStatus, 403, 'a client without the bearer token is refused (n8n answers 403)');
+		assert.equal(
+			mcp.withoutTokenStatus,
+			403,
+			'a client without the bearer token is refused (n8n answers 403)',
+		);
 		const logs = n8n.logs();
-		assert.ok(!logs.includes(fake.token) && !logs.includes(MCP_TOKEN), 'neither token is in the logs');
+		assert.ok(
+			!logs.includes(fake.token) && !logs.includes(MCP_TOKEN),
+			'neither token is in the logs',
+		);
 		assert.ok(!mcp.call.text.includes(fake.token), 'no Keyword.com token in the MCP answer');
 	});
 
@@ -250,13 +419,20 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 			id: 'kwcExAlertSlackPub',
 			name: 'Keyword.com: new rank alert → Slack (published test copy)',
 		});
-		assert.ok(copy.nodes.some((n: any) => n.type === KEYWORD_COM_TRIGGER_NODE), 'the trigger is kept');
+		assert.ok(
+			copy.nodes.some((n: any) => n.type === KEYWORD_COM_TRIGGER_NODE),
+			'the trigger is kept',
+		);
 		const id = await n8n.importWorkflow(copy);
-		const alertPolls = async (): Promise<number> => (await fake.requests()).filter((r) => r.path === '/api/v2/alerts' && r.status === 200).length;
+		const alertPolls = async (): Promise<number> =>
+			(await fake.requests()).filter((r) => r.path === '/api/v2/alerts' && r.status === 200).length;
 		const waitForPoll = async (count: number): Promise<void> => {
 			const deadline = Date.now() + 60_000;
 			while ((await alertPolls()) < count) {
-				assert.ok(Date.now() < deadline, `the trigger polled (${count} polls expected)\n${n8n.logTail(40)}`);
+				assert.ok(
+					Date.now() < deadline,
+					`the trigger polled (${count} polls expected)\n${n8n.logTail(40)}`,
+				);
 				await new Promise((r) => setTimeout(r, 300));
 			}
 		};
@@ -267,7 +443,8 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		await waitForPoll(1); // activation: the trigger learns where "now" is
 		const first = await n8n.listExecutionSummaries(id);
 
-		const created = (await fake.control('POST', 'alerts', { count: 2, category: 'Acme Shoes' })).data as any[];
+		const created = (await fake.control('POST', 'alerts', { count: 2, category: 'Acme Shoes' }))
+			.data as any[];
 		await n8n.restart(); // activation poll again: the two new alerts
 		await waitForPoll(2);
 		const executions = await n8n.waitForExecutions(id, first.length + 1, { timeoutMs: 60_000 });
@@ -276,7 +453,11 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		assert.equal(last.status, 'success');
 		const posted = nodeOutput(last, 'Post to Slack')!;
 		const fromTrigger = nodeOutput(last, 'On new rank alert')!;
-		assert.deepEqual(fromTrigger.map((a) => String(a.id)).sort(), created.map((a) => String(a.id)).sort(), 'exactly the new alerts');
+		assert.deepEqual(
+			fromTrigger.map((a) => String(a.id)).sort(),
+			created.map((a) => String(a.id)).sort(),
+			'exactly the new alerts',
+		);
 		assert.equal(posted.length, 2);
 		assert.ok(posted.every((m) => m.text.includes('(Acme Shoes, ')));
 

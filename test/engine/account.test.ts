@@ -4,7 +4,14 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { TOKEN, assertNoTokenIn, assertPaired, assertSingleRequest, runOk, useFake } from './helpers';
+import {
+	TOKEN,
+	assertNoTokenIn,
+	assertPaired,
+	assertSingleRequest,
+	runOk,
+	useFake,
+} from './helpers';
 
 const fake = useFake();
 
@@ -23,14 +30,22 @@ describe('account (engine)', () => {
 		assert.equal(account.name, 'Demo User');
 		assert.equal(account.access_level, 'master');
 		assert.equal(account.plan, 'Business 5000 (Daily)');
-		assert.deepEqual(Object.keys(account.refreshes as IDataObject).sort(), ['limit', 'remaining', 'used']);
+		assert.deepEqual(Object.keys(account.refreshes as IDataObject).sort(), [
+			'limit',
+			'remaining',
+			'used',
+		]);
 		assert.notEqual(account.api_token, TOKEN);
 		assert.equal(account.api_token, '[redacted]');
 		assertNoTokenIn(items);
 	});
 
 	it('#22 account get raw (Simplify off) returns the user record, api_token still masked', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'account', operation: 'get', simplify: false });
+		const { items, requests } = await runOk(fake, {
+			resource: 'account',
+			operation: 'get',
+			simplify: false,
+		});
 		assertSingleRequest(requests, { method: 'GET', rawPath: ACCOUNT_PATH, query: {} });
 		assert.equal(items[0].type, 'user');
 		const attributes = items[0].attributes as IDataObject;
@@ -41,10 +56,19 @@ describe('account (engine)', () => {
 	});
 
 	it('#22 account get with Include API Token reveals the token (simplified and raw)', async () => {
-		const simplified = await runOk(fake, { resource: 'account', operation: 'get', options: { includeApiToken: true } });
+		const simplified = await runOk(fake, {
+			resource: 'account',
+			operation: 'get',
+			options: { includeApiToken: true },
+		});
 		assertSingleRequest(simplified.requests, { method: 'GET', rawPath: ACCOUNT_PATH, query: {} });
 		assert.equal(simplified.items[0].api_token, TOKEN);
-		const raw = await runOk(fake, { resource: 'account', operation: 'get', simplify: false, options: { includeApiToken: true } });
+		const raw = await runOk(fake, {
+			resource: 'account',
+			operation: 'get',
+			simplify: false,
+			options: { includeApiToken: true },
+		});
 		assert.equal((raw.items[0].attributes as IDataObject).api_token, TOKEN);
 	});
 
@@ -59,6 +83,9 @@ describe('account (engine)', () => {
 		});
 		const afterAdd = (await runOk(fake, { resource: 'account', operation: 'get' })).items[0];
 		assert.equal(afterAdd.used, (before.used as number) + 1);
-		assert.equal((afterAdd.daily_added as IDataObject).used, ((before.daily_added as IDataObject).used as number) + 1);
+		assert.equal(
+			(afterAdd.daily_added as IDataObject).used,
+			((before.daily_added as IDataObject).used as number) + 1,
+		);
 	});
 });

@@ -12,12 +12,25 @@ const domainId = () => fake.api.state.aiDomains[0].id;
 
 describe('aiMetric (engine)', () => {
 	it('#26 aiMetric getDashboard without filters: no query, one item with the three blocks', async () => {
-		const { items, raw, requests } = await runOk(fake, { resource: 'aiMetric', operation: 'getDashboard', domainId: rl(domainId(), 'id') });
-		assertSingleRequest(requests, { method: 'GET', rawPath: `/api/v2/ai-visibility/domains/${domainId()}/metrics`, query: {}, body: null });
+		const { items, raw, requests } = await runOk(fake, {
+			resource: 'aiMetric',
+			operation: 'getDashboard',
+			domainId: rl(domainId(), 'id'),
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: `/api/v2/ai-visibility/domains/${domainId()}/metrics`,
+			query: {},
+			body: null,
+		});
 		assert.equal(requests[0].rawQuery, '');
 		assert.equal(items.length, 1);
 		assertPaired(raw, 0);
-		assert.deepEqual(Object.keys(items[0]).sort(), ['competitorMetrics', 'competitorTimeSeriesData', 'ownBrandMetrics']);
+		assert.deepEqual(Object.keys(items[0]).sort(), [
+			'competitorMetrics',
+			'competitorTimeSeriesData',
+			'ownBrandMetrics',
+		]);
 		const own = items[0].ownBrandMetrics as IDataObject;
 		assert.equal(typeof own.visibilityScore, 'number');
 		const daily = (own.historicalData as IDataObject).daily as IDataObject;
@@ -73,8 +86,17 @@ describe('aiMetric (engine)', () => {
 	});
 
 	it('#27 aiMetric getSentiment returns the whole report as one item; filters as topics[] and search_terms[]', async () => {
-		const plain = await runOk(fake, { resource: 'aiMetric', operation: 'getSentiment', domainId: rl(domainId(), 'id') });
-		assertSingleRequest(plain.requests, { method: 'GET', rawPath: `/api/v2/ai-visibility/domains/${domainId()}/metrics/sentiment`, query: {}, body: null });
+		const plain = await runOk(fake, {
+			resource: 'aiMetric',
+			operation: 'getSentiment',
+			domainId: rl(domainId(), 'id'),
+		});
+		assertSingleRequest(plain.requests, {
+			method: 'GET',
+			rawPath: `/api/v2/ai-visibility/domains/${domainId()}/metrics/sentiment`,
+			query: {},
+			body: null,
+		});
 		assert.equal(plain.items.length, 1);
 		const data = plain.items[0].data as IDataObject;
 		assert.equal((data.brandSentiment as IDataObject).name, 'Acme Shoes');
@@ -85,25 +107,47 @@ describe('aiMetric (engine)', () => {
 			resource: 'aiMetric',
 			operation: 'getSentiment',
 			domainId: rl(domainId(), 'id'),
-			filters: { topics: ['Hiking'], searchTerms: ['acme shoes vs nike', 'best running shoes for beginners'] },
+			filters: {
+				topics: ['Hiking'],
+				searchTerms: ['acme shoes vs nike', 'best running shoes for beginners'],
+			},
 		});
 		assertSingleRequest(filtered.requests, {
 			method: 'GET',
 			rawPath: `/api/v2/ai-visibility/domains/${domainId()}/metrics/sentiment`,
-			query: { 'topics[]': ['Hiking'], 'search_terms[]': ['acme shoes vs nike', 'best running shoes for beginners'] },
+			query: {
+				'topics[]': ['Hiking'],
+				'search_terms[]': ['acme shoes vs nike', 'best running shoes for beginners'],
+			},
 		});
 		const meta = filtered.items[0].meta as IDataObject;
-		assert.deepEqual(meta.filters, { topics: ['Hiking'], search_terms: ['acme shoes vs nike', 'best running shoes for beginners'] });
+		assert.deepEqual(meta.filters, {
+			topics: ['Hiking'],
+			search_terms: ['acme shoes vs nike', 'best running shoes for beginners'],
+		});
 	});
 
 	it('#28 aiMetric getCitations returns the whole report as one item; filters as topics[] and search_terms[]', async () => {
 		const other = fake.api.state.aiDomains[1].id;
-		const plain = await runOk(fake, { resource: 'aiMetric', operation: 'getCitations', domainId: rl(other, 'id') });
-		assertSingleRequest(plain.requests, { method: 'GET', rawPath: `/api/v2/ai-visibility/domains/${other}/metrics/citations`, query: {}, body: null });
+		const plain = await runOk(fake, {
+			resource: 'aiMetric',
+			operation: 'getCitations',
+			domainId: rl(other, 'id'),
+		});
+		assertSingleRequest(plain.requests, {
+			method: 'GET',
+			rawPath: `/api/v2/ai-visibility/domains/${other}/metrics/citations`,
+			query: {},
+			body: null,
+		});
 		assert.equal(plain.items.length, 1);
 		const data = plain.items[0].data as IDataObject;
 		assert.equal(typeof data.totalCitations, 'number');
-		assert.ok((data.domains as IDataObject[]).some((domain) => domain.domain === 'cafe-zuerich.ch' && domain.isOwnDomain === true));
+		assert.ok(
+			(data.domains as IDataObject[]).some(
+				(domain) => domain.domain === 'cafe-zuerich.ch' && domain.isOwnDomain === true,
+			),
+		);
 
 		const filtered = await runOk(fake, {
 			resource: 'aiMetric',

@@ -11,7 +11,11 @@ const fake = useFake();
 describe('aiSearchTerm (engine)', () => {
 	it('#25 aiSearchTerm getMany lists the search terms of a domain, simplified (topic name)', async () => {
 		const domain = fake.api.state.aiDomains[0];
-		const { items, raw, requests } = await runOk(fake, { resource: 'aiSearchTerm', operation: 'getMany', domainId: rl(domain.id, 'id') });
+		const { items, raw, requests } = await runOk(fake, {
+			resource: 'aiSearchTerm',
+			operation: 'getMany',
+			domainId: rl(domain.id, 'id'),
+		});
 		assertSingleRequest(requests, {
 			method: 'GET',
 			rawPath: `/api/v2/ai-visibility/domains/${domain.id}/search-terms`,
@@ -20,7 +24,10 @@ describe('aiSearchTerm (engine)', () => {
 		});
 		assert.equal(items.length, 7);
 		assertPaired(raw, 0);
-		assert.deepEqual(items.map((item) => item.term), domain.searchTerms.map((term) => term.term));
+		assert.deepEqual(
+			items.map((item) => item.term),
+			domain.searchTerms.map((term) => term.term),
+		);
 		const first = items[0];
 		assert.equal(first.topic, 'Running shoes');
 		assert.equal(first.searchTermTopicRef, undefined);
@@ -38,7 +45,10 @@ describe('aiSearchTerm (engine)', () => {
 			domainId: rl(domain.id, 'list'),
 			simplify: false,
 		});
-		assertSingleRequest(requests, { method: 'GET', rawPath: `/api/v2/ai-visibility/domains/${domain.id}/search-terms` });
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: `/api/v2/ai-visibility/domains/${domain.id}/search-terms`,
+		});
 		assert.equal(items.length, 4);
 		assert.deepEqual((items[0].searchTermTopicRef as IDataObject).name, 'Kaffee');
 		assert.equal(items[0].region, 'ch');

@@ -10,23 +10,60 @@ const fake = useFake();
 
 describe('alert (engine)', () => {
 	it('#20 alert getMany with Limit 3: one request page=1 per_page=3, three simplified alerts newest first', async () => {
-		const { items, raw, requests } = await runOk(fake, { resource: 'alert', operation: 'getMany', limit: 3 });
-		assertSingleRequest(requests, { method: 'GET', rawPath: '/api/v2/alerts', query: { page: '1', per_page: '3' }, body: null });
+		const { items, raw, requests } = await runOk(fake, {
+			resource: 'alert',
+			operation: 'getMany',
+			limit: 3,
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: '/api/v2/alerts',
+			query: { page: '1', per_page: '3' },
+			body: null,
+		});
 		assert.equal(items.length, 3);
 		assertPaired(raw, 0);
 		const created = items.map((item) => item.created_at as number);
-		assert.deepEqual(created, [...created].sort((a, b) => b - a));
+		assert.deepEqual(
+			created,
+			[...created].sort((a, b) => b - a),
+		);
 		for (const item of items) {
-			assert.deepEqual(Object.keys(item).sort(), [
-				'category', 'change', 'created_at', 'id', 'keyword_id', 'kw', 'language', 'ms', 'prevrank', 'read', 'region', 'result', 'time', 'url',
-			].sort());
+			assert.deepEqual(
+				Object.keys(item).sort(),
+				[
+					'category',
+					'change',
+					'created_at',
+					'id',
+					'keyword_id',
+					'kw',
+					'language',
+					'ms',
+					'prevrank',
+					'read',
+					'region',
+					'result',
+					'time',
+					'url',
+				].sort(),
+			);
 			assert.equal(item.change, (item.prevrank as number) - (item.result as number));
 		}
 	});
 
 	it('#20 alert getMany Return All (raw records) gets every seeded alert with per_page=250', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'alert', operation: 'getMany', returnAll: true, simplify: false });
-		assertSingleRequest(requests, { method: 'GET', rawPath: '/api/v2/alerts', query: { page: '1', per_page: '250' } });
+		const { items, requests } = await runOk(fake, {
+			resource: 'alert',
+			operation: 'getMany',
+			returnAll: true,
+			simplify: false,
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: '/api/v2/alerts',
+			query: { page: '1', per_page: '250' },
+		});
 		assert.equal(items.length, fake.api.state.alerts.length);
 		assert.equal(items.length, 12);
 		for (const item of items) {
@@ -47,13 +84,24 @@ describe('alert (engine)', () => {
 		assertSingleRequest(requests, {
 			method: 'GET',
 			rawPath: '/api/v2/alerts',
-			query: { last: '2', sort_direction: 'asc', sort_field: 'id', view_type: 'all', page: '1', per_page: '250' },
+			query: {
+				last: '2',
+				sort_direction: 'asc',
+				sort_field: 'id',
+				view_type: 'all',
+				page: '1',
+				per_page: '250',
+			},
 		});
 		const since = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000) - 2 * 86400;
 		const expected = fake.api.state.alerts.filter((alert) => alert.createdAt >= since);
 		assert.equal(items.length, expected.length);
 		assert.ok(items.length > 0 && items.length < 12);
 		const ids = items.map((item) => Number(item.id));
-		assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ascending by id');
+		assert.deepEqual(
+			ids,
+			[...ids].sort((a, b) => a - b),
+			'ascending by id',
+		);
 	});
 });

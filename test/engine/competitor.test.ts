@@ -4,7 +4,17 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CAFE, PROJECT, assertPaired, assertSingleRequest, enc, keywordIdsOf, rl, runOk, useFake } from './helpers';
+import {
+	CAFE,
+	PROJECT,
+	assertPaired,
+	assertSingleRequest,
+	enc,
+	keywordIdsOf,
+	rl,
+	runOk,
+	useFake,
+} from './helpers';
 
 const fake = useFake();
 
@@ -25,7 +35,10 @@ describe('competitor (engine)', () => {
 			query: { dateRange: '2026-01-10.2026-01-13' },
 			body: null,
 		});
-		assert.deepEqual(items.map((item) => item.date), ['Jan 13, 2026', 'Jan 12, 2026', 'Jan 11, 2026', 'Jan 10, 2026']);
+		assert.deepEqual(
+			items.map((item) => item.date),
+			['Jan 13, 2026', 'Jan 12, 2026', 'Jan 11, 2026', 'Jan 10, 2026'],
+		);
 		assertPaired(raw, 0);
 		for (const item of items) {
 			assert.equal(typeof item.rank, 'number');
@@ -65,7 +78,10 @@ describe('competitor (engine)', () => {
 			startDate: '2026-01-15',
 			endDate: '2026-01-15',
 		});
-		assertSingleRequest(requests, { method: 'GET', rawPath: `/api/v2/metrics/${enc(CAFE)}/competitors/${id}/history` });
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: `/api/v2/metrics/${enc(CAFE)}/competitors/${id}/history`,
+		});
 		assert.equal(items.length, 1);
 	});
 });

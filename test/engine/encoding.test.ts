@@ -8,7 +8,17 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { assertRequest, assertSingleRequest, enc, keywordIdsOf, projectIdOf, rl, run, runOk, useFake } from './helpers';
+import {
+	assertRequest,
+	assertSingleRequest,
+	enc,
+	keywordIdsOf,
+	projectIdOf,
+	rl,
+	run,
+	runOk,
+	useFake,
+} from './helpers';
 
 const fake = useFake();
 
@@ -29,7 +39,12 @@ describe('encoding of awkward names (engine)', () => {
 	});
 
 	it('#7 project create sends the awkward project name exactly as typed in the body', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'project', operation: 'create', projectName: P, currencyCode: 'CHF' });
+		const { items, requests } = await runOk(fake, {
+			resource: 'project',
+			operation: 'create',
+			projectName: P,
+			currencyCode: 'CHF',
+		});
 		assertSingleRequest(requests, {
 			method: 'POST',
 			rawPath: '/api/v2/groups',
@@ -61,17 +76,38 @@ describe('encoding of awkward names (engine)', () => {
 	});
 
 	it('#2 project get encodes the project name in the path', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'project', operation: 'get', project: rl(P) });
-		assertSingleRequest(requests, { method: 'GET', rawPath: `/api/v2/groups/${P_ENCODED}`, query: {} });
-		assert.equal(requests[0].rawQuery, '', 'no part of the name leaked into the query (? and # encoded)');
+		const { items, requests } = await runOk(fake, {
+			resource: 'project',
+			operation: 'get',
+			project: rl(P),
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: `/api/v2/groups/${P_ENCODED}`,
+			query: {},
+		});
+		assert.equal(
+			requests[0].rawQuery,
+			'',
+			'no part of the name leaked into the query (? and # encoded)',
+		);
 		assert.equal(requests[0].path, `/api/v2/groups/${P}`);
 		assert.equal(items[0].id, P);
 		assert.equal(items[0].project_id, projectIdOf(fake, P));
 	});
 
 	it('#2 project get of the group: each name encoded, [sub] literal', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'project', operation: 'get', project: rl(P), group: rl(G) });
-		assertSingleRequest(requests, { method: 'GET', rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}`, query: {} });
+		const { items, requests } = await runOk(fake, {
+			resource: 'project',
+			operation: 'get',
+			project: rl(P),
+			group: rl(G),
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}`,
+			query: {},
+		});
 		assert.equal(items[0].id, FULL);
 		assert.equal(items[0].project_id, projectIdOf(fake, FULL));
 	});
@@ -87,26 +123,47 @@ describe('encoding of awkward names (engine)', () => {
 			additionalFields: { tags: 'Tag & [z], 100%' },
 		});
 		assert.equal(requests.length, 1);
-		assertRequest(requests[0], { method: 'POST', rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}/keywords`, query: {} });
+		assertRequest(requests[0], {
+			method: 'POST',
+			rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}/keywords`,
+			query: {},
+		});
 		const data = (requests[0].body as { data: Array<{ attributes: IDataObject }> }).data;
 		assert.deepEqual(
 			data.map((entry) => entry.attributes.kw),
 			[KW, 'zweites wort'],
 		);
-		assert.ok(data.every((entry) => entry.attributes.category === FULL && entry.attributes.url === 'https://example.ch/ä/'));
+		assert.ok(
+			data.every(
+				(entry) =>
+					entry.attributes.category === FULL && entry.attributes.url === 'https://example.ch/ä/',
+			),
+		);
 		assert.deepEqual(data[0].attributes.tags, ['Tag & [z]', '100%']);
-		assert.ok(requests[0].bodyText.includes(JSON.stringify(KW)), 'the raw body carries the keyword unescaped');
+		assert.ok(
+			requests[0].bodyText.includes(JSON.stringify(KW)),
+			'the raw body carries the keyword unescaped',
+		);
 		assert.equal(items[0].added, 2);
 		const added = (items[0].keywords as IDataObject[])[0];
 		assert.equal(added.kw, KW);
 		assert.equal(added.category, FULL);
 		keywordId = String(added.id);
-		assert.deepEqual(keywordIdsOf(fake, FULL), [keywordId, String((items[0].keywords as IDataObject[])[1].id)]);
+		assert.deepEqual(keywordIdsOf(fake, FULL), [
+			keywordId,
+			String((items[0].keywords as IDataObject[])[1].id),
+		]);
 		assert.equal(keywordIdsOf(fake, P).length, 0, 'nothing landed in the parent project');
 	});
 
 	it('#13 keyword getMany on the awkward group lists the keyword exactly as typed', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'keyword', operation: 'getMany', project: rl(P), group: rl(G), returnAll: true });
+		const { items, requests } = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl(P),
+			group: rl(G),
+			returnAll: true,
+		});
 		assertSingleRequest(requests, {
 			method: 'GET',
 			rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}/keywords/`,
@@ -119,8 +176,17 @@ describe('encoding of awkward names (engine)', () => {
 	});
 
 	it('#11 keyword get on the awkward group, with the &date= suffix', async () => {
-		const plain = await runOk(fake, { resource: 'keyword', operation: 'get', project: rl(P), group: rl(G), keywordId });
-		assertSingleRequest(plain.requests, { method: 'GET', rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}/keywords/${keywordId}` });
+		const plain = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'get',
+			project: rl(P),
+			group: rl(G),
+			keywordId,
+		});
+		assertSingleRequest(plain.requests, {
+			method: 'GET',
+			rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}/keywords/${keywordId}`,
+		});
 		assert.equal(plain.items[0].kw, KW);
 		const dated = await runOk(fake, {
 			resource: 'keyword',
@@ -140,23 +206,60 @@ describe('encoding of awkward names (engine)', () => {
 
 	it('#6 #9 #18 #21 #2(tags) reads on the awkward group all reach the right container', async () => {
 		const base = `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}`;
-		const regions = await runOk(fake, { resource: 'project', operation: 'getRegions', project: rl(P), group: rl(G) });
+		const regions = await runOk(fake, {
+			resource: 'project',
+			operation: 'getRegions',
+			project: rl(P),
+			group: rl(G),
+		});
 		assertSingleRequest(regions.requests, { method: 'GET', rawPath: `${base}/regions` });
 		assert.deepEqual(regions.items, [{ region: 'google.com', lang: 'en', type: 'se', total: 2 }]);
 
-		const metrics = await runOk(fake, { resource: 'project', operation: 'getMetrics', project: rl(P), group: rl(G) });
-		assertSingleRequest(metrics.requests, { method: 'GET', rawPath: `${base}/metrics`, query: { timeframe: 'monthly' } });
+		const metrics = await runOk(fake, {
+			resource: 'project',
+			operation: 'getMetrics',
+			project: rl(P),
+			group: rl(G),
+		});
+		assertSingleRequest(metrics.requests, {
+			method: 'GET',
+			rawPath: `${base}/metrics`,
+			query: { timeframe: 'monthly' },
+		});
 		assert.equal((metrics.items[0].attributes as IDataObject).total, 2);
 		assert.equal(metrics.items[0].id, String(projectIdOf(fake, FULL)));
 
-		const sov = await runOk(fake, { resource: 'shareOfVoice', operation: 'getLatest', project: rl(P), group: rl(G) });
-		assertSingleRequest(sov.requests, { method: 'GET', rawPath: `/api/v2/metrics/${P_ENCODED}[sub]${G_ENCODED}/mindshare/latest` });
+		const sov = await runOk(fake, {
+			resource: 'shareOfVoice',
+			operation: 'getLatest',
+			project: rl(P),
+			group: rl(G),
+		});
+		assertSingleRequest(sov.requests, {
+			method: 'GET',
+			rawPath: `/api/v2/metrics/${P_ENCODED}[sub]${G_ENCODED}/mindshare/latest`,
+		});
 
-		const pages = await runOk(fake, { resource: 'topPage', operation: 'getMany', project: rl(P), group: rl(G), returnAll: true });
-		assertSingleRequest(pages.requests, { method: 'GET', rawPath: `${base}/keywords/ranking-urls`, query: { page: '1', per_page: '250' } });
+		const pages = await runOk(fake, {
+			resource: 'topPage',
+			operation: 'getMany',
+			project: rl(P),
+			group: rl(G),
+			returnAll: true,
+		});
+		assertSingleRequest(pages.requests, {
+			method: 'GET',
+			rawPath: `${base}/keywords/ranking-urls`,
+			query: { page: '1', per_page: '250' },
+		});
 		assert.equal(pages.items.length, 0, 'keywords added over HTTP have no ranks yet');
 
-		const tags = await runOk(fake, { resource: 'tag', operation: 'getMany', project: rl(P), group: rl(G) });
+		const tags = await runOk(fake, {
+			resource: 'tag',
+			operation: 'getMany',
+			project: rl(P),
+			group: rl(G),
+		});
 		assertSingleRequest(tags.requests, { method: 'GET', rawPath: base });
 		assert.deepEqual(tags.items.map((tag) => tag.name).sort(), ['100%', 'Tag & [z]']);
 	});
@@ -181,33 +284,64 @@ describe('encoding of awkward names (engine)', () => {
 	});
 
 	it('#12 keyword delete on the awkward group removes the keyword from that group', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'keyword', operation: 'delete', project: rl(P), group: rl(G), keywordId });
-		assertSingleRequest(requests, { method: 'DELETE', rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}/keywords/${keywordId}` });
+		const { items, requests } = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'delete',
+			project: rl(P),
+			group: rl(G),
+			keywordId,
+		});
+		assertSingleRequest(requests, {
+			method: 'DELETE',
+			rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}/keywords/${keywordId}`,
+		});
 		assert.equal(items[0].deleted, true);
 		assert.equal(items[0].project, FULL);
 		assert.ok(!keywordIdsOf(fake, FULL).includes(keywordId));
 	});
 
 	it('#3 #8 archive and restore of the awkward project', async () => {
-		const archived = await runOk(fake, { resource: 'project', operation: 'archive', project: rl(P) });
+		const archived = await runOk(fake, {
+			resource: 'project',
+			operation: 'archive',
+			project: rl(P),
+		});
 		assertSingleRequest(archived.requests, {
 			method: 'PUT',
 			rawPath: `/api/v2/groups/${P_ENCODED}`,
 			body: { data: { type: 'group', attributes: { status: 2 } } },
 		});
 		assert.equal(fake.api.state.findContainer(P)?.archived, true);
-		const restored = await runOk(fake, { resource: 'project', operation: 'restore', project: rl(P) });
-		assertSingleRequest(restored.requests, { method: 'GET', rawPath: `/api/v2/groups/${P_ENCODED}/undo/archive` });
+		const restored = await runOk(fake, {
+			resource: 'project',
+			operation: 'restore',
+			project: rl(P),
+		});
+		assertSingleRequest(restored.requests, {
+			method: 'GET',
+			rawPath: `/api/v2/groups/${P_ENCODED}/undo/archive`,
+		});
 		assert.equal(fake.api.state.findContainer(P)?.archived, false);
 	});
 
 	it('#4 project delete of the awkward group then project; the project is gone', async () => {
-		const group = await runOk(fake, { resource: 'project', operation: 'delete', project: rl(P), group: rl(G) });
-		assertSingleRequest(group.requests, { method: 'DELETE', rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}` });
+		const group = await runOk(fake, {
+			resource: 'project',
+			operation: 'delete',
+			project: rl(P),
+			group: rl(G),
+		});
+		assertSingleRequest(group.requests, {
+			method: 'DELETE',
+			rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}`,
+		});
 		assert.equal(fake.api.state.findContainer(FULL), undefined);
 		assert.ok(fake.api.state.findContainer(P), 'deleting the group keeps the project');
 		const project = await runOk(fake, { resource: 'project', operation: 'delete', project: rl(P) });
-		assertSingleRequest(project.requests, { method: 'DELETE', rawPath: `/api/v2/groups/${P_ENCODED}` });
+		assertSingleRequest(project.requests, {
+			method: 'DELETE',
+			rawPath: `/api/v2/groups/${P_ENCODED}`,
+		});
 		assert.equal(project.items[0].project, P);
 		assert.equal(fake.api.state.findContainer(P), undefined);
 		const gone = await run(fake, { resource: 'project', operation: 'get', project: rl(P) });
@@ -215,14 +349,25 @@ describe('encoding of awkward names (engine)', () => {
 	});
 
 	it('#2 a group name that is a prefix-lookalike ("Shop & Deals" vs "Shop") resolves exactly', async () => {
-		const shop = await runOk(fake, { resource: 'keyword', operation: 'getMany', project: rl('Acme Shoes'), group: rl('Shop & Deals'), returnAll: true });
+		const shop = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl('Acme Shoes'),
+			group: rl('Shop & Deals'),
+			returnAll: true,
+		});
 		assertSingleRequest(shop.requests, {
 			method: 'GET',
 			rawPath: '/api/v2/groups/Acme%20Shoes[sub]Shop%20%26%20Deals/keywords/',
 			query: { page: '1', per_page: '250' },
 		});
 		assert.equal(shop.items.length, 5);
-		const missing = await run(fake, { resource: 'project', operation: 'get', project: rl('Acme Shoes'), group: rl('Shop') });
+		const missing = await run(fake, {
+			resource: 'project',
+			operation: 'get',
+			project: rl('Acme Shoes'),
+			group: rl('Shop'),
+		});
 		assert.equal(missing.requests[0].rawPath, '/api/v2/groups/Acme%20Shoes[sub]Shop');
 		assert.equal(missing.error?.httpCode, '404');
 	});

@@ -11,9 +11,17 @@ const fake = useFake();
 
 describe('errors (engine)', () => {
 	it('#22 401 with a wrong token credential: message mentions authentication, description says where the token is', async () => {
-		const outcome = await run(fake, { resource: 'account', operation: 'get' }, { apiToken: 'not-the-right-token' });
+		const outcome = await run(
+			fake,
+			{ resource: 'account', operation: 'get' },
+			{ apiToken: 'not-the-right-token' },
+		);
 		assert.ok(outcome.error);
-		assert.match(outcome.error.name, /ApiError$/, 'an API failure is a NodeApiError (KeywordComApiError)');
+		assert.match(
+			outcome.error.name,
+			/ApiError$/,
+			'an API failure is a NodeApiError (KeywordComApiError)',
+		);
 		assert.equal(outcome.error.httpCode, '401');
 		assert.match(outcome.error.message, /authenticat/i);
 		assert.match(outcome.error.message, /401/);
@@ -21,29 +29,50 @@ describe('errors (engine)', () => {
 		assert.match(String(outcome.error.description), /Settings\s*→\s*Account/);
 		assert.match(String(outcome.error.description), /credential/i);
 		assert.equal(outcome.requests.length, 1, 'a 401 is not retried');
-		assertRequest(outcome.requests[0], { method: 'GET', rawPath: '/api/v2/users/self&include_subscriptions', token: 'not-the-right-token' });
+		assertRequest(outcome.requests[0], {
+			method: 'GET',
+			rawPath: '/api/v2/users/self&include_subscriptions',
+			token: 'not-the-right-token',
+		});
 		assert.equal(outcome.requests[0].status, 401);
 	});
 
 	it('#13 401 on a paged list stops after the first page request', async () => {
-		const outcome = await run(fake, { resource: 'keyword', operation: 'getMany', project: rl(PROJECT), returnAll: true }, { apiToken: 'nope-nope' });
+		const outcome = await run(
+			fake,
+			{ resource: 'keyword', operation: 'getMany', project: rl(PROJECT), returnAll: true },
+			{ apiToken: 'nope-nope' },
+		);
 		assert.equal(outcome.error?.httpCode, '401');
 		assert.equal(outcome.requests.length, 1);
 	});
 
 	it('#2 404 for an unknown project: the message carries the API detail', async () => {
-		const outcome = await run(fake, { resource: 'project', operation: 'get', project: rl('No Such Project') });
+		const outcome = await run(fake, {
+			resource: 'project',
+			operation: 'get',
+			project: rl('No Such Project'),
+		});
 		assert.ok(outcome.error);
 		assert.equal(outcome.error.httpCode, '404');
 		assert.match(outcome.error.message, /Not found \(HTTP 404\)/);
 		assert.match(outcome.error.message, /Project "No Such Project" was not found\./);
 		assert.match(String(outcome.error.description), /project or group name/);
 		assert.equal(outcome.requests.length, 1, 'a 404 on a read is not retried');
-		assertRequest(outcome.requests[0], { method: 'GET', rawPath: '/api/v2/groups/No%20Such%20Project' });
+		assertRequest(outcome.requests[0], {
+			method: 'GET',
+			rawPath: '/api/v2/groups/No%20Such%20Project',
+		});
 	});
 
 	it('#13 404 for an unknown group names the group in the message', async () => {
-		const outcome = await run(fake, { resource: 'keyword', operation: 'getMany', project: rl(PROJECT), group: rl('Nope'), limit: 5 });
+		const outcome = await run(fake, {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			group: rl('Nope'),
+			limit: 5,
+		});
 		assert.equal(outcome.error?.httpCode, '404');
 		assert.match(outcome.error?.message ?? '', /Group "Acme Shoes\[sub\]Nope" was not found/);
 	});
@@ -69,7 +98,11 @@ describe('errors (engine)', () => {
 	});
 
 	it('#8 422 from the API (restore a project that is not archived)', async () => {
-		const outcome = await run(fake, { resource: 'project', operation: 'restore', project: rl(CAFE) });
+		const outcome = await run(fake, {
+			resource: 'project',
+			operation: 'restore',
+			project: rl(CAFE),
+		});
 		assert.equal(outcome.error?.httpCode, '422');
 		assert.match(outcome.error?.message ?? '', /is not archived/);
 		assert.equal(outcome.requests.length, 1);
@@ -79,20 +112,37 @@ describe('errors (engine)', () => {
 		fake.api.injectFault({ method: 'GET', path: '/api/v2/groups/active', times: 1, status: 500 });
 		const { items, requests } = await runOk(fake, { resource: 'project', operation: 'getMany' });
 		assert.equal(requests.length, 2);
-		assert.deepEqual(requests.map((request) => request.status), [500, 200]);
-		for (const request of requests) assertRequest(request, { method: 'GET', rawPath: '/api/v2/groups/active', query: {} });
+		assert.deepEqual(
+			requests.map((request) => request.status),
+			[500, 200],
+		);
+		for (const request of requests)
+			assertRequest(request, { method: 'GET', rawPath: '/api/v2/groups/active', query: {} });
 		assert.equal(items.length, 4);
 	});
 
 	it('#12 a 500 on a DELETE is NOT retried: 1 request, the error is reported, the keyword still exists', async () => {
 		const id = keywordIdsOf(fake, PROJECT)[2];
-		fake.api.injectFault({ method: 'DELETE', path: `/api/v2/groups/${PROJECT}/keywords/${id}`, times: 1, status: 500 });
-		const outcome = await run(fake, { resource: 'keyword', operation: 'delete', project: rl(PROJECT), keywordId: id });
+		fake.api.injectFault({
+			method: 'DELETE',
+			path: `/api/v2/groups/${PROJECT}/keywords/${id}`,
+			times: 1,
+			status: 500,
+		});
+		const outcome = await run(fake, {
+			resource: 'keyword',
+			operation: 'delete',
+			project: rl(PROJECT),
+			keywordId: id,
+		});
 		assert.ok(outcome.error);
 		assert.equal(outcome.error.httpCode, '500');
 		assert.match(outcome.error.message, /server error \(HTTP 500\)/i);
 		assert.equal(outcome.requests.length, 1);
-		assertRequest(outcome.requests[0], { method: 'DELETE', rawPath: `/api/v2/groups/Acme%20Shoes/keywords/${id}` });
+		assertRequest(outcome.requests[0], {
+			method: 'DELETE',
+			rawPath: `/api/v2/groups/Acme%20Shoes/keywords/${id}`,
+		});
 		assert.ok(keywordIdsOf(fake, PROJECT).includes(id), 'the faulted delete changed nothing');
 	});
 
@@ -112,8 +162,19 @@ describe('errors (engine)', () => {
 
 	it('#10 a 500 on a POST add is NOT retried: 1 request, nothing added', async () => {
 		const before = keywordIdsOf(fake, PROJECT).length;
-		fake.api.injectFault({ method: 'POST', path: `/api/v2/groups/${PROJECT}/keywords`, times: 1, status: 500 });
-		const outcome = await run(fake, { resource: 'keyword', operation: 'add', project: rl(PROJECT), keywords: ['never added'], url: 'acmeshoes.com' });
+		fake.api.injectFault({
+			method: 'POST',
+			path: `/api/v2/groups/${PROJECT}/keywords`,
+			times: 1,
+			status: 500,
+		});
+		const outcome = await run(fake, {
+			resource: 'keyword',
+			operation: 'add',
+			project: rl(PROJECT),
+			keywords: ['never added'],
+			url: 'acmeshoes.com',
+		});
 		assert.equal(outcome.error?.httpCode, '500');
 		assert.equal(outcome.requests.length, 1);
 		assert.equal(keywordIdsOf(fake, PROJECT).length, before);
@@ -121,7 +182,13 @@ describe('errors (engine)', () => {
 
 	it('#10 a 429 with Retry-After: 0 on a POST add is retried; the keyword is added once', async () => {
 		const before = keywordIdsOf(fake, PROJECT).length;
-		fake.api.injectFault({ method: 'POST', path: `/api/v2/groups/${PROJECT}/keywords`, times: 1, status: 429, retryAfter: '0' });
+		fake.api.injectFault({
+			method: 'POST',
+			path: `/api/v2/groups/${PROJECT}/keywords`,
+			times: 1,
+			status: 429,
+			retryAfter: '0',
+		});
 		const started = Date.now();
 		const { items, requests } = await runOk(fake, {
 			resource: 'keyword',
@@ -132,22 +199,47 @@ describe('errors (engine)', () => {
 		});
 		assert.ok(Date.now() - started < 900, 'Retry-After: 0 is honoured (no default back-off)');
 		assert.equal(requests.length, 2);
-		assert.deepEqual(requests.map((request) => request.status), [429, 201]);
+		assert.deepEqual(
+			requests.map((request) => request.status),
+			[429, 201],
+		);
 		assert.deepEqual(requests[0].body, requests[1].body, 'the same request is repeated');
 		assert.equal(items[0].added, 1);
 		assert.equal(keywordIdsOf(fake, PROJECT).length, before + 1);
 	});
 
 	it('#13 a 429 on a page of Return All is retried and the list is complete', async () => {
-		fake.api.injectFault({ method: 'GET', path: /\/keywords\/?$/, times: 2, status: 429, retryAfter: '0' });
-		const { items, requests } = await runOk(fake, { resource: 'keyword', operation: 'getMany', project: rl(PROJECT), returnAll: true });
+		fake.api.injectFault({
+			method: 'GET',
+			path: /\/keywords\/?$/,
+			times: 2,
+			status: 429,
+			retryAfter: '0',
+		});
+		const { items, requests } = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			returnAll: true,
+		});
 		assert.equal(requests.length, 3);
-		assert.deepEqual(requests.map((request) => request.status), [429, 429, 200]);
-		assert.deepEqual(items.map((item) => item.id), keywordIdsOf(fake, PROJECT));
+		assert.deepEqual(
+			requests.map((request) => request.status),
+			[429, 429, 200],
+		);
+		assert.deepEqual(
+			items.map((item) => item.id),
+			keywordIdsOf(fake, PROJECT),
+		);
 	});
 
 	it('#22 a non-JSON 200 answer on a GET is retried, then succeeds', async () => {
-		fake.api.injectFault({ method: 'GET', path: '/api/v2/users/self&include_subscriptions', times: 1, kind: 'non-json' });
+		fake.api.injectFault({
+			method: 'GET',
+			path: '/api/v2/users/self&include_subscriptions',
+			times: 1,
+			kind: 'non-json',
+		});
 		const { items, requests } = await runOk(fake, { resource: 'account', operation: 'get' });
 		assert.equal(requests.length, 2);
 		assert.equal(items[0].user_id, 4242);
@@ -155,19 +247,35 @@ describe('errors (engine)', () => {
 
 	it('#7 a non-JSON 200 answer on a POST is not retried and is reported as unreadable', async () => {
 		fake.api.injectFault({ method: 'POST', path: '/api/v2/groups', times: 1, kind: 'non-json' });
-		const outcome = await run(fake, { resource: 'project', operation: 'create', projectName: 'Never Created', currencyCode: 'USD' });
+		const outcome = await run(fake, {
+			resource: 'project',
+			operation: 'create',
+			projectName: 'Never Created',
+			currencyCode: 'USD',
+		});
 		assert.ok(outcome.error);
 		assert.match(outcome.error.message, /could not be read/);
 		assert.match(outcome.error.message, /Down for maintenance/);
 		assert.equal(outcome.requests.length, 1);
-		assert.equal(fake.api.state.findContainer('Never Created'), undefined, 'the faulted request changed nothing');
+		assert.equal(
+			fake.api.state.findContainer('Never Created'),
+			undefined,
+			'the faulted request changed nothing',
+		);
 	});
 
 	it('#2 continueOnFail turns an API error into an error item paired with its input item', async () => {
 		const outcome = await run(
 			fake,
 			{ resource: 'project', operation: 'get', project: rl('={{ $json.name }}') },
-			{ continueOnFail: true, items: [{ json: { name: PROJECT } }, { json: { name: 'Missing One' } }, { json: { name: CAFE } }] },
+			{
+				continueOnFail: true,
+				items: [
+					{ json: { name: PROJECT } },
+					{ json: { name: 'Missing One' } },
+					{ json: { name: CAFE } },
+				],
+			},
 		);
 		assert.equal(outcome.error, undefined);
 		assert.equal(outcome.raw.length, 3);

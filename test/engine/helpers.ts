@@ -8,7 +8,11 @@ import { after, before } from 'node:test';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { FakeKeywordApi, type FakeKeywordApiOptions, type RecordedRequest } from '../../dev/fake-api';
+import {
+	FakeKeywordApi,
+	type FakeKeywordApiOptions,
+	type RecordedRequest,
+} from '../../dev/fake-api';
 import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
 import { runNode, type RunNodeError, type RunResult } from '../harness';
 
@@ -84,18 +88,29 @@ export const TOOL_TYPE_NAME = 'n8n-nodes-keyword-com.keywordComTool';
  */
 function asToolNode(node: KeywordCom): KeywordCom {
 	const tool = new KeywordCom();
-	tool.description = { ...node.description, name: `${node.description.name}Tool`, displayName: 'Keyword.com Tool' };
+	tool.description = {
+		...node.description,
+		name: `${node.description.name}Tool`,
+		displayName: 'Keyword.com Tool',
+	};
 	return tool;
 }
 
 /** Clears the fake's request log, runs the node with `parameters`, and returns the output and the requests. */
-export async function run(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
+export async function run(
+	fake: Fake,
+	parameters: INodeParameters,
+	options: RunOptions = {},
+): Promise<Outcome> {
 	if (!options.keepRequests) fake.api.clearRequests();
 	const result = await runNode({
 		nodeType: fake.node,
 		parameters,
 		credentials: {
-			keywordComApi: { apiToken: options.apiToken ?? fake.api.token, baseUrl: options.baseUrl ?? `${fake.baseUrl}/` },
+			keywordComApi: {
+				apiToken: options.apiToken ?? fake.api.token,
+				baseUrl: options.baseUrl ?? `${fake.baseUrl}/`,
+			},
 		},
 		items: options.items,
 		continueOnFail: options.continueOnFail,
@@ -112,21 +127,37 @@ export async function run(fake: Fake, parameters: INodeParameters, options: RunO
 }
 
 /** Runs and fails the test with the node's error when it did not succeed. */
-export async function runOk(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
+export async function runOk(
+	fake: Fake,
+	parameters: INodeParameters,
+	options: RunOptions = {},
+): Promise<Outcome> {
 	const outcome = await run(fake, parameters, options);
 	if (outcome.error) {
-		assert.fail(`node failed: ${outcome.error.name}: ${outcome.error.message} — ${outcome.error.description ?? ''}`);
+		assert.fail(
+			`node failed: ${outcome.error.name}: ${outcome.error.message} — ${outcome.error.description ?? ''}`,
+		);
 	}
 	return outcome;
 }
 
 /** Keyword → Add on PROJECT with one valid keyword; `extra` replaces any parameter (the bad-input tests). */
 export function keywordAddParameters(extra: INodeParameters = {}): INodeParameters {
-	return { resource: 'keyword', operation: 'add', project: rl(PROJECT), keywords: ['fine keyword'], url: 'acmeshoes.com', ...extra };
+	return {
+		resource: 'keyword',
+		operation: 'add',
+		project: rl(PROJECT),
+		keywords: ['fine keyword'],
+		url: 'acmeshoes.com',
+		...extra,
+	};
 }
 
 /** A resource locator value as the editor saves it. */
-export function rl(value: string | number, mode = 'name'): { __rl: true; mode: string; value: string | number } {
+export function rl(
+	value: string | number,
+	mode = 'name',
+): { __rl: true; mode: string; value: string | number } {
 	return { __rl: true, mode, value };
 }
 
@@ -143,7 +174,10 @@ export interface ExpectedRequest {
 }
 
 /** Asserts one recorded request: method, raw path, query (decoded, exact), JSON body (exact), bearer token. */
-export function assertRequest(request: RecordedRequest | undefined, expected: ExpectedRequest): void {
+export function assertRequest(
+	request: RecordedRequest | undefined,
+	expected: ExpectedRequest,
+): void {
 	assert.ok(request, `expected a ${expected.method} ${expected.rawPath} request, none was sent`);
 	assert.equal(request.method, expected.method, 'method');
 	assert.equal(request.rawPath, expected.rawPath, 'raw path');
@@ -152,7 +186,11 @@ export function assertRequest(request: RecordedRequest | undefined, expected: Ex
 	if (expected.body === null) assert.equal(request.bodyText, '', 'no body expected');
 	else if (expected.body !== undefined) {
 		assert.deepEqual(request.body, expected.body, 'JSON body');
-		assert.match(request.headers['content-type'] ?? '', /application\/json/, 'content-type of a JSON body');
+		assert.match(
+			request.headers['content-type'] ?? '',
+			/application\/json/,
+			'content-type of a JSON body',
+		);
 	}
 }
 
@@ -170,11 +208,21 @@ export function assertSingleRequest(requests: RecordedRequest[], expected: Expec
 export function assertNoTokenIn(value: unknown, token: string = TOKEN): void {
 	const text = typeof value === 'string' ? value : JSON.stringify(value);
 	assert.ok(text !== undefined, 'nothing to check');
-	for (const form of new Set([token, encodeURIComponent(token), encodeURIComponent(token).replace(/%20/g, '+')])) {
-		assert.ok(!text.includes(form), `the API token (as "${form}") leaked into: ${text.slice(0, 400)}`);
+	for (const form of new Set([
+		token,
+		encodeURIComponent(token),
+		encodeURIComponent(token).replace(/%20/g, '+'),
+	])) {
+		assert.ok(
+			!text.includes(form),
+			`the API token (as "${form}") leaked into: ${text.slice(0, 400)}`,
+		);
 	}
 	// `api_token=[redacted]` is fine; any other value after `api_token=` is a leak (of this token or another one).
-	assert.ok(!/api_token(=|%3D)(?!\[redacted\]|%5Bredacted%5D)/i.test(text), `an api_token parameter leaked into: ${text.slice(0, 400)}`);
+	assert.ok(
+		!/api_token(=|%3D)(?!\[redacted\]|%5Bredacted%5D)/i.test(text),
+		`an api_token parameter leaked into: ${text.slice(0, 400)}`,
+	);
 }
 
 /** Each output item is paired with input item `index`. */
@@ -194,22 +242,45 @@ export function assertPaired(raw: INodeExecutionData[], index = 0): void {
  * with `httpCode: 'none'`, keeping message and description and the original as `cause`: accept exactly that wrapping.
  */
 export function assertInputError(outcome: Outcome, field: string | RegExp): void {
-	assert.ok(outcome.error, `expected a NodeOperationError, the node succeeded with ${JSON.stringify(outcome.items).slice(0, 200)}`);
+	assert.ok(
+		outcome.error,
+		`expected a NodeOperationError, the node succeeded with ${JSON.stringify(outcome.items).slice(0, 200)}`,
+	);
 	// What the user reads and what was sent first, so a wrong error class alone is reported as such.
-	assert.equal(outcome.requests.length, 0, `no request may be sent, got ${outcome.requests.map((r) => `${r.method} ${r.rawPath}`).join(' | ')}`);
-	if (typeof field === 'string') assert.ok(outcome.error.message.includes(field), `"${outcome.error.message}" should name ${field}`);
+	assert.equal(
+		outcome.requests.length,
+		0,
+		`no request may be sent, got ${outcome.requests.map((r) => `${r.method} ${r.rawPath}`).join(' | ')}`,
+	);
+	if (typeof field === 'string')
+		assert.ok(
+			outcome.error.message.includes(field),
+			`"${outcome.error.message}" should name ${field}`,
+		);
 	else assert.match(outcome.error.message, field);
 	assertOperationError(outcome.error);
 }
 
 /** A NodeOperationError, as thrown or as re-wrapped by n8n's routing engine (see assertInputError). */
-export function assertOperationError(error: { name: string; httpCode?: string | null; raw?: Error }): void {
+export function assertOperationError(error: {
+	name: string;
+	httpCode?: string | null;
+	raw?: Error;
+}): void {
 	if (error.name === 'NodeOperationError') return;
 	// The run data holds the serialised wrapper: its `tags.reWrapped` says it wraps a node error, and `httpCode`
 	// 'none' that no HTTP exchange produced it (a NodeApiError from a response carries the status).
 	const tags = (error.raw as { tags?: { reWrapped?: boolean } } | undefined)?.tags;
-	assert.equal(error.name, 'NodeApiError', `a bad value must fail as a NodeOperationError (got ${error.name})`);
-	assert.equal(tags?.reWrapped, true, "the routing engine's wrapper must hold the node's own error");
+	assert.equal(
+		error.name,
+		'NodeApiError',
+		`a bad value must fail as a NodeOperationError (got ${error.name})`,
+	);
+	assert.equal(
+		tags?.reWrapped,
+		true,
+		"the routing engine's wrapper must hold the node's own error",
+	);
 	assert.equal(error.httpCode, 'none', 'no HTTP status: nothing was sent');
 }
 

@@ -22,9 +22,32 @@ import {
 const fake = useFake();
 
 const SIMPLIFIED_KEYWORD_KEYS = [
-	'id', 'project_id', 'category', 'kw', 'url', 'region', 'language', 'type', 'status', 'grank', 'grank_int', 'best',
-	'start', 'gpage', 'rankingurl', 'trends', 'ms', 'cpc', 'competition', 'near', 'gmb', 'isfav', 'notes', 'tags',
-	'crawled_at', 'updated_at',
+	'id',
+	'project_id',
+	'category',
+	'kw',
+	'url',
+	'region',
+	'language',
+	'type',
+	'status',
+	'grank',
+	'grank_int',
+	'best',
+	'start',
+	'gpage',
+	'rankingurl',
+	'trends',
+	'ms',
+	'cpc',
+	'competition',
+	'near',
+	'gmb',
+	'isfav',
+	'notes',
+	'tags',
+	'crawled_at',
+	'updated_at',
 ];
 
 const KEYWORD_LIST = (name: string) => `/api/v2/groups/${name}/keywords/`;
@@ -32,14 +55,22 @@ const KEYWORD_LIST = (name: string) => `/api/v2/groups/${name}/keywords/`;
 describe('keyword (engine)', () => {
 	describe('#13 getMany', () => {
 		it('#13 keyword getMany with Limit 5: one request per_page=5 page=1, five simplified items in id order', async () => {
-			const { items, raw, requests } = await runOk(fake, { resource: 'keyword', operation: 'getMany', project: rl(PROJECT), limit: 5 });
+			const { items, raw, requests } = await runOk(fake, {
+				resource: 'keyword',
+				operation: 'getMany',
+				project: rl(PROJECT),
+				limit: 5,
+			});
 			assertSingleRequest(requests, {
 				method: 'GET',
 				rawPath: KEYWORD_LIST('Acme%20Shoes'),
 				query: { page: '1', per_page: '5' },
 				body: null,
 			});
-			assert.deepEqual(items.map((item) => item.id), keywordIdsOf(fake, PROJECT).slice(0, 5));
+			assert.deepEqual(
+				items.map((item) => item.id),
+				keywordIdsOf(fake, PROJECT).slice(0, 5),
+			);
 			assertPaired(raw, 0);
 			const first = items[0];
 			assert.deepEqual(Object.keys(first).sort(), [...SIMPLIFIED_KEYWORD_KEYS].sort());
@@ -65,7 +96,10 @@ describe('keyword (engine)', () => {
 				query: { page: '1', per_page: '250' },
 			});
 			assert.equal(items.length, 5);
-			assert.deepEqual(items.map((item) => item.id), keywordIdsOf(fake, `${PROJECT}[sub]Shop & Deals`));
+			assert.deepEqual(
+				items.map((item) => item.id),
+				keywordIdsOf(fake, `${PROJECT}[sub]Shop & Deals`),
+			);
 			for (const item of items) {
 				assert.equal(item.type, 'keyword');
 				const attributes = item.attributes as IDataObject;
@@ -74,8 +108,14 @@ describe('keyword (engine)', () => {
 			}
 		});
 
-		it('#13 keyword getMany with a date sends date in the query and returns that day\'s ranks', async () => {
-			const latest = await runOk(fake, { resource: 'keyword', operation: 'getMany', project: rl(CAFE), limit: 3, simplify: false });
+		it("#13 keyword getMany with a date sends date in the query and returns that day's ranks", async () => {
+			const latest = await runOk(fake, {
+				resource: 'keyword',
+				operation: 'getMany',
+				project: rl(CAFE),
+				limit: 3,
+				simplify: false,
+			});
 			const { items, requests } = await runOk(fake, {
 				resource: 'keyword',
 				operation: 'getMany',
@@ -93,7 +133,11 @@ describe('keyword (engine)', () => {
 			const history = (latest.items[0].attributes as IDataObject).grankhistory as number[];
 			const dated = items[0].attributes as IDataObject;
 			// 2026-01-10 is five days before the fixed clock's day: the rank of that day is history[5] when crawled today.
-			const crawled = new Date(((latest.items[0].attributes as IDataObject).crawled_at as number) * 1000).toISOString().slice(0, 10);
+			const crawled = new Date(
+				((latest.items[0].attributes as IDataObject).crawled_at as number) * 1000,
+			)
+				.toISOString()
+				.slice(0, 10);
 			const offset = Math.round((Date.parse(crawled) - Date.parse('2026-01-10')) / 86_400_000);
 			const expected = history[offset] || null;
 			assert.equal(dated.grank, expected);
@@ -103,8 +147,18 @@ describe('keyword (engine)', () => {
 	describe('#11 get', () => {
 		it('#11 keyword get reads one keyword (simplified)', async () => {
 			const id = keywordIdsOf(fake, PROJECT)[0];
-			const { items, raw, requests } = await runOk(fake, { resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: id });
-			assertSingleRequest(requests, { method: 'GET', rawPath: `/api/v2/groups/Acme%20Shoes/keywords/${id}`, query: {}, body: null });
+			const { items, raw, requests } = await runOk(fake, {
+				resource: 'keyword',
+				operation: 'get',
+				project: rl(PROJECT),
+				keywordId: id,
+			});
+			assertSingleRequest(requests, {
+				method: 'GET',
+				rawPath: `/api/v2/groups/Acme%20Shoes/keywords/${id}`,
+				query: {},
+				body: null,
+			});
 			assert.equal(items.length, 1);
 			assertPaired(raw, 0);
 			assert.equal(items[0].id, id);
@@ -137,7 +191,12 @@ describe('keyword (engine)', () => {
 		});
 
 		it('#11 keyword get of a keyword id that does not exist reports the API 404', async () => {
-			const outcome = await run(fake, { resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: '999999' });
+			const outcome = await run(fake, {
+				resource: 'keyword',
+				operation: 'get',
+				project: rl(PROJECT),
+				keywordId: '999999',
+			});
 			assert.equal(outcome.requests.length, 1);
 			assert.equal(outcome.error?.httpCode, '404');
 		});
@@ -185,7 +244,12 @@ describe('keyword (engine)', () => {
 			assert.equal(keywords[0].kw, 'engine test keyword');
 			assert.equal(keywords[0].category, PROJECT);
 
-			const list = await runOk(fake, { resource: 'keyword', operation: 'getMany', project: rl(PROJECT), returnAll: true });
+			const list = await runOk(fake, {
+				resource: 'keyword',
+				operation: 'getMany',
+				project: rl(PROJECT),
+				returnAll: true,
+			});
 			const found = list.items.find((item) => item.kw === 'engine test keyword');
 			assert.ok(found, 'the added keyword is listed');
 			assert.equal(found.id, keywords[0].id);
@@ -202,7 +266,13 @@ describe('keyword (engine)', () => {
 				region: 'google.co.uk',
 				language: 'en',
 				device: 'sem',
-				additionalFields: { tags: 'Guides, New', near: 'London', ignore_local: true, url_tracking_method: 'Exact', gmb: 'Acme' },
+				additionalFields: {
+					tags: 'Guides, New',
+					near: 'London',
+					ignore_local: true,
+					url_tracking_method: 'Exact',
+					gmb: 'Acme',
+				},
 			});
 			assert.equal(requests.length, 1);
 			const base = {
@@ -222,10 +292,12 @@ describe('keyword (engine)', () => {
 				method: 'POST',
 				rawPath: '/api/v2/groups/Acme%20Shoes[sub]Blog/keywords',
 				body: {
-					data: ['trail tips', 'running shoes', 'trail tips', 'marathon training plan'].map((kw) => ({
-						type: 'keyword',
-						attributes: { ...base, kw },
-					})),
+					data: ['trail tips', 'running shoes', 'trail tips', 'marathon training plan'].map(
+						(kw) => ({
+							type: 'keyword',
+							attributes: { ...base, kw },
+						}),
+					),
 				},
 			});
 			assert.equal(items.length, 1);
@@ -234,8 +306,13 @@ describe('keyword (engine)', () => {
 			assert.equal(items[0].requested, 4);
 			assert.equal(items[0].title, '3 keywords added');
 			const keywords = items[0].keywords as IDataObject[];
-			assert.deepEqual(keywords.map((keyword) => keyword.kw), ['trail tips', 'running shoes', 'marathon training plan']);
-			assert.ok(keywords.every((keyword) => keyword.type === 'sem' && keyword.region === 'google.co.uk'));
+			assert.deepEqual(
+				keywords.map((keyword) => keyword.kw),
+				['trail tips', 'running shoes', 'marathon training plan'],
+			);
+			assert.ok(
+				keywords.every((keyword) => keyword.type === 'sem' && keyword.region === 'google.co.uk'),
+			);
 			assert.deepEqual(keywords[0].tags, ['Guides', 'New']);
 		});
 
@@ -249,7 +326,10 @@ describe('keyword (engine)', () => {
 				url: 'acmeshoes.com',
 			});
 			assert.equal(requests.length, 1);
-			assert.deepEqual({ added: items[0].added, duplicates: items[0].duplicates }, { added: 0, duplicates: 1 });
+			assert.deepEqual(
+				{ added: items[0].added, duplicates: items[0].duplicates },
+				{ added: 0, duplicates: 1 },
+			);
 			assert.deepEqual(items[0].keywords, []);
 			assert.equal(keywordIdsOf(fake, PROJECT).length, before);
 		});
@@ -266,17 +346,29 @@ describe('keyword (engine)', () => {
 					region: 'google.ch',
 					language: 'de',
 				},
-				{ items: [{ json: { kws: 'espresso zürich, latte art kurs' } }, { json: { kws: ['cold brew zürich'] } }] },
+				{
+					items: [
+						{ json: { kws: 'espresso zürich, latte art kurs' } },
+						{ json: { kws: ['cold brew zürich'] } },
+					],
+				},
 			);
 			assert.equal(requests.length, 2);
-			const kwsOf = (index: number) => (requests[index].body as { data: Array<{ attributes: IDataObject }> }).data.map((entry) => entry.attributes.kw);
+			const kwsOf = (index: number) =>
+				(requests[index].body as { data: Array<{ attributes: IDataObject }> }).data.map(
+					(entry) => entry.attributes.kw,
+				);
 			assert.deepEqual(kwsOf(0), ['espresso zürich', 'latte art kurs']);
 			assert.deepEqual(kwsOf(1), ['cold brew zürich']);
-			for (const request of requests) assertRequest(request, { method: 'POST', rawPath: `/api/v2/groups/${enc(CAFE)}/keywords` });
+			for (const request of requests)
+				assertRequest(request, { method: 'POST', rawPath: `/api/v2/groups/${enc(CAFE)}/keywords` });
 			assert.equal(items.length, 2);
 			assert.equal(items[0].added, 2);
 			assert.equal(items[1].added, 1);
-			assert.deepEqual(raw.map((item) => (item.pairedItem as { item: number }).item), [0, 1]);
+			assert.deepEqual(
+				raw.map((item) => (item.pairedItem as { item: number }).item),
+				[0, 1],
+			);
 		});
 
 		it('#10 keyword add with Chunk Size 2 sends 5 keywords in 3 requests and adds up the counts', async () => {
@@ -291,10 +383,15 @@ describe('keyword (engine)', () => {
 			});
 			assert.equal(requests.length, 3);
 			assert.deepEqual(
-				requests.map((request) => (request.body as { data: Array<{ attributes: IDataObject }> }).data.map((entry) => entry.attributes.kw)),
+				requests.map((request) =>
+					(request.body as { data: Array<{ attributes: IDataObject }> }).data.map(
+						(entry) => entry.attributes.kw,
+					),
+				),
 				[['chunk a', 'chunk b'], ['chunk c', 'chunk d'], ['chunk e']],
 			);
-			for (const request of requests) assertRequest(request, { method: 'POST', rawPath: '/api/v2/groups/Acme%20Shoes/keywords' });
+			for (const request of requests)
+				assertRequest(request, { method: 'POST', rawPath: '/api/v2/groups/Acme%20Shoes/keywords' });
 			assert.equal(items.length, 1);
 			assert.equal(items[0].added, 5);
 			assert.equal(items[0].requested, 5);
@@ -327,7 +424,12 @@ describe('keyword (engine)', () => {
 				operation: 'updateMany',
 				projectId: rl(String(projectId), 'id'),
 				keywordIds: `${a}, ${b}`,
-				updateFields: { notes: ' checked by n8n ', isfav: true, tagsSplited: 'Priority, Brand', type: 'sem' },
+				updateFields: {
+					notes: ' checked by n8n ',
+					isfav: true,
+					tagsSplited: 'Priority, Brand',
+					type: 'sem',
+				},
 			});
 			assertSingleRequest(requests, {
 				method: 'PATCH',
@@ -337,7 +439,12 @@ describe('keyword (engine)', () => {
 					data: {
 						ids: [a, b],
 						type: 'keyword',
-						attributes: { notes: 'checked by n8n', isfav: true, tagsSplited: ['Priority', 'Brand'], type: 'sem' },
+						attributes: {
+							notes: 'checked by n8n',
+							isfav: true,
+							tagsSplited: ['Priority', 'Brand'],
+							type: 'sem',
+						},
 					},
 				},
 			});
@@ -347,7 +454,12 @@ describe('keyword (engine)', () => {
 			assert.deepEqual(items[0].keyword_ids, [a, b]);
 
 			for (const id of [a, b]) {
-				const read = await runOk(fake, { resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: id });
+				const read = await runOk(fake, {
+					resource: 'keyword',
+					operation: 'get',
+					project: rl(PROJECT),
+					keywordId: id,
+				});
 				assert.equal(read.items[0].notes, 'checked by n8n');
 				assert.equal(read.items[0].isfav, true);
 				assert.equal(read.items[0].type, 'sem');
@@ -372,10 +484,18 @@ describe('keyword (engine)', () => {
 			assertSingleRequest(requests, {
 				method: 'PATCH',
 				rawPath: `/api/v2/projects/${projectId}/keywords`,
-				body: { data: { ids, type: 'keyword', attributes: { ignore_featured: true, notes: 'Überprüft' } } },
+				body: {
+					data: { ids, type: 'keyword', attributes: { ignore_featured: true, notes: 'Überprüft' } },
+				},
 			});
 			assert.deepEqual(items[0].keyword_ids, ids);
-			const read = await runOk(fake, { resource: 'keyword', operation: 'get', project: rl(CAFE), keywordId: ids[2], simplify: false });
+			const read = await runOk(fake, {
+				resource: 'keyword',
+				operation: 'get',
+				project: rl(CAFE),
+				keywordId: ids[2],
+				simplify: false,
+			});
 			const attributes = read.items[0].attributes as IDataObject;
 			assert.equal(attributes.notes, 'Überprüft');
 			assert.equal(attributes.ignore_featured, true);
@@ -385,15 +505,30 @@ describe('keyword (engine)', () => {
 	describe('#12 and #17 delete', () => {
 		it('#12 keyword delete deletes one keyword: {deleted: true, ...}; #11 then 404s', async () => {
 			const id = keywordIdsOf(fake, PROJECT)[4];
-			const { items, raw, requests } = await runOk(fake, { resource: 'keyword', operation: 'delete', project: rl(PROJECT), keywordId: id });
-			assertSingleRequest(requests, { method: 'DELETE', rawPath: `/api/v2/groups/Acme%20Shoes/keywords/${id}`, query: {}, body: null });
+			const { items, raw, requests } = await runOk(fake, {
+				resource: 'keyword',
+				operation: 'delete',
+				project: rl(PROJECT),
+				keywordId: id,
+			});
+			assertSingleRequest(requests, {
+				method: 'DELETE',
+				rawPath: `/api/v2/groups/Acme%20Shoes/keywords/${id}`,
+				query: {},
+				body: null,
+			});
 			assert.equal(items.length, 1);
 			assertPaired(raw, 0);
 			assert.equal(items[0].deleted, true);
 			assert.equal(items[0].keyword_id, id);
 			assert.equal(items[0].project, PROJECT);
 			assert.ok(!keywordIdsOf(fake, PROJECT).includes(id));
-			const gone = await run(fake, { resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: id });
+			const gone = await run(fake, {
+				resource: 'keyword',
+				operation: 'get',
+				project: rl(PROJECT),
+				keywordId: id,
+			});
 			assert.equal(gone.error?.httpCode, '404');
 		});
 
@@ -441,7 +576,12 @@ describe('keyword (engine)', () => {
 			assert.deepEqual(items[0].keyword_ids, ids);
 			for (const id of ids) {
 				assert.ok(!keywordIdsOf(fake, PROJECT).includes(id));
-				const gone = await run(fake, { resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: id });
+				const gone = await run(fake, {
+					resource: 'keyword',
+					operation: 'get',
+					project: rl(PROJECT),
+					keywordId: id,
+				});
 				assert.equal(gone.error?.httpCode, '404');
 			}
 		});

@@ -4,7 +4,15 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { PROJECT, assertPaired, assertSingleRequest, keywordIdsOf, run, runOk, useFake } from './helpers';
+import {
+	PROJECT,
+	assertPaired,
+	assertSingleRequest,
+	keywordIdsOf,
+	run,
+	runOk,
+	useFake,
+} from './helpers';
 
 const fake = useFake();
 
@@ -25,7 +33,10 @@ describe('rankingHistory (engine)', () => {
 		});
 		assert.equal(items.length, 2);
 		assertPaired(raw, 0);
-		assert.deepEqual(items.map((item) => item.keyword_id), ids.map(Number));
+		assert.deepEqual(
+			items.map((item) => item.keyword_id),
+			ids.map(Number),
+		);
 		const first = items[0];
 		assert.equal(first.keyword, 'running shoes');
 		assert.equal(first.domain, 'acmeshoes.com');
@@ -66,7 +77,12 @@ describe('rankingHistory (engine)', () => {
 		const ids = keywordIdsOf(fake, PROJECT).slice(3, 6);
 		const { items, requests } = await runOk(
 			fake,
-			{ resource: 'rankingHistory', operation: 'getChart', keywordIds: '={{ $json.ids }}', days: 180 },
+			{
+				resource: 'rankingHistory',
+				operation: 'getChart',
+				keywordIds: '={{ $json.ids }}',
+				days: 180,
+			},
 			{ items: [{ json: { ids } }] },
 		);
 		assertSingleRequest(requests, {
@@ -80,7 +96,11 @@ describe('rankingHistory (engine)', () => {
 	});
 
 	it('#14 rankingHistory getChart of an unknown keyword id reports the API 404', async () => {
-		const outcome = await run(fake, { resource: 'rankingHistory', operation: 'getChart', keywordIds: '987654321' });
+		const outcome = await run(fake, {
+			resource: 'rankingHistory',
+			operation: 'getChart',
+			keywordIds: '987654321',
+		});
 		assert.equal(outcome.requests.length, 1);
 		assert.equal(outcome.error?.httpCode, '404');
 		assert.match(outcome.error?.message ?? '', /987654321/);

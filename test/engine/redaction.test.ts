@@ -7,7 +7,18 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CAFE, PROJECT, TOKEN, assertNoTokenIn, keywordIdsOf, projectIdOf, rl, run, runOk, useFake } from './helpers';
+import {
+	CAFE,
+	PROJECT,
+	TOKEN,
+	assertNoTokenIn,
+	keywordIdsOf,
+	projectIdOf,
+	rl,
+	run,
+	runOk,
+	useFake,
+} from './helpers';
 
 const fake = useFake();
 
@@ -16,35 +27,167 @@ const domain = () => fake.api.state.aiDomains[0].id;
 const pid = () => String(projectIdOf(fake, PROJECT));
 
 /** Every operation (all 28 endpoints), read-only ones first; the mutations work on throw-away records. */
-const OPERATIONS: Array<{ endpoint: string; parameters: () => INodeParameters; simplify?: boolean }> = [
-	{ endpoint: '#1', parameters: () => ({ resource: 'project', operation: 'getMany' }), simplify: true },
-	{ endpoint: '#2', parameters: () => ({ resource: 'project', operation: 'get', project: rl(PROJECT) }), simplify: true },
-	{ endpoint: '#2', parameters: () => ({ resource: 'tag', operation: 'getMany', project: rl(PROJECT) }) },
-	{ endpoint: '#6', parameters: () => ({ resource: 'project', operation: 'getRegions', project: rl(PROJECT) }) },
-	{ endpoint: '#9', parameters: () => ({ resource: 'project', operation: 'getMetrics', project: rl(PROJECT) }) },
-	{ endpoint: '#11', parameters: () => ({ resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: kwId() }), simplify: true },
-	{ endpoint: '#13', parameters: () => ({ resource: 'keyword', operation: 'getMany', project: rl(PROJECT), returnAll: true }), simplify: true },
-	{ endpoint: '#14', parameters: () => ({ resource: 'rankingHistory', operation: 'getChart', keywordIds: kwId(), days: 3 }), simplify: true },
+const OPERATIONS: Array<{
+	endpoint: string;
+	parameters: () => INodeParameters;
+	simplify?: boolean;
+}> = [
+	{
+		endpoint: '#1',
+		parameters: () => ({ resource: 'project', operation: 'getMany' }),
+		simplify: true,
+	},
+	{
+		endpoint: '#2',
+		parameters: () => ({ resource: 'project', operation: 'get', project: rl(PROJECT) }),
+		simplify: true,
+	},
+	{
+		endpoint: '#2',
+		parameters: () => ({ resource: 'tag', operation: 'getMany', project: rl(PROJECT) }),
+	},
+	{
+		endpoint: '#6',
+		parameters: () => ({ resource: 'project', operation: 'getRegions', project: rl(PROJECT) }),
+	},
+	{
+		endpoint: '#9',
+		parameters: () => ({ resource: 'project', operation: 'getMetrics', project: rl(PROJECT) }),
+	},
+	{
+		endpoint: '#11',
+		parameters: () => ({
+			resource: 'keyword',
+			operation: 'get',
+			project: rl(PROJECT),
+			keywordId: kwId(),
+		}),
+		simplify: true,
+	},
+	{
+		endpoint: '#13',
+		parameters: () => ({
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			returnAll: true,
+		}),
+		simplify: true,
+	},
+	{
+		endpoint: '#14',
+		parameters: () => ({
+			resource: 'rankingHistory',
+			operation: 'getChart',
+			keywordIds: kwId(),
+			days: 3,
+		}),
+		simplify: true,
+	},
 	{
 		endpoint: '#15',
-		parameters: () => ({ resource: 'competitor', operation: 'getHistory', project: rl(PROJECT), keywordId: kwId(), startDate: '2026-01-14', endDate: '2026-01-15' }),
+		parameters: () => ({
+			resource: 'competitor',
+			operation: 'getHistory',
+			project: rl(PROJECT),
+			keywordId: kwId(),
+			startDate: '2026-01-14',
+			endDate: '2026-01-15',
+		}),
 	},
-	{ endpoint: '#18', parameters: () => ({ resource: 'shareOfVoice', operation: 'getLatest', project: rl(PROJECT) }) },
-	{ endpoint: '#19', parameters: () => ({ resource: 'shareOfVoice', operation: 'getHistory', projectId: rl(pid(), 'id'), daysRange: 7 }) },
-	{ endpoint: '#20', parameters: () => ({ resource: 'alert', operation: 'getMany', returnAll: true }), simplify: true },
-	{ endpoint: '#21', parameters: () => ({ resource: 'topPage', operation: 'getMany', project: rl(PROJECT), returnAll: true }) },
-	{ endpoint: '#22', parameters: () => ({ resource: 'account', operation: 'get' }), simplify: true },
+	{
+		endpoint: '#18',
+		parameters: () => ({ resource: 'shareOfVoice', operation: 'getLatest', project: rl(PROJECT) }),
+	},
+	{
+		endpoint: '#19',
+		parameters: () => ({
+			resource: 'shareOfVoice',
+			operation: 'getHistory',
+			projectId: rl(pid(), 'id'),
+			daysRange: 7,
+		}),
+	},
+	{
+		endpoint: '#20',
+		parameters: () => ({ resource: 'alert', operation: 'getMany', returnAll: true }),
+		simplify: true,
+	},
+	{
+		endpoint: '#21',
+		parameters: () => ({
+			resource: 'topPage',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			returnAll: true,
+		}),
+	},
+	{
+		endpoint: '#22',
+		parameters: () => ({ resource: 'account', operation: 'get' }),
+		simplify: true,
+	},
 	{ endpoint: '#23', parameters: () => ({ resource: 'aiDomain', operation: 'getMany' }) },
-	{ endpoint: '#24', parameters: () => ({ resource: 'aiDomain', operation: 'get', domainId: rl(domain(), 'id') }) },
-	{ endpoint: '#25', parameters: () => ({ resource: 'aiSearchTerm', operation: 'getMany', domainId: rl(domain(), 'id') }), simplify: true },
-	{ endpoint: '#26', parameters: () => ({ resource: 'aiMetric', operation: 'getDashboard', domainId: rl(domain(), 'id') }) },
-	{ endpoint: '#27', parameters: () => ({ resource: 'aiMetric', operation: 'getSentiment', domainId: rl(domain(), 'id') }) },
-	{ endpoint: '#28', parameters: () => ({ resource: 'aiMetric', operation: 'getCitations', domainId: rl(domain(), 'id') }) },
-	{ endpoint: '#5', parameters: () => ({ resource: 'project', operation: 'refresh', projectId: rl(pid(), 'id') }) },
-	{ endpoint: '#7', parameters: () => ({ resource: 'project', operation: 'create', projectName: 'Redaction Scratch', currencyCode: 'USD' }), simplify: true },
+	{
+		endpoint: '#24',
+		parameters: () => ({ resource: 'aiDomain', operation: 'get', domainId: rl(domain(), 'id') }),
+	},
+	{
+		endpoint: '#25',
+		parameters: () => ({
+			resource: 'aiSearchTerm',
+			operation: 'getMany',
+			domainId: rl(domain(), 'id'),
+		}),
+		simplify: true,
+	},
+	{
+		endpoint: '#26',
+		parameters: () => ({
+			resource: 'aiMetric',
+			operation: 'getDashboard',
+			domainId: rl(domain(), 'id'),
+		}),
+	},
+	{
+		endpoint: '#27',
+		parameters: () => ({
+			resource: 'aiMetric',
+			operation: 'getSentiment',
+			domainId: rl(domain(), 'id'),
+		}),
+	},
+	{
+		endpoint: '#28',
+		parameters: () => ({
+			resource: 'aiMetric',
+			operation: 'getCitations',
+			domainId: rl(domain(), 'id'),
+		}),
+	},
+	{
+		endpoint: '#5',
+		parameters: () => ({ resource: 'project', operation: 'refresh', projectId: rl(pid(), 'id') }),
+	},
+	{
+		endpoint: '#7',
+		parameters: () => ({
+			resource: 'project',
+			operation: 'create',
+			projectName: 'Redaction Scratch',
+			currencyCode: 'USD',
+		}),
+		simplify: true,
+	},
 	{
 		endpoint: '#10',
-		parameters: () => ({ resource: 'keyword', operation: 'add', project: rl('Redaction Scratch'), keywords: ['scratch a', 'scratch b', 'scratch c'], url: 'scratch.example' }),
+		parameters: () => ({
+			resource: 'keyword',
+			operation: 'add',
+			project: rl('Redaction Scratch'),
+			keywords: ['scratch a', 'scratch b', 'scratch c'],
+			url: 'scratch.example',
+		}),
 		simplify: true,
 	},
 	{
@@ -59,7 +202,12 @@ const OPERATIONS: Array<{ endpoint: string; parameters: () => INodeParameters; s
 	},
 	{
 		endpoint: '#12',
-		parameters: () => ({ resource: 'keyword', operation: 'delete', project: rl('Redaction Scratch'), keywordId: keywordIdsOf(fake, 'Redaction Scratch')[0] }),
+		parameters: () => ({
+			resource: 'keyword',
+			operation: 'delete',
+			project: rl('Redaction Scratch'),
+			keywordId: keywordIdsOf(fake, 'Redaction Scratch')[0],
+		}),
 	},
 	{
 		endpoint: '#17',
@@ -70,32 +218,65 @@ const OPERATIONS: Array<{ endpoint: string; parameters: () => INodeParameters; s
 			keywordIds: keywordIdsOf(fake, 'Redaction Scratch')[0],
 		}),
 	},
-	{ endpoint: '#3', parameters: () => ({ resource: 'project', operation: 'archive', project: rl('Redaction Scratch') }) },
-	{ endpoint: '#8', parameters: () => ({ resource: 'project', operation: 'restore', project: rl('Redaction Scratch') }) },
-	{ endpoint: '#4', parameters: () => ({ resource: 'project', operation: 'delete', project: rl('Redaction Scratch') }) },
+	{
+		endpoint: '#3',
+		parameters: () => ({
+			resource: 'project',
+			operation: 'archive',
+			project: rl('Redaction Scratch'),
+		}),
+	},
+	{
+		endpoint: '#8',
+		parameters: () => ({
+			resource: 'project',
+			operation: 'restore',
+			project: rl('Redaction Scratch'),
+		}),
+	},
+	{
+		endpoint: '#4',
+		parameters: () => ({
+			resource: 'project',
+			operation: 'delete',
+			project: rl('Redaction Scratch'),
+		}),
+	},
 ];
 
 /** The output items, the error, and everything n8n keeps of the run. */
 function assertRunHasNoToken(outcome: Awaited<ReturnType<typeof run>>) {
 	assertNoTokenIn(outcome.items);
 	assertNoTokenIn(outcome.raw);
-	if (outcome.error) assertNoTokenIn({ message: outcome.error.message, description: outcome.error.description });
+	if (outcome.error)
+		assertNoTokenIn({ message: outcome.error.message, description: outcome.error.description });
 	assertNoTokenIn(outcome.result.run.data);
 }
 
 describe('redaction (engine)', () => {
 	it('the fake really echoes the token in list links (so the checks below mean something)', async () => {
-		const response = await fetch(`${fake.baseUrl}/api/v2/groups/Acme%20Shoes/keywords/?per_page=2`, {
-			headers: { authorization: `Bearer ${TOKEN}` },
-		});
+		const response = await fetch(
+			`${fake.baseUrl}/api/v2/groups/Acme%20Shoes/keywords/?per_page=2`,
+			{
+				headers: { authorization: `Bearer ${TOKEN}` },
+			},
+		);
 		const text = await response.text();
-		assert.ok(text.includes(`api_token=${encodeURIComponent(TOKEN)}`), 'links carry the encoded token');
-		const account = await (await fetch(`${fake.baseUrl}/api/v2/users/self`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+		assert.ok(
+			text.includes(`api_token=${encodeURIComponent(TOKEN)}`),
+			'links carry the encoded token',
+		);
+		const account = await (
+			await fetch(`${fake.baseUrl}/api/v2/users/self`, {
+				headers: { authorization: `Bearer ${TOKEN}` },
+			})
+		).text();
 		assert.ok(account.includes(JSON.stringify(TOKEN)), 'the account record carries the token');
 	});
 
 	for (const operation of OPERATIONS) {
-		const [, resource, name] = /resource: '(\w+)',\s*operation: '(\w+)'/.exec(operation.parameters.toString()) ?? [];
+		const [, resource, name] =
+			/resource: '(\w+)',\s*operation: '(\w+)'/.exec(operation.parameters.toString()) ?? [];
 		it(`${operation.endpoint} ${resource} ${name}: no token in any output item or run data${operation.simplify ? ' (simplified and raw)' : ''}`, async () => {
 			const parameters = operation.parameters();
 			const outcome = await runOk(fake, parameters);
@@ -115,9 +296,17 @@ describe('redaction (engine)', () => {
 			operation: 'updateMany',
 			projectId: rl(String(projectIdOf(fake, CAFE)), 'id'),
 			keywordIds: id,
-			updateFields: { notes: `see https://example.ch/r?api_token=${encodeURIComponent(TOKEN)}&page=2 and token ${TOKEN} end` },
+			updateFields: {
+				notes: `see https://example.ch/r?api_token=${encodeURIComponent(TOKEN)}&page=2 and token ${TOKEN} end`,
+			},
 		});
-		const listed = await runOk(fake, { resource: 'keyword', operation: 'getMany', project: rl(CAFE), returnAll: true, simplify: false });
+		const listed = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl(CAFE),
+			returnAll: true,
+			simplify: false,
+		});
 		assertRunHasNoToken(listed);
 		const record = listed.items.find((item) => item.id === id)!;
 		const notes = String((record.attributes as IDataObject).notes);
@@ -140,9 +329,17 @@ describe('redaction (engine)', () => {
 					},
 				},
 			],
-			links: { self: `https://forged.example/api/v2/groups/active?api_token=${encodeURIComponent(TOKEN)}` },
+			links: {
+				self: `https://forged.example/api/v2/groups/active?api_token=${encodeURIComponent(TOKEN)}`,
+			},
 		};
-		fake.api.injectFault({ method: 'GET', path: '/api/v2/groups/active', times: 2, status: 200, body: JSON.stringify(forged) });
+		fake.api.injectFault({
+			method: 'GET',
+			path: '/api/v2/groups/active',
+			times: 2,
+			status: 200,
+			body: JSON.stringify(forged),
+		});
 		const raw = await runOk(fake, { resource: 'project', operation: 'getMany', simplify: false });
 		assertRunHasNoToken(raw);
 		const attributes = raw.items[0].attributes as IDataObject;
@@ -159,9 +356,16 @@ describe('redaction (engine)', () => {
 			path: '/api/v2/keywords/refresh',
 			times: 1,
 			status: 200,
-			body: JSON.stringify({ message: `Refresh started for token ${TOKEN}.`, links: { self: `https://x/?api_token=${TOKEN}` } }),
+			body: JSON.stringify({
+				message: `Refresh started for token ${TOKEN}.`,
+				links: { self: `https://x/?api_token=${TOKEN}` },
+			}),
 		});
-		const outcome = await runOk(fake, { resource: 'project', operation: 'refresh', projectId: rl(pid(), 'id') });
+		const outcome = await runOk(fake, {
+			resource: 'project',
+			operation: 'refresh',
+			projectId: rl(pid(), 'id'),
+		});
 		assertRunHasNoToken(outcome);
 		assert.equal(outcome.items[0].links, undefined);
 		assert.equal(outcome.items[0].message, 'Refresh started for token [redacted].');
@@ -175,11 +379,29 @@ describe('redaction (engine)', () => {
 			keywords: ['wo ist das beste café?'],
 			url: 'cafe-zuerich.ch',
 		});
-		assert.equal((requests[0].body as { data: Array<{ attributes: IDataObject }> }).data[0].attributes.kw, 'wo ist das beste café?');
-		assert.equal(fake.api.state.keywords.get(Number((items[0].keywords as IDataObject[])[0].id))?.kw, 'wo ist das beste café?');
-		assert.equal((items[0].keywords as IDataObject[])[0].kw, 'wo ist das beste café?', 'the output keeps the keyword as stored');
-		const listed = await runOk(fake, { resource: 'keyword', operation: 'getMany', project: rl(CAFE), returnAll: true });
-		assert.ok(listed.items.some((item) => item.kw === 'wo ist das beste café?'), 'the list shows the keyword with its "?"');
+		assert.equal(
+			(requests[0].body as { data: Array<{ attributes: IDataObject }> }).data[0].attributes.kw,
+			'wo ist das beste café?',
+		);
+		assert.equal(
+			fake.api.state.keywords.get(Number((items[0].keywords as IDataObject[])[0].id))?.kw,
+			'wo ist das beste café?',
+		);
+		assert.equal(
+			(items[0].keywords as IDataObject[])[0].kw,
+			'wo ist das beste café?',
+			'the output keeps the keyword as stored',
+		);
+		const listed = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl(CAFE),
+			returnAll: true,
+		});
+		assert.ok(
+			listed.items.some((item) => item.kw === 'wo ist das beste café?'),
+			'the list shows the keyword with its "?"',
+		);
 	});
 
 	it('#22 the account api_token is masked by default, in simplified and raw output', async () => {
@@ -191,11 +413,24 @@ describe('redaction (engine)', () => {
 	});
 
 	it('#22 the account api_token is shown only with Include API Token', async () => {
-		const shown = await runOk(fake, { resource: 'account', operation: 'get', options: { includeApiToken: true } });
+		const shown = await runOk(fake, {
+			resource: 'account',
+			operation: 'get',
+			options: { includeApiToken: true },
+		});
 		assert.equal(shown.items[0].api_token, TOKEN);
-		const rawShown = await runOk(fake, { resource: 'account', operation: 'get', simplify: false, options: { includeApiToken: true } });
+		const rawShown = await runOk(fake, {
+			resource: 'account',
+			operation: 'get',
+			simplify: false,
+			options: { includeApiToken: true },
+		});
 		assert.equal((rawShown.items[0].attributes as IDataObject).api_token, TOKEN);
-		const off = await runOk(fake, { resource: 'account', operation: 'get', options: { includeApiToken: false } });
+		const off = await runOk(fake, {
+			resource: 'account',
+			operation: 'get',
+			options: { includeApiToken: false },
+		});
 		assert.equal(off.items[0].api_token, '[redacted]');
 	});
 
@@ -206,16 +441,28 @@ describe('redaction (engine)', () => {
 			times: 1,
 			status: 422,
 			body: JSON.stringify({
-				errors: [{ status: '422', title: 'Unprocessable Entity', detail: `Token ${TOKEN} may not read this (see ?api_token=${encodeURIComponent(TOKEN)})` }],
+				errors: [
+					{
+						status: '422',
+						title: 'Unprocessable Entity',
+						detail: `Token ${TOKEN} may not read this (see ?api_token=${encodeURIComponent(TOKEN)})`,
+					},
+				],
 			}),
 		});
-		const outcome = await run(fake, { resource: 'project', operation: 'get', project: rl(PROJECT) });
+		const outcome = await run(fake, {
+			resource: 'project',
+			operation: 'get',
+			project: rl(PROJECT),
+		});
 		assert.ok(outcome.error);
 		assert.equal(outcome.error.httpCode, '422');
 		assert.equal(outcome.requests.length, 1);
 		assert.match(outcome.error.message, /may not read this/);
 		assertRunHasNoToken(outcome);
-		assertNoTokenIn(JSON.stringify(outcome.error.raw, Object.getOwnPropertyNames(outcome.error.raw)));
+		assertNoTokenIn(
+			JSON.stringify(outcome.error.raw, Object.getOwnPropertyNames(outcome.error.raw)),
+		);
 	});
 
 	it('#10 a 500 plain-text error body with the token (POST, not retried) is cleaned', async () => {
@@ -226,7 +473,13 @@ describe('redaction (engine)', () => {
 			status: 500,
 			body: `Fatal error: Authorization Bearer ${TOKEN} rejected at /api/v2?api_token=${TOKEN}`,
 		});
-		const outcome = await run(fake, { resource: 'keyword', operation: 'add', project: rl(PROJECT), keywords: ['redaction 500'], url: 'acmeshoes.com' });
+		const outcome = await run(fake, {
+			resource: 'keyword',
+			operation: 'add',
+			project: rl(PROJECT),
+			keywords: ['redaction 500'],
+			url: 'acmeshoes.com',
+		});
 		assert.ok(outcome.error);
 		assert.equal(outcome.error.httpCode, '500');
 		assert.equal(outcome.requests.length, 1);
@@ -242,7 +495,11 @@ describe('redaction (engine)', () => {
 			status: 404,
 			body: JSON.stringify({ errors: [{ detail: `Nothing here for ${TOKEN}` }] }),
 		});
-		const outcome = await run(fake, { resource: 'project', operation: 'get', project: rl(PROJECT) }, { continueOnFail: true });
+		const outcome = await run(
+			fake,
+			{ resource: 'project', operation: 'get', project: rl(PROJECT) },
+			{ continueOnFail: true },
+		);
 		assert.equal(outcome.raw.length, 1);
 		assert.match(String(outcome.items[0].error), /Nothing here for/);
 		assertRunHasNoToken(outcome);
@@ -252,7 +509,10 @@ describe('redaction (engine)', () => {
 		const wrong = 'wrong-secret-token-555';
 		const outcome = await run(fake, { resource: 'account', operation: 'get' }, { apiToken: wrong });
 		assert.equal(outcome.error?.httpCode, '401');
-		assertNoTokenIn({ message: outcome.error?.message, description: outcome.error?.description }, wrong);
+		assertNoTokenIn(
+			{ message: outcome.error?.message, description: outcome.error?.description },
+			wrong,
+		);
 		assertNoTokenIn(outcome.result.run.data, wrong);
 	});
 });

@@ -2,15 +2,36 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { CAFE, PROJECT, assertPaired, assertSingleRequest, enc, projectIdOf, rl, runOk, useFake } from './helpers';
+import {
+	CAFE,
+	PROJECT,
+	assertPaired,
+	assertSingleRequest,
+	enc,
+	projectIdOf,
+	rl,
+	runOk,
+	useFake,
+} from './helpers';
 
 const fake = useFake();
 
 describe('tag (engine)', () => {
 	it('#2 tag getMany returns one item per tag of the project, read from GET /groups/{project}', async () => {
-		const { items, raw, requests } = await runOk(fake, { resource: 'tag', operation: 'getMany', project: rl(PROJECT) });
-		assertSingleRequest(requests, { method: 'GET', rawPath: '/api/v2/groups/Acme%20Shoes', query: {}, body: null });
-		const expected = [...fake.api.state.findContainer(PROJECT)!.tags.values()].filter((tag) => tag.count > 0);
+		const { items, raw, requests } = await runOk(fake, {
+			resource: 'tag',
+			operation: 'getMany',
+			project: rl(PROJECT),
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: '/api/v2/groups/Acme%20Shoes',
+			query: {},
+			body: null,
+		});
+		const expected = [...fake.api.state.findContainer(PROJECT)!.tags.values()].filter(
+			(tag) => tag.count > 0,
+		);
 		assert.equal(items.length, expected.length);
 		assert.equal(items.length, 7);
 		assert.deepEqual(
@@ -25,23 +46,44 @@ describe('tag (engine)', () => {
 		assertPaired(raw, 0);
 	});
 
-	it('#2 tag getMany of a group lists the group\'s own tags', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'tag', operation: 'getMany', project: rl(PROJECT), group: rl('Blog') });
-		assertSingleRequest(requests, { method: 'GET', rawPath: '/api/v2/groups/Acme%20Shoes[sub]Blog', query: {} });
+	it("#2 tag getMany of a group lists the group's own tags", async () => {
+		const { items, requests } = await runOk(fake, {
+			resource: 'tag',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			group: rl('Blog'),
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: '/api/v2/groups/Acme%20Shoes[sub]Blog',
+			query: {},
+		});
 		assert.deepEqual(items.map((item) => item.name).sort(), ['Guides', 'Long tail']);
-		for (const item of items) assert.equal(item.project_id, projectIdOf(fake, `${PROJECT}[sub]Blog`));
+		for (const item of items)
+			assert.equal(item.project_id, projectIdOf(fake, `${PROJECT}[sub]Blog`));
 	});
 
 	it('#2 tag getMany with a non-ASCII project name', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'tag', operation: 'getMany', project: rl(CAFE) });
+		const { items, requests } = await runOk(fake, {
+			resource: 'tag',
+			operation: 'getMany',
+			project: rl(CAFE),
+		});
 		assertSingleRequest(requests, { method: 'GET', rawPath: `/api/v2/groups/${enc(CAFE)}` });
 		assert.deepEqual(items.map((item) => item.name).sort(), ['Karte', 'Lokal', 'Marke', 'Top']);
 	});
 
 	it('#2 tag getMany of a project without keywords gives no items', async () => {
 		fake.api.addProject('Empty Tags Project');
-		const { items, requests } = await runOk(fake, { resource: 'tag', operation: 'getMany', project: rl('Empty Tags Project') });
-		assertSingleRequest(requests, { method: 'GET', rawPath: '/api/v2/groups/Empty%20Tags%20Project' });
+		const { items, requests } = await runOk(fake, {
+			resource: 'tag',
+			operation: 'getMany',
+			project: rl('Empty Tags Project'),
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: '/api/v2/groups/Empty%20Tags%20Project',
+		});
 		assert.equal(items.length, 0);
 	});
 });

@@ -2,17 +2,36 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { CAFE, PROJECT, assertPaired, assertSingleRequest, enc, rl, runOk, useFake } from './helpers';
+import {
+	CAFE,
+	PROJECT,
+	assertPaired,
+	assertSingleRequest,
+	enc,
+	rl,
+	runOk,
+	useFake,
+} from './helpers';
 
 const fake = useFake();
 
 const TOP_PAGE_KEYS = [
-	'average_cost_per_click', 'average_current_rank', 'average_previous_rank', 'current_ranking_url', 'total_keyword_count', 'total_search_volume',
+	'average_cost_per_click',
+	'average_current_rank',
+	'average_previous_rank',
+	'current_ranking_url',
+	'total_keyword_count',
+	'total_search_volume',
 ];
 
 describe('topPage (engine)', () => {
 	it('#21 topPage getMany with Limit 2: one request page=1 per_page=2, two records', async () => {
-		const { items, raw, requests } = await runOk(fake, { resource: 'topPage', operation: 'getMany', project: rl(PROJECT), limit: 2 });
+		const { items, raw, requests } = await runOk(fake, {
+			resource: 'topPage',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			limit: 2,
+		});
 		assertSingleRequest(requests, {
 			method: 'GET',
 			rawPath: '/api/v2/groups/Acme%20Shoes/keywords/ranking-urls',
@@ -39,12 +58,22 @@ describe('topPage (engine)', () => {
 			query: { page: '1', per_page: '250' },
 		});
 		assert.ok(items.length >= 1);
-		for (const item of items) assert.match(String(item.current_ranking_url), /^https:\/\/acmeshoes\.com\//);
+		for (const item of items)
+			assert.match(String(item.current_ranking_url), /^https:\/\/acmeshoes\.com\//);
 	});
 
 	it('#21 topPage getMany of a non-ASCII project', async () => {
-		const { items, requests } = await runOk(fake, { resource: 'topPage', operation: 'getMany', project: rl(CAFE), returnAll: true });
-		assertSingleRequest(requests, { method: 'GET', rawPath: `/api/v2/groups/${enc(CAFE)}/keywords/ranking-urls`, query: { page: '1', per_page: '250' } });
+		const { items, requests } = await runOk(fake, {
+			resource: 'topPage',
+			operation: 'getMany',
+			project: rl(CAFE),
+			returnAll: true,
+		});
+		assertSingleRequest(requests, {
+			method: 'GET',
+			rawPath: `/api/v2/groups/${enc(CAFE)}/keywords/ranking-urls`,
+			query: { page: '1', per_page: '250' },
+		});
 		assert.ok(items.length >= 1);
 		assert.ok(items.every((item) => String(item.current_ranking_url).includes('cafe-zuerich.ch')));
 	});

@@ -9,7 +9,11 @@ describe('fake API: auth, routing, recording', () => {
 	after(() => f.stop());
 
 	it('answers 401 with the error shape when the token is missing, wrong or not Bearer', async () => {
-		for (const headers of [{ authorization: '' }, { authorization: 'Bearer nope' }, { authorization: `Token ${TOKEN}` }]) {
+		for (const headers of [
+			{ authorization: '' },
+			{ authorization: 'Bearer nope' },
+			{ authorization: `Token ${TOKEN}` },
+		]) {
 			const r = await f.call('GET', '/api/v2/groups/active', undefined, headers);
 			assert.equal(r.status, 401);
 			const e = errorOf(r.json);
@@ -18,7 +22,14 @@ describe('fake API: auth, routing, recording', () => {
 			assert.ok(e.detail.length > 0);
 		}
 		// Also on the AI visibility area.
-		assert.equal((await f.call('GET', '/api/v2/ai-visibility/domains', undefined, { authorization: 'Bearer x' })).status, 401);
+		assert.equal(
+			(
+				await f.call('GET', '/api/v2/ai-visibility/domains', undefined, {
+					authorization: 'Bearer x',
+				})
+			).status,
+			401,
+		);
 	});
 
 	it('accepts the token as api_token query parameter, as the returned links carry it', async () => {
@@ -50,14 +61,22 @@ describe('fake API: auth, routing, recording', () => {
 		assert.equal((await f.get('/api/v2/groups/Acme%20Shoes/keywords/999999')).status, 404);
 		assert.equal((await f.get('/api/v2/groups/Acme%20Shoes/keywords/abc')).status, 404);
 		assert.equal((await f.get('/api/v2/ai-visibility/domains/nope')).status, 404);
-		assert.equal((await f.get('/api/v2/projects/abc/mindshare/from-cache?daysrange=7')).status, 404);
-		assert.equal((await f.get('/api/v2/projects/424242/mindshare/from-cache?daysrange=7')).status, 404);
+		assert.equal(
+			(await f.get('/api/v2/projects/abc/mindshare/from-cache?daysrange=7')).status,
+			404,
+		);
+		assert.equal(
+			(await f.get('/api/v2/projects/424242/mindshare/from-cache?daysrange=7')).status,
+			404,
+		);
 	});
 
 	it('records requests: raw and decoded path, raw query, array query keys, headers, body, status', async () => {
 		f.api.clearRequests();
 		const raw = `/api/v2/groups/${enc('Acme Shoes[sub]Blog')}/keywords`;
-		await f.call('GET', `${raw}?per_page=5&topics[]=a&topics[]=b%20c&x=1&x=2`, undefined, { 'X-Custom': 'yes' });
+		await f.call('GET', `${raw}?per_page=5&topics[]=a&topics[]=b%20c&x=1&x=2`, undefined, {
+			'X-Custom': 'yes',
+		});
 		await f.call('POST', '/api/v2/keywords/chart?action=chart&limit=3', { keyword_ids: [100001] });
 		const [a, b] = f.api.requests;
 		assert.equal(f.api.requests.length, 2);
@@ -96,8 +115,16 @@ describe('fake API: control routes', () => {
 	let f: Fake;
 	before(async () => (f = await startFake()));
 	after(() => f.stop());
-	const control = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> => {
-		const res = await fetch(`${f.base}/__control/${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const control = async (
+		method: string,
+		path: string,
+		body?: unknown,
+	): Promise<{ status: number; json: any }> => {
+		const res = await fetch(`${f.base}/__control/${path}`, {
+			method,
+			headers: { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
 		return { status: res.status, json: await res.json() };
 	};
 
@@ -121,7 +148,11 @@ describe('fake API: control routes', () => {
 	});
 
 	it('POST alerts adds alerts with a shared createdAt that the API then lists', async () => {
-		const r = await control('POST', 'alerts', { count: 3, createdAt: 1_900_000_000, category: 'Acme Shoes' });
+		const r = await control('POST', 'alerts', {
+			count: 3,
+			createdAt: 1_900_000_000,
+			category: 'Acme Shoes',
+		});
 		assert.equal(r.status, 201);
 		assert.equal(r.json.data.length, 3);
 		const list = await f.get('/api/v2/alerts?per_page=3');
@@ -129,24 +160,36 @@ describe('fake API: control routes', () => {
 			list.json.data.map((a: any) => a.id),
 			r.json.data.map((a: any) => a.id).reverse(),
 		);
-		assert.ok(list.json.data.every((a: any) => a.attributes.created_at === 1_900_000_000 && a.attributes.category === 'Acme Shoes'));
+		assert.ok(
+			list.json.data.every(
+				(a: any) =>
+					a.attributes.created_at === 1_900_000_000 && a.attributes.category === 'Acme Shoes',
+			),
+		);
 	});
 
 	it('POST keywords and POST rank-update', async () => {
 		const added = await control('POST', 'keywords', { category: 'Acme Shoes[sub]Blog', count: 4 });
 		assert.equal(added.status, 201);
 		assert.equal(added.json.added, 4);
-		const before = await f.get(`/api/v2/groups/${enc('Acme Shoes[sub]Blog')}/keywords/${added.json.ids[0]}`);
+		const before = await f.get(
+			`/api/v2/groups/${enc('Acme Shoes[sub]Blog')}/keywords/${added.json.ids[0]}`,
+		);
 		const up = await control('POST', 'rank-update', { keywordIds: [added.json.ids[0]] });
 		assert.equal(up.json.updated, 1);
-		const after = await f.get(`/api/v2/groups/${enc('Acme Shoes[sub]Blog')}/keywords/${added.json.ids[0]}`);
+		const after = await f.get(
+			`/api/v2/groups/${enc('Acme Shoes[sub]Blog')}/keywords/${added.json.ids[0]}`,
+		);
 		assert.ok(after.json.data.attributes.crawled_at > before.json.data.attributes.crawled_at);
 		const all = await control('POST', 'rank-update', { category: 'Café Zürich' });
 		assert.equal(all.json.updated, 8);
 	});
 
 	it('POST/DELETE faults and POST latency', async () => {
-		assert.equal((await control('POST', 'faults', { path: '/api/v2/alerts', times: 1, status: 503 })).status, 201);
+		assert.equal(
+			(await control('POST', 'faults', { path: '/api/v2/alerts', times: 1, status: 503 })).status,
+			201,
+		);
 		assert.equal((await f.get('/api/v2/alerts')).status, 503);
 		assert.equal((await f.get('/api/v2/alerts')).status, 200);
 		await control('POST', 'faults', { pathRegex: '^/api/v2/groups', times: 5, status: 500 });

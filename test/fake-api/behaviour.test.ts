@@ -19,7 +19,8 @@ describe('fake API: behaviour switches', () => {
 		let newestFirst: string[];
 		before(async () => {
 			f = await startFake({ seed: 'empty' });
-			const add = (count: number, createdAt: number): string[] => f.api.addAlerts(count, { createdAt }).map((a) => a.id as string);
+			const add = (count: number, createdAt: number): string[] =>
+				f.api.addAlerts(count, { createdAt }).map((a) => a.id as string);
 			const a = add(3, NOW_S - 300);
 			const b = add(2, NOW_S - 100);
 			const c = add(3, NOW_S - 200);
@@ -36,7 +37,11 @@ describe('fake API: behaviour switches', () => {
 			'sort_field=time&sort_direction=asc',
 			'sort_field=created_at',
 		];
-		const INVALID = ['sort_field=kw', 'sort_direction=sideways', 'sort_field=priority&sort_direction=up'];
+		const INVALID = [
+			'sort_field=kw',
+			'sort_direction=sideways',
+			'sort_field=priority&sort_direction=up',
+		];
 		/** The whole list, read 3 per page (paging must keep the forced order across pages). */
 		const readAll = async (query: string): Promise<{ statuses: number[]; ids: string[] }> => {
 			const statuses: number[] = [];
@@ -54,7 +59,10 @@ describe('fake API: behaviour switches', () => {
 			assert.deepEqual((await readAll('')).ids, newestFirst);
 			assert.deepEqual((await readAll('sort_direction=asc')).ids, [...newestFirst].reverse());
 			const byId = (await readAll('sort_field=id&sort_direction=desc')).ids;
-			assert.deepEqual(byId, [...newestFirst].sort((x, y) => Number(y) - Number(x)));
+			assert.deepEqual(
+				byId,
+				[...newestFirst].sort((x, y) => Number(y) - Number(x)),
+			);
 			assert.notDeepEqual(byId, newestFirst, 'the data tells id order from created_at order');
 			for (const q of INVALID) {
 				const r = await f.get(`/api/v2/alerts?${q}`);
@@ -90,7 +98,8 @@ describe('fake API: behaviour switches', () => {
 		let plain: Fake;
 		let f: Fake;
 		const project = 'Acme Shoes';
-		const list = (x: Fake, query = ''): Promise<any> => x.get(`/api/v2/groups/${enc(project)}/keywords?per_page=250${query}`);
+		const list = (x: Fake, query = ''): Promise<any> =>
+			x.get(`/api/v2/groups/${enc(project)}/keywords?per_page=250${query}`);
 		before(async () => {
 			plain = await startFake();
 			f = await startFake({ behaviour: { historyOrder: 'oldest-first' } });
@@ -112,7 +121,10 @@ describe('fake API: behaviour switches', () => {
 				assert.deepEqual(kb.attributes.grankhistory, [...ha].reverse());
 				assert.equal(kb.attributes.grankhistory.at(-1), kb.attributes.grank_int);
 				assert.equal(ha[0], ka.attributes.grank_int);
-				assert.deepEqual({ ...kb.attributes, grankhistory: null }, { ...ka.attributes, grankhistory: null });
+				assert.deepEqual(
+					{ ...kb.attributes, grankhistory: null },
+					{ ...ka.attributes, grankhistory: null },
+				);
 			});
 			assert.ok(longer > 5, 'histories long enough to tell the orders apart');
 		});
@@ -122,14 +134,20 @@ describe('fake API: behaviour switches', () => {
 			const [a, b] = [await list(plain, `&date=${date}`), await list(f, `&date=${date}`)];
 			a.json.data.forEach((ka: any, i: number) => {
 				const ha = ka.attributes.grankhistory;
-				assert.deepEqual(b.json.data[i].attributes.grankhistory, ha === null ? null : [...ha].reverse());
+				assert.deepEqual(
+					b.json.data[i].attributes.grankhistory,
+					ha === null ? null : [...ha].reverse(),
+				);
 			});
 		});
 
 		it('#11 single retrieval: reversed, the current rank at its end', async () => {
 			const id = (await list(plain)).json.data[0].id;
 			const path = `/api/v2/groups/${enc(project)}/keywords/${id}`;
-			const [a, b] = [(await plain.get(path)).json.data.attributes, (await f.get(path)).json.data.attributes];
+			const [a, b] = [
+				(await plain.get(path)).json.data.attributes,
+				(await f.get(path)).json.data.attributes,
+			];
 			assert.ok(a.grankhistory.length > 1);
 			assert.deepEqual(b.grankhistory, [...a.grankhistory].reverse());
 			assert.equal(b.grankhistory.at(-1), b.grank_int);
@@ -137,18 +155,34 @@ describe('fake API: behaviour switches', () => {
 
 		it('#10 add answers carry no history (settings only); the keyword added then reads reversed in #11 and #16', async () => {
 			const path = `/api/v2/groups/${enc(project)}/keywords`;
-			const added = await f.call('POST', path, { data: [{ type: 'keyword', attributes: { kw: 'history order probe', url: 'acme-shoes.com' } }] });
+			const added = await f.call('POST', path, {
+				data: [
+					{ type: 'keyword', attributes: { kw: 'history order probe', url: 'acme-shoes.com' } },
+				],
+			});
 			assert.equal(added.status, 201, added.text);
 			const record = added.json.data[0];
 			assert.equal('grankhistory' in record.attributes, false);
-			const first = f.api.simulateRankUpdate({ keywordIds: [record.id] })[0].attributes.grank_int as number;
+			const first = f.api.simulateRankUpdate({ keywordIds: [record.id] })[0].attributes
+				.grank_int as number;
 			const updated = f.api.simulateRankUpdate({ keywordIds: [record.id] });
 			const second = updated[0].attributes.grank_int as number;
-			assert.deepEqual(updated[0].attributes.grankhistory, [first, second], 'simulateRankUpdate returns records in the switch order too');
-			assert.deepEqual((await f.get(`${path}/${record.id}`)).json.data.attributes.grankhistory, [first, second]);
-			const patch = await f.call('PATCH', `/api/v2/projects/${record.attributes.project_id}/keywords`, {
-				data: { ids: [record.id], type: 'keyword', attributes: { notes: 'x' } },
-			});
+			assert.deepEqual(
+				updated[0].attributes.grankhistory,
+				[first, second],
+				'simulateRankUpdate returns records in the switch order too',
+			);
+			assert.deepEqual((await f.get(`${path}/${record.id}`)).json.data.attributes.grankhistory, [
+				first,
+				second,
+			]);
+			const patch = await f.call(
+				'PATCH',
+				`/api/v2/projects/${record.attributes.project_id}/keywords`,
+				{
+					data: { ids: [record.id], type: 'keyword', attributes: { notes: 'x' } },
+				},
+			);
 			assert.equal(patch.status, 200, patch.text);
 			assert.deepEqual(patch.json.data[0].attributes.grankhistory, [first, second]);
 		});
@@ -184,7 +218,9 @@ describe('fake API: behaviour switches', () => {
 		it('changes the list after each page: added ids appear, deleted ids vanish, crawled keywords move, and churnLog says so', async () => {
 			const f = await churnFake();
 			try {
-				const group = async (): Promise<string> => (await f.get(`/api/v2/groups/${enc(project)}`)).json.data.attributes.keywords_last_updated_at;
+				const group = async (): Promise<string> =>
+					(await f.get(`/api/v2/groups/${enc(project)}`)).json.data.attributes
+						.keywords_last_updated_at;
 				const r1 = await f.get(listPath('per_page=250'));
 				const g1 = await group();
 				assert.equal(f.api.churnLog.length, 0, 'no churn by default');
@@ -205,8 +241,12 @@ describe('fake API: behaviour switches', () => {
 				assert.deepEqual(entry.alerts, []);
 				// Deletions spread over the list: one from each third.
 				const before = idsOf(r1);
-				assert.deepEqual(entry.deleted.map((id) => Math.floor(before.indexOf(id) / 20)), [0, 1, 2]);
-				for (const id of entry.crawled) assert.ok(before.includes(id) && !entry.deleted.includes(id));
+				assert.deepEqual(
+					entry.deleted.map((id) => Math.floor(before.indexOf(id) / 20)),
+					[0, 1, 2],
+				);
+				for (const id of entry.crawled)
+					assert.ok(before.includes(id) && !entry.deleted.includes(id));
 				for (const id of entry.added) assert.ok(!before.includes(id));
 
 				f.tick();
@@ -216,7 +256,8 @@ describe('fake API: behaviour switches', () => {
 				assert.deepEqual(idsOf(r3), expected);
 				assert.equal(r3.json.meta.pagination.total, 59);
 				assert.ok(g2 > g1, `keywords_last_updated_at moved: ${g1} -> ${g2}`);
-				const byId = (r: any): Map<string, any> => new Map(r.json.data.map((k: any) => [k.id, k.attributes]));
+				const byId = (r: any): Map<string, any> =>
+					new Map(r.json.data.map((k: any) => [k.id, k.attributes]));
 				const [old, now] = [byId(r1), byId(r3)];
 				for (const id of expected) {
 					if (entry.added.includes(id)) {
@@ -241,7 +282,9 @@ describe('fake API: behaviour switches', () => {
 			const f = await churnFake();
 			try {
 				const truth = idsOf(await f.get(listPath('per_page=250')));
-				f.api.setBehaviour({ churn: { everyPages: 2, addKeywords: 3, deleteKeywords: 2, crawlKeywords: 1 } });
+				f.api.setBehaviour({
+					churn: { everyPages: 2, addKeywords: 3, deleteKeywords: 2, crawlKeywords: 1 },
+				});
 				const seen: string[] = [];
 				const totals: number[] = [];
 				const pageRequests: number[] = [];
@@ -302,20 +345,31 @@ describe('fake API: behaviour switches', () => {
 			try {
 				f.api.setBehaviour({ churn: { addKeywords: 1 } });
 				const count = async (name: string): Promise<number> => {
-					const counts = (await f.get(`/api/v2/groups/${enc(name)}`)).json.data.attributes.keywords_count;
+					const counts = (await f.get(`/api/v2/groups/${enc(name)}`)).json.data.attributes
+						.keywords_count;
 					return Object.values(counts).reduce((n: number, v) => n + (v as number), 0);
 				};
-				const before = { blog: await count('Acme Shoes[sub]Blog'), project: await count('Acme Shoes') };
+				const before = {
+					blog: await count('Acme Shoes[sub]Blog'),
+					project: await count('Acme Shoes'),
+				};
 				await f.get(`/api/v2/groups/${enc('Acme Shoes[sub]Blog')}/keywords`);
 				assert.equal(f.api.churnLog.at(-1)?.category, 'Acme Shoes[sub]Blog');
 				assert.equal(await count('Acme Shoes[sub]Blog'), before.blog + 1);
 				assert.equal(await count('Acme Shoes'), before.project);
 				const n = f.api.churnLog.length;
-				assert.equal((await f.get(`/api/v2/groups/${enc('Acme Shoes')}/keywords?per_page=0`)).status, 422);
+				assert.equal(
+					(await f.get(`/api/v2/groups/${enc('Acme Shoes')}/keywords?per_page=0`)).status,
+					422,
+				);
 				assert.equal((await f.get(`/api/v2/groups/${enc('No Such')}/keywords`)).status, 404);
 				await f.get('/api/v2/groups/active');
 				await f.get('/api/v2/alerts');
-				assert.equal(f.api.churnLog.length, n, 'no churn after an error, another route, or a list without counts');
+				assert.equal(
+					f.api.churnLog.length,
+					n,
+					'no churn after an error, another route, or a list without counts',
+				);
 				f.api.setBehaviour({ churn: null });
 				await f.get(`/api/v2/groups/${enc('Acme Shoes')}/keywords`);
 				assert.equal(f.api.churnLog.length, n, 'churn: null turns it off');
@@ -331,8 +385,12 @@ describe('fake API: behaviour switches', () => {
 			try {
 				for (let i = 0; i < 30; i++) f.api.addAlerts(1, { createdAt: NOW_S - 3600 - i * 60 });
 				const pages: any[] = [];
-				for (let page = 1; page <= 3; page++) pages.push(await f.get(`/api/v2/alerts?per_page=10&page=${page}`));
-				assert.deepEqual(pages.map((p) => p.json.meta.pagination.total), [30, 32, 34]);
+				for (let page = 1; page <= 3; page++)
+					pages.push(await f.get(`/api/v2/alerts?per_page=10&page=${page}`));
+				assert.deepEqual(
+					pages.map((p) => p.json.meta.pagination.total),
+					[30, 32, 34],
+				);
 				const log = f.api.churnLog;
 				assert.equal(log.length, 3);
 				for (const [i, e] of log.entries()) {
@@ -348,7 +406,10 @@ describe('fake API: behaviour switches', () => {
 				const all = await f.get('/api/v2/alerts?per_page=250');
 				assert.equal(all.json.data.length, 36);
 				assert.deepEqual(new Set(idsOf(all).slice(0, 6)), new Set(added));
-				assert.ok(all.json.data.slice(0, 6).every((a: any) => a.attributes.created_at === NOW_S), 'created now');
+				assert.ok(
+					all.json.data.slice(0, 6).every((a: any) => a.attributes.created_at === NOW_S),
+					'created now',
+				);
 			} finally {
 				await f.stop();
 			}
@@ -368,7 +429,11 @@ describe('fake API: behaviour switches', () => {
 		};
 
 		it('delays each page of #13 and #20', async () => {
-			for (const path of [`/api/v2/groups/${enc('Acme Shoes')}/keywords`, `/api/v2/groups/${enc('Acme Shoes')}/keywords/?page=2&per_page=5`, '/api/v2/alerts']) {
+			for (const path of [
+				`/api/v2/groups/${enc('Acme Shoes')}/keywords`,
+				`/api/v2/groups/${enc('Acme Shoes')}/keywords/?page=2&per_page=5`,
+				'/api/v2/alerts',
+			]) {
 				const ms = await timed('GET', path);
 				assert.ok(ms >= 0.9 * DELAY, `${path} took ${ms.toFixed(0)} ms`);
 			}
@@ -391,7 +456,11 @@ describe('fake API: behaviour switches', () => {
 				['GET', `/api/v2/groups/${enc('Acme Shoes')}`],
 				['GET', `/api/v2/groups/${enc('Acme Shoes')}/keywords/${id}`],
 				['GET', `/api/v2/groups/${enc('Acme Shoes')}/keywords/ranking-urls`],
-				['POST', `/api/v2/groups/${enc('Acme Shoes')}/keywords`, { data: [{ type: 'keyword', attributes: { kw: 'fast add', url: 'acme-shoes.com' } }] }],
+				[
+					'POST',
+					`/api/v2/groups/${enc('Acme Shoes')}/keywords`,
+					{ data: [{ type: 'keyword', attributes: { kw: 'fast add', url: 'acme-shoes.com' } }] },
+				],
 			] as Array<[string, string, unknown?]>) {
 				const ms = await timed(method, path, body);
 				assert.ok(ms < 0.5 * DELAY, `${method} ${path} took ${ms.toFixed(0)} ms`);
@@ -404,14 +473,25 @@ describe('fake API: behaviour switches', () => {
 			const plain = await startFake({ seed: 'empty' });
 			const f = await startFake({ seed: 'empty', behaviour: { alertOrder: 'oldest-first' } });
 			try {
-				assert.deepEqual(plain.api.behaviour, { alertOrder: 'as-asked', historyOrder: 'newest-first', churn: null, pageLatencyMs: 0 });
+				assert.deepEqual(plain.api.behaviour, {
+					alertOrder: 'as-asked',
+					historyOrder: 'newest-first',
+					churn: null,
+					pageLatencyMs: 0,
+				});
 				assert.deepEqual(plain.api.behaviour, DEFAULT_BEHAVIOUR);
 				assert.equal(f.api.behaviour.alertOrder, 'oldest-first');
 				const next = f.api.setBehaviour({ historyOrder: 'oldest-first', churn: { addAlerts: 1 } });
 				assert.deepEqual(next, {
 					alertOrder: 'oldest-first',
 					historyOrder: 'oldest-first',
-					churn: { everyPages: 1, addKeywords: 0, deleteKeywords: 0, crawlKeywords: 0, addAlerts: 1 },
+					churn: {
+						everyPages: 1,
+						addKeywords: 0,
+						deleteKeywords: 0,
+						crawlKeywords: 0,
+						addAlerts: 1,
+					},
 					pageLatencyMs: 0,
 				});
 				const copy = f.api.behaviour;
@@ -443,17 +523,34 @@ describe('fake API: behaviour switches', () => {
 		it('control routes: POST/GET /__control/behaviour, state carries behaviour and a bounded churnLog, DELETE churn-log', async () => {
 			const f = await startFake({ seed: 'empty' });
 			try {
-				const control = async (method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> => {
-					const res = await fetch(`${f.base}/__control/${route}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+				const control = async (
+					method: string,
+					route: string,
+					body?: unknown,
+				): Promise<{ status: number; json: any }> => {
+					const res = await fetch(`${f.base}/__control/${route}`, {
+						method,
+						body: body === undefined ? undefined : JSON.stringify(body),
+					});
 					return { status: res.status, json: await res.json() };
 				};
 				assert.deepEqual((await control('GET', 'behaviour')).json, DEFAULT_BEHAVIOUR);
-				const set = await control('POST', 'behaviour', { alertOrder: 'newest-first', pageLatencyMs: 5, churn: { addAlerts: 1, everyPages: 1 } });
+				const set = await control('POST', 'behaviour', {
+					alertOrder: 'newest-first',
+					pageLatencyMs: 5,
+					churn: { addAlerts: 1, everyPages: 1 },
+				});
 				assert.equal(set.status, 200);
 				const expected = {
 					alertOrder: 'newest-first',
 					historyOrder: 'newest-first',
-					churn: { everyPages: 1, addKeywords: 0, deleteKeywords: 0, crawlKeywords: 0, addAlerts: 1 },
+					churn: {
+						everyPages: 1,
+						addKeywords: 0,
+						deleteKeywords: 0,
+						crawlKeywords: 0,
+						addAlerts: 1,
+					},
 					pageLatencyMs: 5,
 				};
 				assert.deepEqual(set.json, expected);
@@ -468,20 +565,36 @@ describe('fake API: behaviour switches', () => {
 				assert.equal(state.alerts, 1);
 				assert.deepEqual((await control('GET', 'churn-log')).json.data, state.churnLog);
 				// Refused: bad values and non-object bodies, with nothing changed.
-				for (const bad of [{ alertOrder: 'random' }, { churn: { addAlerts: -1 } }, { typo: 1 }, [1]]) {
+				for (const bad of [
+					{ alertOrder: 'random' },
+					{ churn: { addAlerts: -1 } },
+					{ typo: 1 },
+					[1],
+				]) {
 					const r = await control('POST', 'behaviour', bad);
 					assert.equal(r.status, 422, JSON.stringify(bad));
 					errorOf(r.json);
 				}
 				assert.deepEqual(f.api.behaviour, expected);
 				// Merging over HTTP, and churn: null.
-				assert.deepEqual((await control('POST', 'behaviour', { churn: null, historyOrder: 'oldest-first' })).json, {
-					...expected,
-					churn: null,
-					historyOrder: 'oldest-first',
-				});
+				assert.deepEqual(
+					(await control('POST', 'behaviour', { churn: null, historyOrder: 'oldest-first' })).json,
+					{
+						...expected,
+						churn: null,
+						historyOrder: 'oldest-first',
+					},
+				);
 				// The state carries the newest 1,000 entries only.
-				for (let i = 0; i < 1005; i++) f.api.churnLog.push({ afterRequest: i, list: 'alerts', added: [], deleted: [], crawled: [], alerts: [] });
+				for (let i = 0; i < 1005; i++)
+					f.api.churnLog.push({
+						afterRequest: i,
+						list: 'alerts',
+						added: [],
+						deleted: [],
+						crawled: [],
+						alerts: [],
+					});
 				const bounded = (await control('GET', 'state')).json.churnLog;
 				assert.equal(bounded.length, 1000);
 				assert.equal(bounded.at(-1).afterRequest, 1004);

@@ -10,16 +10,37 @@ const CLI = path.resolve(__dirname, '../../dev/fake-api/cli.js');
 
 describe('fake API: CLI', () => {
 	it('starts, prints {baseUrl, token}, serves the flags, and exits 0 on SIGTERM', async () => {
-		const child = spawn(process.execPath, [CLI, '--port', '0', '--seed', 'empty', '--token', 'cli-token', '--keywords', '300', '--project', 'Bulk & Co'], {
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = spawn(
+			process.execPath,
+			[
+				CLI,
+				'--port',
+				'0',
+				'--seed',
+				'empty',
+				'--token',
+				'cli-token',
+				'--keywords',
+				'300',
+				'--project',
+				'Bulk & Co',
+			],
+			{
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		try {
 			const info = JSON.parse(await firstLine(child)) as { baseUrl: string; token: string };
 			assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
 			assert.equal(info.token, 'cli-token');
-			const res = await fetch(`${info.baseUrl}/api/v2/groups/active`, { headers: { authorization: 'Bearer cli-token' } });
+			const res = await fetch(`${info.baseUrl}/api/v2/groups/active`, {
+				headers: { authorization: 'Bearer cli-token' },
+			});
 			const body: any = await res.json();
-			assert.deepEqual(body.data.map((g: any) => [g.id, g.attributes.keywords_count.ACTIVE]), [['Bulk & Co', 300]]);
+			assert.deepEqual(
+				body.data.map((g: any) => [g.id, g.attributes.keywords_count.ACTIVE]),
+				[['Bulk & Co', 300]],
+			);
 			const state: any = await (await fetch(`${info.baseUrl}/__control/state`)).json();
 			assert.equal(state.keywords, 300);
 		} finally {
@@ -33,7 +54,17 @@ describe('fake API: CLI', () => {
 		const churn = { everyPages: 2, addKeywords: 1, deleteKeywords: 1 };
 		const child = spawn(
 			process.execPath,
-			[CLI, '--alert-order', 'oldest-first', '--history-order', 'oldest-first', '--page-latency', '250', '--churn', JSON.stringify(churn)],
+			[
+				CLI,
+				'--alert-order',
+				'oldest-first',
+				'--history-order',
+				'oldest-first',
+				'--page-latency',
+				'250',
+				'--churn',
+				JSON.stringify(churn),
+			],
 			{ stdio: ['ignore', 'pipe', 'pipe'] },
 		);
 		try {
@@ -46,12 +77,18 @@ describe('fake API: CLI', () => {
 				pageLatencyMs: 250,
 			});
 			const t = performance.now();
-			const res = await fetch(`${info.baseUrl}/api/v2/alerts?sort_field=bogus`, { headers: { authorization: `Bearer ${info.token}` } });
+			const res = await fetch(`${info.baseUrl}/api/v2/alerts?sort_field=bogus`, {
+				headers: { authorization: `Bearer ${info.token}` },
+			});
 			assert.equal(res.status, 200, 'the forced order ignores the sort value');
 			const body: any = await res.json();
 			assert.ok(performance.now() - t >= 225, 'the page waited');
 			const created = body.data.map((a: any) => a.attributes.created_at);
-			assert.deepEqual(created, [...created].sort((a: number, b: number) => a - b), 'oldest first');
+			assert.deepEqual(
+				created,
+				[...created].sort((a: number, b: number) => a - b),
+				'oldest first',
+			);
 		} finally {
 			child.kill('SIGTERM');
 		}

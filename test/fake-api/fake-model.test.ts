@@ -12,10 +12,17 @@ import { FakeModel, matchTool, parseScript, stepIndexOf } from '../../dev/fake-m
 import { firstLine } from './helpers';
 
 const CLI = path.resolve(__dirname, '../../dev/fake-model/cli.js');
-const TOOLS = ['Get_many_keywords', 'Get_a_keyword'].map((name) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object' } } }));
+const TOOLS = ['Get_many_keywords', 'Get_a_keyword'].map((name) => ({
+	type: 'function',
+	function: { name, description: name, parameters: { type: 'object' } },
+}));
 const USER = { role: 'user', content: 'Which keywords does Acme Shoes track?' };
 
-async function chat(model: FakeModel, body: Record<string, unknown>, apiKey = model.apiKey): Promise<{ status: number; json: any; text: string }> {
+async function chat(
+	model: FakeModel,
+	body: Record<string, unknown>,
+	apiKey = model.apiKey,
+): Promise<{ status: number; json: any; text: string }> {
 	const res = await fetch(`${model.baseUrl}/chat/completions`, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
@@ -33,13 +40,35 @@ async function chat(model: FakeModel, body: Record<string, unknown>, apiKey = mo
 
 /** The assistant message and tool message a client sends back after a tool call. */
 function afterCall(message: any, result: string): any[] {
-	return [message, ...message.tool_calls.map((call: any) => ({ role: 'tool', tool_call_id: call.id, content: result }))];
+	return [
+		message,
+		...message.tool_calls.map((call: any) => ({
+			role: 'tool',
+			tool_call_id: call.id,
+			content: result,
+		})),
+	];
 }
 
 /** Folds SSE chunks the way an OpenAI client does. */
-function foldStream(text: string): { content: string; calls: Array<{ id: string; name: string; arguments: string }>; finish: string; usage: any; done: boolean } {
-	const events = text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => e.slice('data: '.length));
-	const out = { content: '', calls: [] as Array<{ id: string; name: string; arguments: string }>, finish: '', usage: undefined as any, done: events.at(-1) === '[DONE]' };
+function foldStream(text: string): {
+	content: string;
+	calls: Array<{ id: string; name: string; arguments: string }>;
+	finish: string;
+	usage: any;
+	done: boolean;
+} {
+	const events = text
+		.split('\n\n')
+		.filter((e) => e.startsWith('data: '))
+		.map((e) => e.slice('data: '.length));
+	const out = {
+		content: '',
+		calls: [] as Array<{ id: string; name: string; arguments: string }>,
+		finish: '',
+		usage: undefined as any,
+		done: events.at(-1) === '[DONE]',
+	};
 	for (const event of events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e))) {
 		assert.equal(event.object, 'chat.completion.chunk');
 		if (event.usage) out.usage = event.usage;
@@ -65,7 +94,13 @@ describe('fake model: scripted chat completions', () => {
 			script: [
 				{ tool: 'get many', arguments: { project: 'Acme Shoes' } },
 				// The second call takes an id out of what the first call returned, as a model would.
-				{ tool: /^Get_a_/, arguments: (ctx) => ({ project: 'Acme Shoes', keywordId: JSON.parse(ctx.toolResults[0].content)[0].id }) },
+				{
+					tool: /^Get_a_/,
+					arguments: (ctx) => ({
+						project: 'Acme Shoes',
+						keywordId: JSON.parse(ctx.toolResults[0].content)[0].id,
+					}),
+				},
 				{ text: (ctx) => `Seen ${ctx.toolResults.length} tool results. Grüße 👟` },
 			],
 		});
@@ -75,8 +110,14 @@ describe('fake model: scripted chat completions', () => {
 	it('lists its models on GET /v1/models and answers one model by id', async () => {
 		const headers = { authorization: `Bearer ${model.apiKey}` };
 		const list: any = await (await fetch(`${model.baseUrl}/models`, { headers })).json();
-		assert.deepEqual(list, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 1_700_000_000, owned_by: 'fake-model' }] });
-		assert.equal(((await (await fetch(`${model.baseUrl}/models/fake-model`, { headers })).json()) as any).id, 'fake-model');
+		assert.deepEqual(list, {
+			object: 'list',
+			data: [{ id: 'fake-model', object: 'model', created: 1_700_000_000, owned_by: 'fake-model' }],
+		});
+		assert.equal(
+			((await (await fetch(`${model.baseUrl}/models/fake-model`, { headers })).json()) as any).id,
+			'fake-model',
+		);
 		assert.equal((await fetch(`${model.baseUrl}/models/gpt-4`, { headers })).status, 404);
 	});
 
@@ -95,25 +136,40 @@ describe('fake model: scripted chat completions', () => {
 		const second = await chat(model, { messages: history });
 		const [call2] = second.json.choices[0].message.tool_calls;
 		assert.equal(call2.function.name, 'Get_a_keyword');
-		assert.deepEqual(JSON.parse(call2.function.arguments), { project: 'Acme Shoes', keywordId: '100001' });
+		assert.deepEqual(JSON.parse(call2.function.arguments), {
+			project: 'Acme Shoes',
+			keywordId: '100001',
+		});
 
-		const third = await chat(model, { messages: [...history, ...afterCall(second.json.choices[0].message, '{"id":"100001"}')] });
+		const third = await chat(model, {
+			messages: [...history, ...afterCall(second.json.choices[0].message, '{"id":"100001"}')],
+		});
 		assert.equal(third.json.choices[0].finish_reason, 'stop');
 		assert.equal(third.json.choices[0].message.content, 'Seen 2 tool results. Grüße 👟');
 		assert.ok(third.json.usage.total_tokens > 0);
 
 		const chats = model.chatRequests();
-		assert.deepEqual(chats.map((c) => c.step), [0, 1, 2]);
+		assert.deepEqual(
+			chats.map((c) => c.step),
+			[0, 1, 2],
+		);
 		assert.deepEqual(chats[0].tools, ['Get_many_keywords', 'Get_a_keyword']);
-		assert.deepEqual(chats[2].toolResults.map((r) => [r.name, r.content, r.bytes]), [
-			['Get_many_keywords', listed, Buffer.byteLength(listed)],
-			['Get_a_keyword', '{"id":"100001"}', 15],
-		]);
+		assert.deepEqual(
+			chats[2].toolResults.map((r) => [r.name, r.content, r.bytes]),
+			[
+				['Get_many_keywords', listed, Buffer.byteLength(listed)],
+				['Get_a_keyword', '{"id":"100001"}', 15],
+			],
+		);
 		assert.deepEqual(model.errors(), []);
 	});
 
 	it('streams the same answers as server-sent events when asked (stream: true), with usage when asked', async () => {
-		const first = await chat(model, { messages: [USER], stream: true, stream_options: { include_usage: true } });
+		const first = await chat(model, {
+			messages: [USER],
+			stream: true,
+			stream_options: { include_usage: true },
+		});
 		assert.equal(first.status, 200);
 		const folded = foldStream(first.text);
 		assert.equal(folded.done, true, 'ends with [DONE]');
@@ -123,11 +179,30 @@ describe('fake model: scripted chat completions', () => {
 		assert.deepEqual(JSON.parse(folded.calls[0].arguments), { project: 'Acme Shoes' });
 		assert.ok(folded.usage?.total_tokens > 0, 'a usage chunk');
 
-		const message = { role: 'assistant', content: null, tool_calls: folded.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) };
+		const message = {
+			role: 'assistant',
+			content: null,
+			tool_calls: folded.calls.map((c) => ({
+				id: c.id,
+				type: 'function',
+				function: { name: c.name, arguments: c.arguments },
+			})),
+		};
 		const history = [USER, ...afterCall(message, '[{"id":"7"}]')];
 		const second = await chat(model, { messages: [...history], stream: false });
-		const third = foldStream((await chat(model, { messages: [...history, ...afterCall(second.json.choices[0].message, '{}')], stream: true })).text);
-		assert.equal(third.content, 'Seen 2 tool results. Grüße 👟', 'the deltas add up to the text (split between code points)');
+		const third = foldStream(
+			(
+				await chat(model, {
+					messages: [...history, ...afterCall(second.json.choices[0].message, '{}')],
+					stream: true,
+				})
+			).text,
+		);
+		assert.equal(
+			third.content,
+			'Seen 2 tool results. Grüße 👟',
+			'the deltas add up to the text (split between code points)',
+		);
 		assert.equal(third.finish, 'stop');
 		assert.equal(third.usage, undefined, 'no usage chunk unless asked');
 	});
@@ -137,32 +212,67 @@ describe('fake model: scripted chat completions', () => {
 		const noTool = await chat(model, { messages: [USER], tools: [] });
 		assert.equal(noTool.status, 400);
 		assert.match(noTool.json.error.message, /no offered tool matches get many \(offered: none\)/);
-		const assistant = (n: number): any[] => Array.from({ length: n }, () => ({ role: 'assistant', content: 'x' }));
+		const assistant = (n: number): any[] =>
+			Array.from({ length: n }, () => ({ role: 'assistant', content: 'x' }));
 		const exhausted = await chat(model, { messages: [USER, ...assistant(3)] });
 		assert.equal(exhausted.status, 400);
 		assert.match(exhausted.json.error.message, /3 step\(s\); the conversation is at step 4/);
-		assert.deepEqual(model.errors().map((e) => e.status), [400, 400]);
-		assert.throws(() => matchTool('get', ['Get_many_keywords', 'Get_a_keyword']), /matches several tools/);
-		assert.equal(matchTool('Get a keyword', ['Get_a_keyword_2', 'Get_a_keyword']), 'Get_a_keyword', 'an exact name wins over a prefix');
+		assert.deepEqual(
+			model.errors().map((e) => e.status),
+			[400, 400],
+		);
+		assert.throws(
+			() => matchTool('get', ['Get_many_keywords', 'Get_a_keyword']),
+			/matches several tools/,
+		);
+		assert.equal(
+			matchTool('Get a keyword', ['Get_a_keyword_2', 'Get_a_keyword']),
+			'Get_a_keyword',
+			'an exact name wins over a prefix',
+		);
 	});
 
 	it('counts the step from the assistant turns after the last user message', () => {
 		assert.equal(stepIndexOf([USER]), 0);
-		assert.equal(stepIndexOf([USER, { role: 'assistant' }, { role: 'tool' }, { role: 'assistant' }]), 2);
-		assert.equal(stepIndexOf([USER, { role: 'assistant' }, USER]), 0, 'a new user message starts again');
+		assert.equal(
+			stepIndexOf([USER, { role: 'assistant' }, { role: 'tool' }, { role: 'assistant' }]),
+			2,
+		);
+		assert.equal(
+			stepIndexOf([USER, { role: 'assistant' }, USER]),
+			0,
+			'a new user message starts again',
+		);
 	});
 
 	it('refuses a wrong key (401), the Responses API and unknown routes (404)', async () => {
 		assert.equal((await chat(model, { messages: [USER] }, 'sk-wrong')).status, 401);
-		const responses = await fetch(`${model.baseUrl}/responses`, { method: 'POST', headers: { authorization: `Bearer ${model.apiKey}` }, body: '{}' });
+		const responses = await fetch(`${model.baseUrl}/responses`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${model.apiKey}` },
+			body: '{}',
+		});
 		assert.equal(responses.status, 404);
 		assert.match(((await responses.json()) as any).error.message, /responsesApiEnabled: false/);
-		assert.equal((await fetch(`${model.baseUrl}/embeddings`, { headers: { authorization: `Bearer ${model.apiKey}` } })).status, 404);
+		assert.equal(
+			(
+				await fetch(`${model.baseUrl}/embeddings`, {
+					headers: { authorization: `Bearer ${model.apiKey}` },
+				})
+			).status,
+			404,
+		);
 	});
 
 	it('checks JSON scripts', () => {
-		assert.deepEqual(parseScript({ steps: [{ tool: 'x', arguments: { a: 1 } }, { text: 'done' }] }), [{ tool: 'x', arguments: { a: 1 }, text: undefined }, { text: 'done' }]);
-		assert.throws(() => parseScript([{ tool: 'x', arguments: [1] }]), /step 1: "arguments" must be an object/);
+		assert.deepEqual(
+			parseScript({ steps: [{ tool: 'x', arguments: { a: 1 } }, { text: 'done' }] }),
+			[{ tool: 'x', arguments: { a: 1 }, text: undefined }, { text: 'done' }],
+		);
+		assert.throws(
+			() => parseScript([{ tool: 'x', arguments: [1] }]),
+			/step 1: "arguments" must be an object/,
+		);
 		assert.throws(() => parseScript([{}]), /step 1: expected/);
 		assert.throws(() => parseScript('nope'), /JSON array of steps/);
 	});
@@ -171,24 +281,52 @@ describe('fake model: scripted chat completions', () => {
 describe('fake model: CLI', () => {
 	it('prints {baseUrl, apiKey}, plays --script-json, serves the control routes, exits 0 on SIGTERM', async () => {
 		const script = JSON.stringify([{ text: 'Hello from the CLI' }]);
-		const child = spawn(process.execPath, [CLI, '--script-json', script, '--api-key', 'sk-cli', '--model', 'm1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(
+			process.execPath,
+			[CLI, '--script-json', script, '--api-key', 'sk-cli', '--model', 'm1'],
+			{ stdio: ['ignore', 'pipe', 'pipe'] },
+		);
 		try {
 			const info = JSON.parse(await firstLine(child)) as { baseUrl: string; apiKey: string };
 			assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
 			assert.equal(info.apiKey, 'sk-cli');
 			const headers = { authorization: 'Bearer sk-cli', 'content-type': 'application/json' };
 			const models: any = await (await fetch(`${info.baseUrl}/models`, { headers })).json();
-			assert.deepEqual(models.data.map((m: any) => m.id), ['m1']);
-			const res: any = await (await fetch(`${info.baseUrl}/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ messages: [USER] }) })).json();
+			assert.deepEqual(
+				models.data.map((m: any) => m.id),
+				['m1'],
+			);
+			const res: any = await (
+				await fetch(`${info.baseUrl}/chat/completions`, {
+					method: 'POST',
+					headers,
+					body: JSON.stringify({ messages: [USER] }),
+				})
+			).json();
 			assert.equal(res.choices[0].message.content, 'Hello from the CLI');
 			const origin = info.baseUrl.replace(/\/v1$/, '');
-			const put = await fetch(`${origin}/__control/script`, { method: 'PUT', body: JSON.stringify([{ text: 'Replaced' }]) });
+			const put = await fetch(`${origin}/__control/script`, {
+				method: 'PUT',
+				body: JSON.stringify([{ text: 'Replaced' }]),
+			});
 			assert.equal(put.status, 200);
-			const again: any = await (await fetch(`${info.baseUrl}/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ messages: [USER] }) })).json();
+			const again: any = await (
+				await fetch(`${info.baseUrl}/chat/completions`, {
+					method: 'POST',
+					headers,
+					body: JSON.stringify({ messages: [USER] }),
+				})
+			).json();
 			assert.equal(again.choices[0].message.content, 'Replaced');
 			const recorded: any = await (await fetch(`${origin}/__control/requests`)).json();
-			assert.deepEqual(recorded.data.map((r: any) => `${r.method} ${r.path} ${r.status}`), ['GET /v1/models 200', 'POST /v1/chat/completions 200', 'POST /v1/chat/completions 200']);
-			assert.equal((await fetch(`${origin}/__control/script`, { method: 'PUT', body: '[{}]' })).status, 422);
+			assert.deepEqual(
+				recorded.data.map((r: any) => `${r.method} ${r.path} ${r.status}`),
+				['GET /v1/models 200', 'POST /v1/chat/completions 200', 'POST /v1/chat/completions 200'],
+			);
+			assert.equal(
+				(await fetch(`${origin}/__control/script`, { method: 'PUT', body: '[{}]' })).status,
+				422,
+			);
 		} finally {
 			child.kill('SIGTERM');
 		}

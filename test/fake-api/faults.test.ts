@@ -28,12 +28,28 @@ describe('fake API: faults', () => {
 	});
 
 	it("'status' with a custom body; method and RegExp matching", async () => {
-		f.api.injectFault({ method: 'POST', path: /^\/api\/v2\/groups\/.+\/keywords$/, times: 1, status: 503, body: 'upstream down' });
-		assert.equal((await f.get('/api/v2/groups/Acme%20Shoes/keywords')).status, 200, 'GET does not match');
-		const r = await f.call('POST', '/api/v2/groups/Acme%20Shoes/keywords', { data: [{ attributes: { kw: 'x', url: 'y.com' } }] });
+		f.api.injectFault({
+			method: 'POST',
+			path: /^\/api\/v2\/groups\/.+\/keywords$/,
+			times: 1,
+			status: 503,
+			body: 'upstream down',
+		});
+		assert.equal(
+			(await f.get('/api/v2/groups/Acme%20Shoes/keywords')).status,
+			200,
+			'GET does not match',
+		);
+		const r = await f.call('POST', '/api/v2/groups/Acme%20Shoes/keywords', {
+			data: [{ attributes: { kw: 'x', url: 'y.com' } }],
+		});
 		assert.equal(r.status, 503);
 		assert.equal(r.text, 'upstream down');
-		assert.equal(f.api.state.findContainer('Acme Shoes')!.keywordIds.length, 12, 'the faulted request changed nothing');
+		assert.equal(
+			f.api.state.findContainer('Acme Shoes')!.keywordIds.length,
+			12,
+			'the faulted request changed nothing',
+		);
 	});
 
 	it("'non-json' answers 200 with HTML", async () => {
@@ -76,7 +92,10 @@ describe('fake API: faults', () => {
 	it("'stall' without stallMs never answers; the client times out; status stays 0", async () => {
 		f.api.injectFault({ times: 1, kind: 'stall' });
 		await assert.rejects(
-			fetch(`${f.base}/api/v2/alerts`, { headers: { authorization: `Bearer ${f.api.token}` }, signal: AbortSignal.timeout(200) }),
+			fetch(`${f.base}/api/v2/alerts`, {
+				headers: { authorization: `Bearer ${f.api.token}` },
+				signal: AbortSignal.timeout(200),
+			}),
 			(err: Error) => err.name === 'TimeoutError' || err.name === 'AbortError',
 		);
 		assert.equal(last().status, 0);
@@ -105,7 +124,9 @@ describe('fake API: faults', () => {
 	it('stop() ends a stalled request', async () => {
 		const g = await startFake();
 		g.api.injectFault({ times: 1, kind: 'stall' });
-		const pending = fetch(`${g.base}/api/v2/alerts`, { headers: { authorization: `Bearer ${g.api.token}` } });
+		const pending = fetch(`${g.base}/api/v2/alerts`, {
+			headers: { authorization: `Bearer ${g.api.token}` },
+		});
 		await new Promise((r) => setTimeout(r, 50));
 		const t0 = Date.now();
 		await g.stop();

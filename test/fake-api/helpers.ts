@@ -18,7 +18,12 @@ export interface Fake {
 	api: FakeKeywordApi;
 	base: string;
 	/** Authenticated call; `path` is sent as given (encode names yourself). */
-	call<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+	call<T = any>(
+		method: string,
+		path: string,
+		body?: unknown,
+		headers?: Record<string, string>,
+	): Promise<Reply<T>>;
 	get<T = any>(path: string): Promise<Reply<T>>;
 	stop(): Promise<void>;
 }
@@ -26,10 +31,19 @@ export interface Fake {
 export async function startFake(opts: FakeKeywordApiOptions = {}): Promise<Fake> {
 	const api = new FakeKeywordApi({ now: () => FIXED_NOW, ...opts });
 	const base = await api.start();
-	const call = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> => {
+	const call = async <T>(
+		method: string,
+		path: string,
+		body?: unknown,
+		headers: Record<string, string> = {},
+	): Promise<Reply<T>> => {
 		const res = await fetch(base + path, {
 			method,
-			headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json', ...headers },
+			headers: {
+				authorization: `Bearer ${api.token}`,
+				'content-type': 'application/json',
+				...headers,
+			},
 			body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
 		});
 		const text = await res.text();
@@ -47,11 +61,18 @@ export async function startFake(opts: FakeKeywordApiOptions = {}): Promise<Fake>
 export const enc = encodeURIComponent;
 
 /** Asserts an error body of the fake's documented shape and returns its first error. */
-export function errorOf(json: unknown): { status: string; title: string; detail: string; source?: Record<string, string> } {
+export function errorOf(json: unknown): {
+	status: string;
+	title: string;
+	detail: string;
+	source?: Record<string, string>;
+} {
 	const body = json as { errors?: Array<{ status: string; title: string; detail: string }> };
-	if (!body || !Array.isArray(body.errors) || body.errors.length === 0) throw new Error(`not an error body: ${JSON.stringify(json)}`);
+	if (!body || !Array.isArray(body.errors) || body.errors.length === 0)
+		throw new Error(`not an error body: ${JSON.stringify(json)}`);
 	for (const e of body.errors) {
-		if (typeof e.status !== 'string' || typeof e.title !== 'string' || typeof e.detail !== 'string') throw new Error(`bad error entry ${JSON.stringify(e)}`);
+		if (typeof e.status !== 'string' || typeof e.title !== 'string' || typeof e.detail !== 'string')
+			throw new Error(`bad error entry ${JSON.stringify(e)}`);
 	}
 	return body.errors[0];
 }

@@ -12,10 +12,14 @@ describe('fake API: names and path quirks', () => {
 	after(() => f.stop());
 
 	it('round-trips a project and a group with awkward names', async () => {
-		const p = await f.call('POST', '/api/v2/groups', { data: { type: 'project', attributes: { category: AWKWARD, currency_code: 'EUR' } } });
+		const p = await f.call('POST', '/api/v2/groups', {
+			data: { type: 'project', attributes: { category: AWKWARD, currency_code: 'EUR' } },
+		});
 		assert.equal(p.status, 201);
 		assert.equal(p.json.data.id, AWKWARD);
-		const g = await f.call('POST', '/api/v2/groups', { data: { type: 'project', attributes: { category: `${AWKWARD}[sub]${GROUP}` } } });
+		const g = await f.call('POST', '/api/v2/groups', {
+			data: { type: 'project', attributes: { category: `${AWKWARD}[sub]${GROUP}` } },
+		});
 		assert.equal(g.status, 201);
 		const back = await f.get(`/api/v2/groups/${enc(AWKWARD)}`);
 		assert.equal(back.status, 200);
@@ -36,7 +40,9 @@ describe('fake API: names and path quirks', () => {
 
 	it('adds and lists keywords under the awkward group, and its links lead back to it', async () => {
 		const path = `/api/v2/groups/${enc(`${AWKWARD}[sub]${GROUP}`)}/keywords`;
-		const add = await f.call('POST', path, { data: [{ type: 'keyword', attributes: { kw: 'straße café', url: 'example.de' } }] });
+		const add = await f.call('POST', path, {
+			data: [{ type: 'keyword', attributes: { kw: 'straße café', url: 'example.de' } }],
+		});
 		assert.equal(add.status, 201);
 		assert.equal(add.json.data[0].attributes.category, `${AWKWARD}[sub]${GROUP}`);
 		const list = await f.get(`${path}/?per_page=5`);
@@ -50,7 +56,11 @@ describe('fake API: names and path quirks', () => {
 		f.api.addProject('C++ / Rust');
 		assert.equal((await f.get('/api/v2/groups/C++%20%2F%20Rust')).status, 200);
 		assert.equal((await f.get('/api/v2/groups/C%2B%2B%20%2F%20Rust')).status, 200);
-		assert.equal((await f.get('/api/v2/groups/C++ / Rust'.replace(/ /g, '%20'))).status, 404, 'an unencoded slash splits the path');
+		assert.equal(
+			(await f.get('/api/v2/groups/C++ / Rust'.replace(/ /g, '%20'))).status,
+			404,
+			'an unencoded slash splits the path',
+		);
 		assert.equal((await f.get('/api/v2/groups/C%20%20%2F%20Rust')).status, 404);
 	});
 

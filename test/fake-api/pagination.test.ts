@@ -11,18 +11,25 @@ describe('fake API: pagination', () => {
 		f.api.addKeywords('Page Test', 55);
 	});
 	after(() => f.stop());
-	const list = (query: string): Promise<any> => f.get(`/api/v2/groups/${enc('Page Test')}/keywords${query}`);
+	const list = (query: string): Promise<any> =>
+		f.get(`/api/v2/groups/${enc('Page Test')}/keywords${query}`);
 
 	it('#13 defaults to 20 per page, counts pages, keeps ascending ids without overlap', async () => {
 		const pages = [await list(''), await list('/?page=2'), await list('?page=3')];
-		assert.deepEqual(pages.map((p) => p.json.meta.pagination), [
-			{ total: 55, count: 20, per_page: 20, current_page: 1, total_pages: 3 },
-			{ total: 55, count: 20, per_page: 20, current_page: 2, total_pages: 3 },
-			{ total: 55, count: 15, per_page: 20, current_page: 3, total_pages: 3 },
-		]);
+		assert.deepEqual(
+			pages.map((p) => p.json.meta.pagination),
+			[
+				{ total: 55, count: 20, per_page: 20, current_page: 1, total_pages: 3 },
+				{ total: 55, count: 20, per_page: 20, current_page: 2, total_pages: 3 },
+				{ total: 55, count: 15, per_page: 20, current_page: 3, total_pages: 3 },
+			],
+		);
 		const ids = pages.flatMap((p) => p.json.data.map((k: any) => Number(k.id)));
 		assert.equal(new Set(ids).size, 55);
-		assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+		assert.deepEqual(
+			ids,
+			[...ids].sort((a, b) => a - b),
+		);
 		const beyond = await list('?page=9');
 		assert.equal(beyond.status, 200);
 		assert.equal(beyond.json.data.length, 0);
@@ -60,7 +67,13 @@ describe('fake API: pagination', () => {
 		f.api.addAlerts(20, { createdAt: base - 7200 });
 		f.api.addAlerts(20, { createdAt: base - 60 });
 		const p1 = await f.get('/api/v2/alerts');
-		assert.deepEqual(p1.json.meta.pagination, { total: 60, count: 25, per_page: 25, current_page: 1, total_pages: 3 });
+		assert.deepEqual(p1.json.meta.pagination, {
+			total: 60,
+			count: 25,
+			per_page: 25,
+			current_page: 1,
+			total_pages: 3,
+		});
 		const all: any[] = [];
 		let next: string | null = p1.json.links.self;
 		while (next) {
@@ -78,7 +91,10 @@ describe('fake API: pagination', () => {
 		const ascKeys = asc.json.data.map((a: any) => [a.attributes.created_at, Number(a.id)]);
 		assert.deepEqual(ascKeys, [...keys].reverse());
 		const byId = await f.get('/api/v2/alerts?sort_field=id&sort_direction=asc&per_page=5');
-		assert.deepEqual(byId.json.data.map((a: any) => Number(a.id)), [...ascKeys.map((k: number[]) => k[1])].sort((a, b) => a - b).slice(0, 5));
+		assert.deepEqual(
+			byId.json.data.map((a: any) => Number(a.id)),
+			[...ascKeys.map((k: number[]) => k[1])].sort((a, b) => a - b).slice(0, 5),
+		);
 		const clamped = await f.get('/api/v2/alerts?per_page=999');
 		assert.equal(clamped.json.meta.pagination.per_page, 250);
 		const lastPage = await f.get('/api/v2/alerts?page=3');
@@ -98,7 +114,11 @@ describe('fake API: pagination', () => {
 		f.api.addProject('Pages');
 		f.api.addKeywords(
 			'Pages',
-			Array.from({ length: 60 }, (_, i) => ({ kw: `page kw ${i}`, url: `https://pages.test/p${i}/`, grank: (i % 90) + 1 })),
+			Array.from({ length: 60 }, (_, i) => ({
+				kw: `page kw ${i}`,
+				url: `https://pages.test/p${i}/`,
+				grank: (i % 90) + 1,
+			})),
 		);
 		const path = `/api/v2/groups/${enc('Pages')}/keywords/ranking-urls`;
 		const p1 = await f.get(path);

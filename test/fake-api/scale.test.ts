@@ -21,7 +21,8 @@ describe('fake API: 50,000 keywords', () => {
 
 	it('pages through all of them 250 at a time, in ascending id order, well under a few seconds', async () => {
 		const t0 = performance.now();
-		let url: string | undefined = `/api/v2/groups/${enc('Big Project')}/keywords?per_page=250&page=1`;
+		let url: string | undefined =
+			`/api/v2/groups/${enc('Big Project')}/keywords?per_page=250&page=1`;
 		let seen = 0;
 		let lastId = 0;
 		let pages = 0;
@@ -35,7 +36,10 @@ describe('fake API: 50,000 keywords', () => {
 			seen += r.json.data.length;
 			pages++;
 			const { current_page, total_pages } = r.json.meta.pagination;
-			url = current_page < total_pages ? `/api/v2/groups/${enc('Big Project')}/keywords?per_page=250&page=${current_page + 1}` : undefined;
+			url =
+				current_page < total_pages
+					? `/api/v2/groups/${enc('Big Project')}/keywords?per_page=250&page=${current_page + 1}`
+					: undefined;
 		}
 		const ms = performance.now() - t0;
 		assert.equal(seen, 50_000);

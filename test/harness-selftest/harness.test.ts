@@ -32,7 +32,11 @@ afterEach(() => {
 
 describe('runNode with a declarative node', () => {
 	it('sends the request with the generic Bearer auth and returns the items', async () => {
-		const result = await runNode({ nodeType: new DeclarativeTestNode(), parameters: {}, credentials: creds() });
+		const result = await runNode({
+			nodeType: new DeclarativeTestNode(),
+			parameters: {},
+			credentials: creds(),
+		});
 		assert.equal(result.error, undefined);
 		assert.equal(api.requests.length, 1);
 		const [req] = api.requests;
@@ -66,7 +70,10 @@ describe('runNode with a declarative node', () => {
 			credentials: { keywordComApi: { apiToken: api.token } },
 		});
 		assert.ok(result.error);
-		assert.match(String(result.error.raw.cause ?? result.error.message), /non-loopback host "app\.keyword\.com"/);
+		assert.match(
+			String(result.error.raw.cause ?? result.error.message),
+			/non-loopback host "app\.keyword\.com"/,
+		);
 		assert.equal(api.requests.length, 0);
 	});
 
@@ -143,7 +150,10 @@ describe('runNode with a programmatic node', () => {
 		const result = await runNode({
 			nodeType: new ProgrammaticTestNode(),
 			parameters: { path: '={{ $json.p }}', perPage: 5 },
-			items: [{ json: { p: '/api/v2/groups/active' } }, { json: { p: '/api/v2/groups/Acme Shoes' } }],
+			items: [
+				{ json: { p: '/api/v2/groups/active' } },
+				{ json: { p: '/api/v2/groups/Acme Shoes' } },
+			],
 			credentials: creds(),
 		});
 		assert.equal(result.error, undefined, result.error?.message);
@@ -181,14 +191,23 @@ describe('runNode with a programmatic node', () => {
 	});
 
 	it('typeVersion can be pinned', async () => {
-		const result = await runNode({ nodeType: new ProgrammaticTestNode(), typeVersion: 1, parameters: {}, credentials: creds() });
+		const result = await runNode({
+			nodeType: new ProgrammaticTestNode(),
+			typeVersion: 1,
+			parameters: {},
+			credentials: creds(),
+		});
 		assert.equal(result.items[0].json.version, 1);
 	});
 });
 
 describe('runPoll', () => {
 	it('returns items and static data that survives a JSON round trip into the next poll', async () => {
-		const first = await runPoll({ nodeType: new PollingTestTrigger(), parameters: {}, credentials: creds() });
+		const first = await runPoll({
+			nodeType: new PollingTestTrigger(),
+			parameters: {},
+			credentials: creds(),
+		});
 		assert.equal(first.error, undefined);
 		assert.ok(first.items && first.items[0].length > 0);
 		assert.equal(api.requests[0].authorization, 'Bearer test-token-123');
@@ -231,22 +250,39 @@ describe('runPoll', () => {
 	});
 
 	it('manual mode ("Fetch Test Event")', async () => {
-		const result = await runPoll({ nodeType: new PollingTestTrigger(), parameters: {}, credentials: creds(), mode: 'manual' });
+		const result = await runPoll({
+			nodeType: new PollingTestTrigger(),
+			parameters: {},
+			credentials: creds(),
+			mode: 'manual',
+		});
 		assert.equal(result.items?.[0].length, 1);
 		assert.equal(result.staticData.lastMode, 'manual');
 		assert.deepEqual(result.persistedStaticData, {});
 	});
 
 	it('static data does not leak between runs', async () => {
-		await runPoll({ nodeType: new PollingTestTrigger(), parameters: {}, credentials: creds(), staticData: { polls: 41 } });
-		const fresh = await runPoll({ nodeType: new PollingTestTrigger(), parameters: {}, credentials: creds() });
+		await runPoll({
+			nodeType: new PollingTestTrigger(),
+			parameters: {},
+			credentials: creds(),
+			staticData: { polls: 41 },
+		});
+		const fresh = await runPoll({
+			nodeType: new PollingTestTrigger(),
+			parameters: {},
+			credentials: creds(),
+		});
 		assert.equal(fresh.staticData.polls, 1);
 	});
 });
 
 describe('testCredential', () => {
 	it('OK with the right token', async () => {
-		const result = await testCredential(new KeywordComApi(), { apiToken: api.token, baseUrl: `${baseUrl}/` });
+		const result = await testCredential(new KeywordComApi(), {
+			apiToken: api.token,
+			baseUrl: `${baseUrl}/`,
+		});
 		assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' });
 		assert.equal(api.requests.length, 1);
 		assert.equal(api.requests[0].authorization, 'Bearer test-token-123');
@@ -260,7 +296,10 @@ describe('testCredential', () => {
 	});
 
 	it('Error with the 404 rule message for a base URL that is not the API', async () => {
-		const result = await testCredential(new KeywordComApi(), { apiToken: api.token, baseUrl: `${baseUrl}/nothing-here` });
+		const result = await testCredential(new KeywordComApi(), {
+			apiToken: api.token,
+			baseUrl: `${baseUrl}/nothing-here`,
+		});
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /\(404\)/);
 	});
@@ -284,8 +323,14 @@ describe('captured logs', () => {
 		});
 		assert.equal(wrong.error?.httpCode, '401');
 		const logs = getCapturedLogs();
-		assert.ok(logs.some((l) => l.message === 'About to request'), 'node log captured');
-		assert.ok(logs.some((l) => /Start executing node|Workflow execution/i.test(l.message)), 'engine log captured');
+		assert.ok(
+			logs.some((l) => l.message === 'About to request'),
+			'node log captured',
+		);
+		assert.ok(
+			logs.some((l) => /Start executing node|Workflow execution/i.test(l.message)),
+			'engine log captured',
+		);
 		for (const line of logs) assert.ok(!line.text.includes(secret), `secret in log: ${line.text}`);
 		clearCapturedLogs();
 		assert.equal(getCapturedLogs().length, 0);
@@ -298,7 +343,12 @@ describe('building blocks', () => {
 		assert.equal(types.getByNameAndVersion('x.y', 1).description.name, 'programmaticTest');
 		assert.throws(() => types.getByName('nope'));
 		const helper = new TestCredentialsHelper({ keywordComApi: { apiToken: 't' } });
-		const decrypted = await helper.getDecrypted({} as never, { id: '1', name: 'c' }, 'keywordComApi', 'manual');
+		const decrypted = await helper.getDecrypted(
+			{} as never,
+			{ id: '1', name: 'c' },
+			'keywordComApi',
+			'manual',
+		);
 		assert.equal(decrypted.baseUrl, 'https://app.keyword.com');
 	});
 

@@ -116,7 +116,10 @@ export class ProgrammaticTestNode implements INodeType {
 				} catch (error) {
 					throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: i });
 				}
-				out.push({ json: { path, version: this.getNode().typeVersion, response }, pairedItem: { item: i } });
+				out.push({
+					json: { path, version: this.getNode().typeVersion, response },
+					pairedItem: { item: i },
+				});
 			} catch (error) {
 				if (this.continueOnFail()) {
 					out.push({ json: { error: (error as Error).message }, pairedItem: { item: i } });

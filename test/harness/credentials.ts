@@ -40,12 +40,16 @@ export function defaultCredentialTypes(): ICredentialType[] {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** Throws unless the request goes to a loopback host (the harness must never touch the real network). */
-export function assertLoopbackRequest(options: IHttpRequestOptions | IRequestOptionsSimplified): void {
+export function assertLoopbackRequest(
+	options: IHttpRequestOptions | IRequestOptionsSimplified,
+): void {
 	const o = options as IHttpRequestOptions & { uri?: string };
 	const url = o.url ?? o.uri ?? '';
 	let resolved: URL;
 	try {
-		resolved = o.baseURL ? new URL(url, o.baseURL.endsWith('/') ? o.baseURL : `${o.baseURL}/`) : new URL(url);
+		resolved = o.baseURL
+			? new URL(url, o.baseURL.endsWith('/') ? o.baseURL : `${o.baseURL}/`)
+			: new URL(url);
 	} catch {
 		// Relative URL without a base: axios would fail on its own; leave it to the real code path.
 		return;
@@ -108,14 +112,21 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 			requestOptions = await authenticate(credentials, requestOptions);
 		} else if (typeof authenticate === 'object') {
 			if (!workflow || !node) {
-				throw new UnexpectedError('Workflow and node are required for declarative credential authentication');
+				throw new UnexpectedError(
+					'Workflow and node are required for declarative credential authentication',
+				);
 			}
 			if (requestOptions.headers === undefined) requestOptions.headers = {};
 			if (authenticate.type === 'generic') {
 				for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 					for (const [key, value] of Object.entries(outerValue as Record<string, string>)) {
 						const keyResolved = resolveValue(key, { $credentials: credentials }, workflow, node);
-						const valueResolved = resolveValue(value, { $credentials: credentials }, workflow, node);
+						const valueResolved = resolveValue(
+							value,
+							{ $credentials: credentials },
+							workflow,
+							node,
+						);
 						const target = requestOptions as unknown as Record<string, Record<string, string>>;
 						if (!target[outerKey]) target[outerKey] = {};
 						target[outerKey][keyResolved] = valueResolved;
@@ -169,7 +180,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const stored = this.data[type];
 		if (stored === undefined) {
-			throw new UnexpectedError(`test harness: no credentials of type "${type}" were given to the run`);
+			throw new UnexpectedError(
+				`test harness: no credentials of type "${type}" were given to the run`,
+			);
 		}
 		const copy = structuredClone(stored);
 		if (raw) return copy;
@@ -209,7 +222,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		) as ICredentialDataDecryptedObject;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		return new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type, '');
 	}
 

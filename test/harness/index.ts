@@ -3,7 +3,11 @@
  * RoutingNode, PollContext for polling triggers) with real HTTP. See README.md beside this file.
  */
 export { TestNodeTypes, fullTypeName, PACKAGE_NAME } from './node-types';
-export { TestCredentialsHelper, defaultCredentialTypes, assertLoopbackRequest } from './credentials';
+export {
+	TestCredentialsHelper,
+	defaultCredentialTypes,
+	assertLoopbackRequest,
+} from './credentials';
 export {
 	runNode,
 	HarnessInputNode,

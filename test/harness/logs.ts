@@ -24,21 +24,23 @@ let echo = process.env.HARNESS_ECHO_LOGS === '1';
 function serialize(value: unknown): string {
 	const seen = new WeakSet<object>();
 	try {
-		return JSON.stringify(value, function (_key, v: unknown) {
-			if (typeof v === 'bigint') return v.toString();
-			if (v instanceof Error) {
-				const e = v as Error & Record<string, unknown>;
-				const out: Record<string, unknown> = { name: e.name, message: e.message, stack: e.stack };
-				for (const k of Object.keys(e)) out[k] = e[k];
-				if ('cause' in e) out.cause = e.cause;
-				return out;
-			}
-			if (typeof v === 'object' && v !== null) {
-				if (seen.has(v)) return '[Circular]';
-				seen.add(v);
-			}
-			return v;
-		}) ?? '';
+		return (
+			JSON.stringify(value, function (_key, v: unknown) {
+				if (typeof v === 'bigint') return v.toString();
+				if (v instanceof Error) {
+					const e = v as Error & Record<string, unknown>;
+					const out: Record<string, unknown> = { name: e.name, message: e.message, stack: e.stack };
+					for (const k of Object.keys(e)) out[k] = e[k];
+					if ('cause' in e) out.cause = e.cause;
+					return out;
+				}
+				if (typeof v === 'object' && v !== null) {
+					if (seen.has(v)) return '[Circular]';
+					seen.add(v);
+				}
+				return v;
+			}) ?? ''
+		);
 	} catch (error) {
 		return `[unserializable: ${(error as Error).message}]`;
 	}
@@ -49,11 +51,16 @@ export class CapturingLogger implements WorkflowLogger {
 
 	private record(level: LogLevel, message: unknown, metadata: unknown = {}): void {
 		const msg = typeof message === 'string' ? message : serialize(message);
-		const meta = (typeof metadata === 'object' && metadata !== null ? metadata : { value: metadata }) as Record<
-			string,
-			unknown
-		>;
-		const entry: CapturedLog = { level, message: msg, metadata: meta, text: `${msg} ${serialize(meta)}`, scopes: this.scopes };
+		const meta = (
+			typeof metadata === 'object' && metadata !== null ? metadata : { value: metadata }
+		) as Record<string, unknown>;
+		const entry: CapturedLog = {
+			level,
+			message: msg,
+			metadata: meta,
+			text: `${msg} ${serialize(meta)}`,
+			scopes: this.scopes,
+		};
 		captured.push(entry);
 		if (echo) process.stderr.write(`[n8n ${level}] ${entry.text}\n`);
 	}

@@ -24,7 +24,9 @@ type AnyClass = abstract new (...args: never[]) => unknown;
 export const Container = (requireFromCore('@n8n/di') as { Container: DiContainer }).Container;
 
 /** `Logger` of @n8n/backend-common: what `this.logger` of every node execution context is (`Container.get(Logger)`). */
-export const BackendLogger = (requireFromCore('@n8n/backend-common') as { Logger: AnyClass }).Logger;
+export const BackendLogger = (requireFromCore('@n8n/backend-common') as { Logger: AnyClass })
+	.Logger;
 
 /** `OutboundHttp` of @n8n/backend-network: what `httpRequest(WithAuthentication)` sends through. */
-export const OutboundHttp = (requireFromCore('@n8n/backend-network') as { OutboundHttp: AnyClass }).OutboundHttp;
+export const OutboundHttp = (requireFromCore('@n8n/backend-network') as { OutboundHttp: AnyClass })
+	.OutboundHttp;

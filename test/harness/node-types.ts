@@ -41,7 +41,9 @@ export class TestNodeTypes implements INodeTypes {
 }
 
 /** The node's `credentials` field for the credential data a run is given: one reference per credential type. */
-export function credentialReferences(credentials: Record<string, unknown>): NonNullable<INode['credentials']> {
+export function credentialReferences(
+	credentials: Record<string, unknown>,
+): NonNullable<INode['credentials']> {
 	const references: NonNullable<INode['credentials']> = {};
 	Object.keys(credentials).forEach((credentialType, index) => {
 		references[credentialType] = { id: String(index + 1), name: `${credentialType} (test)` };

@@ -65,7 +65,17 @@ export interface RunNodeOptions {
 	/** Credential types the helper knows; default the project's KeywordComApi. */
 	credentialTypes?: ICredentialType[];
 	/** Extra node settings (retryOnFail, alwaysOutputData, executeOnce, ...). */
-	nodeSettings?: Partial<Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'alwaysOutputData' | 'executeOnce' | 'onError'>>;
+	nodeSettings?: Partial<
+		Pick<
+			INode,
+			| 'retryOnFail'
+			| 'maxTries'
+			| 'waitBetweenTries'
+			| 'alwaysOutputData'
+			| 'executeOnce'
+			| 'onError'
+		>
+	>;
 	/** Refuse non-loopback URLs in authenticated requests (default true). */
 	loopbackOnly?: boolean;
 }
@@ -105,7 +115,14 @@ export function saveParametersLikeEditor(
 	typeVersion: number,
 ): INodeParameters {
 	return (
-		NodeHelpers.getNodeParameters(description.properties, parameters, false, false, { typeVersion }, description) ?? {}
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			false,
+			false,
+			{ typeVersion },
+			description,
+		) ?? {}
 	);
 }
 
@@ -138,7 +155,11 @@ export function nodeUnderTest(
 		type: typeName,
 		typeVersion,
 		position: defaults.position,
-		parameters: saveParametersLikeEditor(description, structuredClone(options.parameters), typeVersion),
+		parameters: saveParametersLikeEditor(
+			description,
+			structuredClone(options.parameters),
+			typeVersion,
+		),
 		credentials: credentialReferences(options.credentials),
 	};
 	return { node, nodeTypes, typeName, typeVersion };
@@ -237,7 +258,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunResult> {
 	const executedNode = workflow.getNode(nodeName)!;
 	const taskData = run.data.resultData.runData[nodeName]?.[0];
 	const output = taskData?.data?.main?.[0] ?? [];
-	const nodeError = taskData?.error ?? (run.data.resultData.lastNodeExecuted === nodeName ? run.data.resultData.error : undefined);
+	const nodeError =
+		taskData?.error ??
+		(run.data.resultData.lastNodeExecuted === nodeName ? run.data.resultData.error : undefined);
 	const result: RunResult = { items: output, run, node: executedNode, credentialsHelper };
 	if (nodeError) result.error = toRunNodeError(nodeError);
 	else if (run.data.resultData.error) result.error = toRunNodeError(run.data.resultData.error);

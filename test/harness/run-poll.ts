@@ -71,14 +71,16 @@ export function copyStaticData<T>(value: T): T {
 	if (value instanceof Date) return new Date(value.getTime()) as T;
 	if (Array.isArray(value)) return value.map((v) => copyStaticData(v)) as T;
 	const out: Record<string, unknown> = {};
-	for (const key of Object.keys(value)) out[key] = copyStaticData((value as Record<string, unknown>)[key]);
+	for (const key of Object.keys(value))
+		out[key] = copyStaticData((value as Record<string, unknown>)[key]);
 	return out as T;
 }
 
 export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	ensureN8nEnvironment();
 	const mode = options.mode ?? 'trigger';
-	const activation: WorkflowActivateMode = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
+	const activation: WorkflowActivateMode =
+		options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
 	const { node, nodeTypes, typeName, typeVersion } = nodeUnderTest(options, {
 		id: 'trigger-under-test',
 		name: 'Keyword.com Trigger',
@@ -88,8 +90,10 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 
 	const storedNodeData = copyStaticData(options.staticData ?? {});
 	const workflowStaticData: IDataObject = {};
-	if (options.globalStaticData) workflowStaticData.global = copyStaticData(options.globalStaticData);
-	if (options.staticData) workflowStaticData[`node:${nodeName}`] = copyStaticData(options.staticData);
+	if (options.globalStaticData)
+		workflowStaticData.global = copyStaticData(options.globalStaticData);
+	if (options.staticData)
+		workflowStaticData[`node:${nodeName}`] = copyStaticData(options.staticData);
 
 	const workflow = new Workflow({
 		id: 'harness-workflow',
@@ -137,8 +141,10 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		error = e as Error;
 	}
 
-	const staticData = copyStaticData(workflow.staticData[`node:${nodeName}`] as IDataObject | undefined) ?? {};
-	const staticDataChanged = (workflow.staticData as IDataObject & { __dataChanged?: boolean }).__dataChanged === true;
+	const staticData =
+		copyStaticData(workflow.staticData[`node:${nodeName}`] as IDataObject | undefined) ?? {};
+	const staticDataChanged =
+		(workflow.staticData as IDataObject & { __dataChanged?: boolean }).__dataChanged === true;
 	const saved = mode === 'trigger' && !error && items !== null && staticDataChanged;
 	const result: RunPollResult = {
 		items: error ? null : items,

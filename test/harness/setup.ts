@@ -31,7 +31,10 @@ export function ensureN8nEnvironment(): void {
 		encryptionKey: 'test-harness-encryption-key',
 		enforceSettingsFilePermissions: false,
 	};
-	const Ctor = InstanceSettings as unknown as new (config: unknown, logger: unknown) => InstanceSettings;
+	const Ctor = InstanceSettings as unknown as new (
+		config: unknown,
+		logger: unknown,
+	) => InstanceSettings;
 	Container.set(InstanceSettings as never, new Ctor(config, capturingLogger) as never);
 
 	// Construct it once now so a DI problem shows up at setup rather than in the middle of a request.

@@ -48,11 +48,17 @@ export async function testCredential(
 ): Promise<INodeCredentialTestResult> {
 	ensureN8nEnvironment();
 	const testRequest = credentialType.test;
-	if (!testRequest) return { status: 'Error', message: 'No testing function found for this credential.' };
+	if (!testRequest)
+		return { status: 'Error', message: 'No testing function found for this credential.' };
 
 	const credentialsHelper = new TestCredentialsHelper(
 		{ [credentialType.name]: data },
-		[...(options.credentialTypes ?? defaultCredentialTypes()).filter((t) => t.name !== credentialType.name), credentialType],
+		[
+			...(options.credentialTypes ?? defaultCredentialTypes()).filter(
+				(t) => t.name !== credentialType.name,
+			),
+			credentialType,
+		],
 		{ loopbackOnly: options.loopbackOnly },
 	);
 
@@ -62,7 +68,11 @@ export async function testCredential(
 			id: 'credential-under-test',
 			name: `${credentialType.name} (test)`,
 			type: credentialType.name,
-			data: credentialsHelper.applyDefaultsAndResolve(structuredClone(data), credentialType.name, 'internal'),
+			data: credentialsHelper.applyDefaultsAndResolve(
+				structuredClone(data),
+				credentialType.name,
+				'internal',
+			),
 		};
 	} catch (error) {
 		return { status: 'Error', message: String((error as Error).message) };
@@ -97,7 +107,9 @@ export async function testCredential(
 		type: NOOP_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		credentials: { [credentialType.name]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name } },
+		credentials: {
+			[credentialType.name]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name },
+		},
 	};
 	const workflow = new Workflow({
 		nodes: [node],
@@ -128,7 +140,9 @@ export async function testCredential(
 	try {
 		response = await routingNode.runNode();
 	} catch (e) {
-		const error = e as Error & { cause?: { response?: { status: number; statusText?: string }; code?: string } };
+		const error = e as Error & {
+			cause?: { response?: { status: number; statusText?: string }; code?: string };
+		};
 		if (error.cause?.response) {
 			const statusCode = error.cause.response.status;
 			const statusMessage = error.cause.response.statusText;
@@ -138,7 +152,10 @@ export async function testCredential(
 				}
 			}
 			if (statusCode < 199 || statusCode > 299) {
-				return { status: 'Error', message: statusMessage || `Received HTTP status code: ${statusCode}` };
+				return {
+					status: 'Error',
+					message: statusMessage || `Received HTTP status code: ${statusCode}`,
+				};
 			}
 		} else if (error.cause?.code) {
 			return { status: 'Error', message: error.cause.code };

@@ -25,7 +25,17 @@ import {
 } from '../engine/helpers';
 import { LEAK_PIECE_LENGTH, leakPieces as piecesOf, tokenForms as formsOf } from '../leak-pieces';
 
-export { FIXED_NOW, PROJECT, TOKEN, keywordAddParameters, keywordIdsOf, projectIdOf, rl, useFake, type Fake };
+export {
+	FIXED_NOW,
+	PROJECT,
+	TOKEN,
+	keywordAddParameters,
+	keywordIdsOf,
+	projectIdOf,
+	rl,
+	useFake,
+	type Fake,
+};
 
 export interface RunOptions extends EngineRunOptions {
 	/** Clear the faults armed before the run (default: they stay armed for it). */
@@ -35,7 +45,11 @@ export interface RunOptions extends EngineRunOptions {
 export type Outcome = EngineOutcome & { ms: number };
 
 /** Clears the fake's request log, runs the node, returns its output, its error and the requests the fake got. */
-export async function run(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
+export async function run(
+	fake: Fake,
+	parameters: INodeParameters,
+	options: RunOptions = {},
+): Promise<Outcome> {
 	fake.api.clearRequests();
 	if (options.clearFaults) fake.api.clearFaults();
 	const started = Date.now();
@@ -46,10 +60,16 @@ export async function run(fake: Fake, parameters: INodeParameters, options: RunO
 	return { ...outcome, ms };
 }
 
-export async function runOk(fake: Fake, parameters: INodeParameters, options: RunOptions = {}): Promise<Outcome> {
+export async function runOk(
+	fake: Fake,
+	parameters: INodeParameters,
+	options: RunOptions = {},
+): Promise<Outcome> {
 	const outcome = await run(fake, parameters, options);
 	if (outcome.error) {
-		assert.fail(`node failed: ${outcome.error.name}: ${outcome.error.message} — ${outcome.error.description ?? ''}`);
+		assert.fail(
+			`node failed: ${outcome.error.name}: ${outcome.error.message} — ${outcome.error.description ?? ''}`,
+		);
 	}
 	return outcome;
 }
@@ -100,18 +120,28 @@ export function leakPieces(token: string = TOKEN): string[] {
  * Where the token or a piece of it appears in `value`, or undefined. `skipKeys`: keys left out of the search (e.g.
  * `node`, the workflow node n8n attaches to errors, which holds the parameters exactly as the user typed them).
  */
-export function findTokenLeak(value: unknown, token: string = TOKEN, skipKeys: readonly string[] = []): string | undefined {
+export function findTokenLeak(
+	value: unknown,
+	token: string = TOKEN,
+	skipKeys: readonly string[] = [],
+): string | undefined {
 	const text = serialize(value, skipKeys);
 	for (const piece of leakPieces(token)) {
 		const at = text.indexOf(piece);
 		if (at !== -1) return `"${piece}" in …${text.slice(Math.max(0, at - 200), at + 100)}…`;
 	}
 	const parameter = /api_token(=|%3D)(?!\[redacted\])[^&\s"'\\]/i.exec(text);
-	if (parameter) return `an api_token parameter in …${text.slice(Math.max(0, parameter.index - 200), parameter.index + 100)}…`;
+	if (parameter)
+		return `an api_token parameter in …${text.slice(Math.max(0, parameter.index - 200), parameter.index + 100)}…`;
 	return undefined;
 }
 
-export function assertNoTokenIn(value: unknown, label: string, token: string = TOKEN, skipKeys: readonly string[] = []): void {
+export function assertNoTokenIn(
+	value: unknown,
+	label: string,
+	token: string = TOKEN,
+	skipKeys: readonly string[] = [],
+): void {
 	const leak = findTokenLeak(value, token, skipKeys);
 	assert.equal(leak, undefined, `${label}: the token leaked: ${leak}`);
 }
@@ -132,15 +162,43 @@ export function allOperations(fake: Fake): OperationCase[] {
 	const acme = projectIdOf(fake, PROJECT);
 	const kw = keywordIdsOf(fake, PROJECT);
 	const domain = fake.api.state.aiDomains[0].id;
-	const get = (label: string, parameters: INodeParameters): OperationCase => ({ label, parameters, method: 'GET', mutates: false });
+	const get = (label: string, parameters: INodeParameters): OperationCase => ({
+		label,
+		parameters,
+		method: 'GET',
+		mutates: false,
+	});
 	return [
 		get('project getMany', { resource: 'project', operation: 'getMany' }),
-		get('project get', { resource: 'project', operation: 'get', project: rl(PROJECT), group: rl('Blog') }),
-		get('project getRegions', { resource: 'project', operation: 'getRegions', project: rl(PROJECT) }),
-		get('project getMetrics', { resource: 'project', operation: 'getMetrics', project: rl(PROJECT) }),
+		get('project get', {
+			resource: 'project',
+			operation: 'get',
+			project: rl(PROJECT),
+			group: rl('Blog'),
+		}),
+		get('project getRegions', {
+			resource: 'project',
+			operation: 'getRegions',
+			project: rl(PROJECT),
+		}),
+		get('project getMetrics', {
+			resource: 'project',
+			operation: 'getMetrics',
+			project: rl(PROJECT),
+		}),
 		get('tag getMany', { resource: 'tag', operation: 'getMany', project: rl(PROJECT) }),
-		get('keyword get', { resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: kw[0] }),
-		get('keyword getMany', { resource: 'keyword', operation: 'getMany', project: rl(PROJECT), returnAll: true }),
+		get('keyword get', {
+			resource: 'keyword',
+			operation: 'get',
+			project: rl(PROJECT),
+			keywordId: kw[0],
+		}),
+		get('keyword getMany', {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			returnAll: true,
+		}),
 		get('competitor getHistory', {
 			resource: 'competitor',
 			operation: 'getHistory',
@@ -149,17 +207,47 @@ export function allOperations(fake: Fake): OperationCase[] {
 			startDate: '2026-01-10',
 			endDate: '2026-01-11',
 		}),
-		get('shareOfVoice getLatest', { resource: 'shareOfVoice', operation: 'getLatest', project: rl(PROJECT) }),
-		get('shareOfVoice getHistory', { resource: 'shareOfVoice', operation: 'getHistory', projectId: rl(String(acme), 'id'), daysRange: 7 }),
+		get('shareOfVoice getLatest', {
+			resource: 'shareOfVoice',
+			operation: 'getLatest',
+			project: rl(PROJECT),
+		}),
+		get('shareOfVoice getHistory', {
+			resource: 'shareOfVoice',
+			operation: 'getHistory',
+			projectId: rl(String(acme), 'id'),
+			daysRange: 7,
+		}),
 		get('alert getMany', { resource: 'alert', operation: 'getMany', returnAll: true }),
-		get('topPage getMany', { resource: 'topPage', operation: 'getMany', project: rl(PROJECT), returnAll: true }),
+		get('topPage getMany', {
+			resource: 'topPage',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			returnAll: true,
+		}),
 		get('account get', { resource: 'account', operation: 'get', simplify: false }),
 		get('aiDomain getMany', { resource: 'aiDomain', operation: 'getMany' }),
 		get('aiDomain get', { resource: 'aiDomain', operation: 'get', domainId: rl(domain, 'id') }),
-		get('aiSearchTerm getMany', { resource: 'aiSearchTerm', operation: 'getMany', domainId: rl(domain, 'id') }),
-		get('aiMetric getDashboard', { resource: 'aiMetric', operation: 'getDashboard', domainId: rl(domain, 'id') }),
-		get('aiMetric getSentiment', { resource: 'aiMetric', operation: 'getSentiment', domainId: rl(domain, 'id') }),
-		get('aiMetric getCitations', { resource: 'aiMetric', operation: 'getCitations', domainId: rl(domain, 'id') }),
+		get('aiSearchTerm getMany', {
+			resource: 'aiSearchTerm',
+			operation: 'getMany',
+			domainId: rl(domain, 'id'),
+		}),
+		get('aiMetric getDashboard', {
+			resource: 'aiMetric',
+			operation: 'getDashboard',
+			domainId: rl(domain, 'id'),
+		}),
+		get('aiMetric getSentiment', {
+			resource: 'aiMetric',
+			operation: 'getSentiment',
+			domainId: rl(domain, 'id'),
+		}),
+		get('aiMetric getCitations', {
+			resource: 'aiMetric',
+			operation: 'getCitations',
+			domainId: rl(domain, 'id'),
+		}),
 		{
 			label: 'rankingHistory getChart',
 			parameters: { resource: 'rankingHistory', operation: 'getChart', keywordIds: kw[0], days: 5 },
@@ -168,7 +256,12 @@ export function allOperations(fake: Fake): OperationCase[] {
 		},
 		{
 			label: 'project create',
-			parameters: { resource: 'project', operation: 'create', projectName: 'Scratch Project', currencyCode: 'eur' },
+			parameters: {
+				resource: 'project',
+				operation: 'create',
+				projectName: 'Scratch Project',
+				currencyCode: 'eur',
+			},
 			method: 'POST',
 			mutates: true,
 		},
@@ -192,25 +285,47 @@ export function allOperations(fake: Fake): OperationCase[] {
 		},
 		{
 			label: 'keyword add',
-			parameters: { resource: 'keyword', operation: 'add', project: rl(PROJECT), keywords: ['leak test one', 'leak test two'], url: 'acmeshoes.com' },
+			parameters: {
+				resource: 'keyword',
+				operation: 'add',
+				project: rl(PROJECT),
+				keywords: ['leak test one', 'leak test two'],
+				url: 'acmeshoes.com',
+			},
 			method: 'POST',
 			mutates: true,
 		},
 		{
 			label: 'keyword updateMany',
-			parameters: { resource: 'keyword', operation: 'updateMany', projectId: rl(String(acme), 'id'), keywordIds: kw[1], updateFields: { notes: 'hi' } },
+			parameters: {
+				resource: 'keyword',
+				operation: 'updateMany',
+				projectId: rl(String(acme), 'id'),
+				keywordIds: kw[1],
+				updateFields: { notes: 'hi' },
+			},
 			method: 'PATCH',
 			mutates: true,
 		},
 		{
 			label: 'keyword delete',
-			parameters: { resource: 'keyword', operation: 'delete', project: rl(PROJECT), keywordId: kw[kw.length - 1] },
+			parameters: {
+				resource: 'keyword',
+				operation: 'delete',
+				project: rl(PROJECT),
+				keywordId: kw[kw.length - 1],
+			},
 			method: 'DELETE',
 			mutates: true,
 		},
 		{
 			label: 'keyword deleteMany',
-			parameters: { resource: 'keyword', operation: 'deleteMany', projectId: rl(String(acme), 'id'), keywordIds: kw[kw.length - 2] },
+			parameters: {
+				resource: 'keyword',
+				operation: 'deleteMany',
+				projectId: rl(String(acme), 'id'),
+				keywordIds: kw[kw.length - 2],
+			},
 			method: 'DELETE',
 			mutates: true,
 		},

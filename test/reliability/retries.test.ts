@@ -8,8 +8,21 @@ import { describe, it } from 'node:test';
 
 import type { RecordedRequest } from '../../dev/fake-api';
 import { quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
-import { PROJECT, allOperations, describeRequests, rl, run, runOk, useFake, type Fake } from './helpers';
+import {
+	DEFAULT_RETRY_POLICY,
+	parseRetryAfter,
+	retryDelay,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
+import {
+	PROJECT,
+	allOperations,
+	describeRequests,
+	rl,
+	run,
+	runOk,
+	useFake,
+	type Fake,
+} from './helpers';
 
 const fake = useFake();
 const PROJECT_GET = { resource: 'project', operation: 'get', project: rl(PROJECT) };
@@ -24,7 +37,11 @@ describe('the retry policy (pure)', () => {
 		assert.equal(parseRetryAfter(['7'], now), 7000);
 		assert.equal(parseRetryAfter(new Date(now + 30_000).toUTCString(), now), 30_000);
 		assert.equal(parseRetryAfter('Thu, 15 Jan 2026 12:01:00 GMT', now), 60_000);
-		assert.equal(parseRetryAfter(new Date(now - 30_000).toUTCString(), now), 0, 'a date in the past: no wait');
+		assert.equal(
+			parseRetryAfter(new Date(now - 30_000).toUTCString(), now),
+			0,
+			'a date in the past: no wait',
+		);
 		for (const nonsense of [undefined, null, '', '  ', 'soon', '-5', '1e3x']) {
 			assert.equal(parseRetryAfter(nonsense, now), undefined, `${String(nonsense)} is ignored`);
 		}
@@ -35,7 +52,10 @@ describe('the retry policy (pure)', () => {
 		assert.deepEqual(policy, { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 60_000 });
 		assert.equal(retryDelay(policy, 1, 0), 0);
 		assert.equal(retryDelay(policy, 3, 4000), 4000, 'Retry-After wins over the back-off');
-		assert.deepEqual([1, 2, 3, 4].map((attempt) => retryDelay(policy, attempt)), [1000, 2000, 4000, 8000]);
+		assert.deepEqual(
+			[1, 2, 3, 4].map((attempt) => retryDelay(policy, attempt)),
+			[1000, 2000, 4000, 8000],
+		);
 		assert.equal(retryDelay(policy, 12), 60_000, 'the back-off is capped');
 		assert.equal(retryDelay(policy, 1, 3_600_000), 60_000, 'Retry-After is capped');
 		assert.equal(retryDelay(policy, 1, -5), 0);
@@ -47,36 +67,74 @@ describe('the retry policy (pure)', () => {
 
 describe('429 Too Many Requests', () => {
 	it('is retried after Retry-After: 0 and the read succeeds', async () => {
-		fake.api.injectFault({ path: `/api/v2/groups/${PROJECT}`, times: 2, status: 429, retryAfter: '0' });
+		fake.api.injectFault({
+			path: `/api/v2/groups/${PROJECT}`,
+			times: 2,
+			status: 429,
+			retryAfter: '0',
+		});
 		const outcome = await runOk(fake, PROJECT_GET);
 		assert.equal(outcome.items[0].name, PROJECT);
-		assert.deepEqual(outcome.requests.map((request) => request.status), [429, 429, 200]);
+		assert.deepEqual(
+			outcome.requests.map((request) => request.status),
+			[429, 429, 200],
+		);
 	});
 
 	it('is retried on a create too (the API refused it, so nothing happened), and the project is created once', async () => {
-		fake.api.injectFault({ method: 'POST', path: '/api/v2/groups', times: 1, status: 429, retryAfter: '0' });
-		const outcome = await runOk(fake, { resource: 'project', operation: 'create', projectName: 'Rate Limited', currencyCode: 'USD' });
-		assert.deepEqual(outcome.requests.map((request) => request.status), [429, 201]);
+		fake.api.injectFault({
+			method: 'POST',
+			path: '/api/v2/groups',
+			times: 1,
+			status: 429,
+			retryAfter: '0',
+		});
+		const outcome = await runOk(fake, {
+			resource: 'project',
+			operation: 'create',
+			projectName: 'Rate Limited',
+			currencyCode: 'USD',
+		});
+		assert.deepEqual(
+			outcome.requests.map((request) => request.status),
+			[429, 201],
+		);
 		assert.equal(fake.api.state.findContainer('Rate Limited')?.name, 'Rate Limited');
 	});
 
 	it('gives up after 5 attempts with a clear error', async () => {
-		fake.api.injectFault({ times: 6, status: 429, retryAfter: '0', body: JSON.stringify({ message: 'Too Many Attempts.' }) });
+		fake.api.injectFault({
+			times: 6,
+			status: 429,
+			retryAfter: '0',
+			body: JSON.stringify({ message: 'Too Many Attempts.' }),
+		});
 		const outcome = await run(fake, PROJECT_GET);
 		assert.equal(outcome.requests.length, 5, describeRequests(outcome.requests));
 		assert.equal(outcome.error?.message, 'Rate limit reached (HTTP 429): Too Many Attempts.');
-		assert.match(outcome.error?.description ?? '', /limits how many requests.*Concurrency.*plan.*\(after 5 attempts, GET \/api\/v2\/groups\/Acme%20Shoes\)/);
+		assert.match(
+			outcome.error?.description ?? '',
+			/limits how many requests.*Concurrency.*plan.*\(after 5 attempts, GET \/api\/v2\/groups\/Acme%20Shoes\)/,
+		);
 		assert.equal(outcome.error?.httpCode, '429');
 	});
 
 	it('honours Retry-After given as an HTTP date', async () => {
 		// HTTP dates have whole seconds: ask for the next whole second plus one, so the wait is 1 to 2 s.
 		const until = (Math.floor(Date.now() / 1000) + 2) * 1000;
-		fake.api.injectFault({ path: `/api/v2/groups/${PROJECT}`, times: 1, status: 429, retryAfter: new Date(until).toUTCString() });
+		fake.api.injectFault({
+			path: `/api/v2/groups/${PROJECT}`,
+			times: 1,
+			status: 429,
+			retryAfter: new Date(until).toUTCString(),
+		});
 		const outcome = await runOk(fake, PROJECT_GET);
 		assert.equal(outcome.requests.length, 2);
 		const retriedAt = Date.now() - outcome.ms; // start of the run, close to the first request
-		assert.ok(outcome.ms >= until - retriedAt - 50, `waited ${outcome.ms} ms, asked until ${until - retriedAt} ms after the start`);
+		assert.ok(
+			outcome.ms >= until - retriedAt - 50,
+			`waited ${outcome.ms} ms, asked until ${until - retriedAt} ms after the start`,
+		);
 		assert.ok(outcome.ms < 4000, `waited ${outcome.ms} ms`);
 	});
 
@@ -93,7 +151,10 @@ describe('429 Too Many Requests', () => {
 		assert.equal(outcome.requests.length, 1, 'no pointless wait-and-retry');
 		assert.ok(outcome.ms < 1000, `took ${outcome.ms} ms`);
 		assert.match(outcome.error?.message ?? '', /^Rate limit reached \(HTTP 429\)/);
-		assert.match(outcome.error?.description ?? '', /asked to wait 3600 seconds.*longer than the node waits \(60 seconds\)/);
+		assert.match(
+			outcome.error?.description ?? '',
+			/asked to wait 3600 seconds.*longer than the node waits \(60 seconds\)/,
+		);
 	});
 });
 
@@ -102,39 +163,67 @@ describe('ambiguous failures', () => {
 		fake.api.injectFault({ method: 'GET', times: 1, kind: 'drop' });
 		const outcome = await runOk(fake, PROJECT_GET);
 		assert.equal(outcome.items[0].name, PROJECT);
-		assert.deepEqual(outcome.requests.map((request) => request.status), [0, 200]);
+		assert.deepEqual(
+			outcome.requests.map((request) => request.status),
+			[0, 200],
+		);
 	});
 
 	it('the chart (a POST that only reads) is retried after a dropped connection', async () => {
-		const chart = allOperations(fake).find((operation) => operation.label === 'rankingHistory getChart');
+		const chart = allOperations(fake).find(
+			(operation) => operation.label === 'rankingHistory getChart',
+		);
 		fake.api.injectFault({ method: 'POST', times: 1, kind: 'drop' });
 		const outcome = await runOk(fake, chart!.parameters);
-		assert.deepEqual(outcome.requests.map((request) => request.status), [0, 200]);
+		assert.deepEqual(
+			outcome.requests.map((request) => request.status),
+			[0, 200],
+		);
 	});
 
 	it('a read answered 503 (Retry-After: 0), cut off or not JSON is retried and succeeds', async () => {
 		fake.api.injectFault({ method: 'GET', times: 1, status: 503, retryAfter: '0' });
 		assert.equal((await runOk(fake, PROJECT_GET)).requests.length, 2);
 		fake.api.injectFault({ method: 'GET', times: 1, kind: 'stall', stallMs: 150 });
-		assert.equal((await runOk(fake, PROJECT_GET)).requests.length, 1, 'a slow answer is waited for');
+		assert.equal(
+			(await runOk(fake, PROJECT_GET)).requests.length,
+			1,
+			'a slow answer is waited for',
+		);
 	});
 
 	it('no create, change or delete is ever sent twice after a dropped connection or a server error', async (t) => {
-		const mutating = allOperations(fake).filter((operation) => operation.method !== 'GET' || operation.mutates);
+		const mutating = allOperations(fake).filter(
+			(operation) => operation.method !== 'GET' || operation.mutates,
+		);
 		assert.ok(mutating.length >= 10, mutating.map((operation) => operation.label).join(', '));
 		for (const operation of mutating) {
 			// Restore is a GET in the API, and the chart a POST that only reads: both are reads for the retry policy.
 			if (operation.method === 'GET' || !operation.mutates) continue;
-			for (const fault of [{ kind: 'drop' as const }, { kind: 'status' as const, status: 500, retryAfter: '0' }, { kind: 'status' as const, status: 502 }]) {
-				await t.test(`${operation.label} + ${fault.kind}${fault.status ? ` ${fault.status}` : ''}`, async () => {
-					const before = snapshot(fake);
-					fake.api.injectFault({ method: operation.method, times: 3, ...fault });
-					const outcome = await run(fake, operation.parameters);
-					assert.ok(outcome.error, 'the node reports the failure');
-					assert.equal(outcome.requests.length, 1, `sent once: ${describeRequests(outcome.requests)}`);
-					assert.match(outcome.error.description ?? '', /may have been carried out.*did not send it again/);
-					assert.deepEqual(snapshot(fake), before, 'nothing changed in the fake');
-				});
+			for (const fault of [
+				{ kind: 'drop' as const },
+				{ kind: 'status' as const, status: 500, retryAfter: '0' },
+				{ kind: 'status' as const, status: 502 },
+			]) {
+				await t.test(
+					`${operation.label} + ${fault.kind}${fault.status ? ` ${fault.status}` : ''}`,
+					async () => {
+						const before = snapshot(fake);
+						fake.api.injectFault({ method: operation.method, times: 3, ...fault });
+						const outcome = await run(fake, operation.parameters);
+						assert.ok(outcome.error, 'the node reports the failure');
+						assert.equal(
+							outcome.requests.length,
+							1,
+							`sent once: ${describeRequests(outcome.requests)}`,
+						);
+						assert.match(
+							outcome.error.description ?? '',
+							/may have been carried out.*did not send it again/,
+						);
+						assert.deepEqual(snapshot(fake), before, 'nothing changed in the fake');
+					},
+				);
 			}
 		}
 	});
@@ -148,7 +237,9 @@ function snapshot(fake: Fake): unknown {
 		archived: state.projects.map((project) => project.archived),
 		refreshes: state.account.refreshes.used,
 		added: state.account.dailyAdded.used,
-		keywordRows: [...state.keywords.values()].map((k) => `${k.id}|${k.kw}|${k.notes}|${k.tags.join(',')}|${k.history.length}`),
+		keywordRows: [...state.keywords.values()].map(
+			(k) => `${k.id}|${k.kw}|${k.notes}|${k.tags.join(',')}|${k.history.length}`,
+		),
 	};
 }
 
@@ -159,12 +250,18 @@ describe('a 429 deep in a paged read', () => {
 		const ids = bulk.api.addKeywords('Bulk', 50_000);
 		assert.equal(ids.length, 50_000);
 		let injected = 0;
-		const requests = bulk.api.requests as RecordedRequest[] & { push: (...records: RecordedRequest[]) => number };
+		const requests = bulk.api.requests as RecordedRequest[] & {
+			push: (...records: RecordedRequest[]) => number;
+		};
 		// The fake records a request and then, in the same tick, looks for a fault to apply: arming one for the request
 		// that carries page=37 faults exactly that request, whatever order the concurrent pages arrive in.
 		requests.push = function (...records: RecordedRequest[]): number {
 			for (const record of records) {
-				if (record.path === '/api/v2/groups/Bulk/keywords/' && record.query.page === '37' && injected === 0) {
+				if (
+					record.path === '/api/v2/groups/Bulk/keywords/' &&
+					record.query.page === '37' &&
+					injected === 0
+				) {
 					injected++;
 					bulk.api.injectFault({ path: record.path, times: 1, status: 429, retryAfter: '0' });
 				}
@@ -172,20 +269,42 @@ describe('a 429 deep in a paged read', () => {
 			return Array.prototype.push.apply(this, records);
 		};
 		try {
-			const outcome = await runOk(bulk, { resource: 'keyword', operation: 'getMany', project: rl('Bulk'), returnAll: true, simplify: true });
+			const outcome = await runOk(bulk, {
+				resource: 'keyword',
+				operation: 'getMany',
+				project: rl('Bulk'),
+				returnAll: true,
+				simplify: true,
+			});
 			assert.equal(injected, 1);
 			// The keyword list is read in overlapping windows (shared/paging.ts): 217 of them for 50,000 keywords.
 			const windows = quietReadWindows(50_000).map((window) => `${window.page}/${window.perPage}`);
 			assert.equal(windows.length, 217);
-			assert.equal(outcome.requests.length, windows.length + 1, 'one request per window plus the retry');
+			assert.equal(
+				outcome.requests.length,
+				windows.length + 1,
+				'one request per window plus the retry',
+			);
 			const faulted = outcome.requests.filter((request) => request.status === 429);
 			assert.equal(faulted.length, 1);
-			const again = outcome.requests.filter((request) => request.query.page === '37' && request.query.per_page === faulted[0].query.per_page);
-			assert.deepEqual(again.map((request) => request.status), [429, 200]);
-			const served = outcome.requests.filter((request) => request.status === 200).map((request) => `${request.query.page}/${request.query.per_page}`);
+			const again = outcome.requests.filter(
+				(request) =>
+					request.query.page === '37' && request.query.per_page === faulted[0].query.per_page,
+			);
+			assert.deepEqual(
+				again.map((request) => request.status),
+				[429, 200],
+			);
+			const served = outcome.requests
+				.filter((request) => request.status === 200)
+				.map((request) => `${request.query.page}/${request.query.per_page}`);
 			assert.deepEqual([...served].sort(), [...windows].sort());
 			assert.equal(outcome.items.length, 50_000);
-			assert.deepEqual(outcome.items.map((item) => String(item.id)), ids, 'every keyword once, in order');
+			assert.deepEqual(
+				outcome.items.map((item) => String(item.id)),
+				ids,
+				'every keyword once, in order',
+			);
 		} finally {
 			delete (requests as { push?: unknown }).push;
 		}

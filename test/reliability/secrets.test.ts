@@ -8,17 +8,47 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { clearCapturedLogs, getCapturedLogs } from '../harness';
-import { REDACTED, redactText, stripTokenParameter } from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
-import { TOKEN, allOperations, assertNoTokenIn, findTokenLeak, rl, run, runOk, useFake, type Outcome } from './helpers';
+import {
+	REDACTED,
+	redactText,
+	stripTokenParameter,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
+import {
+	TOKEN,
+	allOperations,
+	assertNoTokenIn,
+	findTokenLeak,
+	rl,
+	run,
+	runOk,
+	useFake,
+	type Outcome,
+} from './helpers';
 
 const fake = useFake();
 const ENC = encodeURIComponent(TOKEN);
 
 /** Error bodies that repeat the token the way a server might. */
 const ECHOING_BODIES: Array<{ shape: string; body: string }> = [
-	{ shape: 'JSON message + links', body: JSON.stringify({ message: `Token ${TOKEN} is not allowed here`, links: { self: `http://127.0.0.1/api/v2/groups?api_token=${ENC}&page=2` } }) },
-	{ shape: 'JSON:API errors[] with the encoded token', body: JSON.stringify({ errors: [{ status: '422', detail: `Bad request for api_token=${ENC}`, source: { parameter: ENC } }] }) },
-	{ shape: 'HTML', body: `<html><head><title>Denied ${TOKEN}</title></head><body>${ENC}</body></html>` },
+	{
+		shape: 'JSON message + links',
+		body: JSON.stringify({
+			message: `Token ${TOKEN} is not allowed here`,
+			links: { self: `http://127.0.0.1/api/v2/groups?api_token=${ENC}&page=2` },
+		}),
+	},
+	{
+		shape: 'JSON:API errors[] with the encoded token',
+		body: JSON.stringify({
+			errors: [
+				{ status: '422', detail: `Bad request for api_token=${ENC}`, source: { parameter: ENC } },
+			],
+		}),
+	},
+	{
+		shape: 'HTML',
+		body: `<html><head><title>Denied ${TOKEN}</title></head><body>${ENC}</body></html>`,
+	},
 	{ shape: 'plain text, lower-case escapes', body: `nope ${ENC.toLowerCase()} and ${TOKEN}` },
 ];
 
@@ -45,7 +75,12 @@ function assertNoTokenInLogs(): void {
 	const logs = getCapturedLogs();
 	assert.ok(logs.length > 0, 'n8n logged something');
 	for (const entry of logs) {
-		assertNoTokenIn({ level: entry.level, message: entry.message, metadata: entry.metadata }, `log line "${entry.message}"`, TOKEN, USER_INPUT);
+		assertNoTokenIn(
+			{ level: entry.level, message: entry.message, metadata: entry.metadata },
+			`log line "${entry.message}"`,
+			TOKEN,
+			USER_INPUT,
+		);
 	}
 }
 
@@ -55,12 +90,25 @@ describe('redaction (pure)', () => {
 		const text = `a ${TOKEN} b ${ENC} c ${ENC.toLowerCase()} d ${twice} e see api_token=${'x'.repeat(8)} f`;
 		const redacted = redactText(text, TOKEN);
 		assert.equal(findTokenLeak(redacted), undefined, redacted);
-		assert.equal(redacted, `a ${REDACTED} b ${REDACTED} c ${REDACTED} d ${REDACTED} e see api_token=${REDACTED} f`);
-		for (const ordinary of ['wo ist das beste café?', 'a?b', 'api_tokens are great', '100% + 50%', '?']) {
+		assert.equal(
+			redacted,
+			`a ${REDACTED} b ${REDACTED} c ${REDACTED} d ${REDACTED} e see api_token=${REDACTED} f`,
+		);
+		for (const ordinary of [
+			'wo ist das beste café?',
+			'a?b',
+			'api_tokens are great',
+			'100% + 50%',
+			'?',
+		]) {
 			assert.equal(redactText(ordinary, TOKEN), ordinary);
 		}
 		assert.equal(stripTokenParameter(`https://x/a?page=2&api_token=${ENC}`), 'https://x/a?page=2');
-		assert.equal(redactText('short', 'abc'), 'short', 'tokens under 4 characters are not searched (too many false hits)');
+		assert.equal(
+			redactText('short', 'abc'),
+			'short',
+			'tokens under 4 characters are not searched (too many false hits)',
+		);
 	});
 });
 
@@ -86,7 +134,11 @@ describe('the token never leaks', () => {
 				fake.api.injectFault({ times: 5, status, body, retryAfter: '0' });
 				const outcome = await run(fake, operation.parameters);
 				assert.ok(outcome.error, `${operation.label} ${shape}: fails`);
-				assert.match(outcome.error.message, /\[redacted\]|HTTP \d{3}/, `${operation.label} ${shape}: ${outcome.error.message}`);
+				assert.match(
+					outcome.error.message,
+					/\[redacted\]|HTTP \d{3}/,
+					`${operation.label} ${shape}: ${outcome.error.message}`,
+				);
 				checkOutcome(`${operation.label} / ${status} ${shape}`, outcome);
 				runs++;
 			}
@@ -94,7 +146,11 @@ describe('the token never leaks', () => {
 			if (operation.mutates || ['project get', 'keyword getMany'].includes(operation.label)) {
 				fake.api.injectFault({ times: 1, kind: 'drop' });
 				checkOutcome(`${operation.label} / drop`, await run(fake, operation.parameters));
-				fake.api.injectFault({ times: 1, kind: 'non-json', body: `<html><title>${TOKEN}</title></html>` });
+				fake.api.injectFault({
+					times: 1,
+					kind: 'non-json',
+					body: `<html><title>${TOKEN}</title></html>`,
+				});
 				checkOutcome(`${operation.label} / non-JSON`, await run(fake, operation.parameters));
 				runs += 2;
 			}
@@ -105,12 +161,28 @@ describe('the token never leaks', () => {
 			const outcome = await run(fake, operation.parameters, { apiToken: wrong });
 			assert.equal(outcome.error?.httpCode, '401');
 			assertNoTokenIn(outcome.error, `${operation.label} / wrong token`, wrong);
-			assertNoTokenIn(outcome.result.run.data.resultData, `${operation.label} / wrong token run data`, wrong, USER_INPUT);
+			assertNoTokenIn(
+				outcome.result.run.data.resultData,
+				`${operation.label} / wrong token run data`,
+				wrong,
+				USER_INPUT,
+			);
 		}
 		// Continue On Fail: the error items.
-		fake.api.injectFault({ times: 10, status: 500, retryAfter: '0', body: JSON.stringify({ message: `echo ${TOKEN}` }) });
-		const cof = await run(fake, allOperations(fake)[1].parameters, { continueOnFail: true, items: [{ json: {} }, { json: {} }] });
-		assert.ok(cof.raw.some((item) => item.json.error !== undefined), 'an error item');
+		fake.api.injectFault({
+			times: 10,
+			status: 500,
+			retryAfter: '0',
+			body: JSON.stringify({ message: `echo ${TOKEN}` }),
+		});
+		const cof = await run(fake, allOperations(fake)[1].parameters, {
+			continueOnFail: true,
+			items: [{ json: {} }, { json: {} }],
+		});
+		assert.ok(
+			cof.raw.some((item) => item.json.error !== undefined),
+			'an error item',
+		);
 		checkOutcome('continue on fail', cof);
 		assert.ok(runs >= 130, String(runs));
 		assertNoTokenInLogs();
@@ -138,7 +210,12 @@ describe('the token never leaks', () => {
 	});
 
 	it('when an input error quotes a value that is the token', async () => {
-		const outcome = await run(fake, { resource: 'keyword', operation: 'get', project: rl('Acme Shoes'), keywordId: TOKEN });
+		const outcome = await run(fake, {
+			resource: 'keyword',
+			operation: 'get',
+			project: rl('Acme Shoes'),
+			keywordId: TOKEN,
+		});
 		assert.equal(outcome.requests.length, 0);
 		checkOutcome('input error', outcome);
 	});

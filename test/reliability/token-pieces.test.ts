@@ -11,7 +11,11 @@ import { describe, it } from 'node:test';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { describeFailure } from '../../packages/n8n-nodes-keyword-com/nodes/shared/errors';
-import { holdsTokenPiece, REDACTED, redactTokenPieces } from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
+import {
+	holdsTokenPiece,
+	REDACTED,
+	redactTokenPieces,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
 import {
 	checkAiTimeframe,
 	checkCurrency,
@@ -28,13 +32,24 @@ import {
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { assertOperationError } from '../engine/helpers';
 import { INPUT_NODE_NAME, clearCapturedLogs, getCapturedLogs, runPoll } from '../harness';
-import { PROJECT, assertNoTokenIn, findTokenLeak, keywordAddParameters, keywordIdsOf, projectIdOf, rl, run, useFake } from './helpers';
+import {
+	PROJECT,
+	assertNoTokenIn,
+	findTokenLeak,
+	keywordAddParameters,
+	keywordIdsOf,
+	projectIdOf,
+	rl,
+	run,
+	useFake,
+} from './helpers';
 
 /** Tokens of several lengths, with the characters real tokens and URL encoding make interesting. */
 const TOKENS = [8, 13, 24, 40, 64, 100].map((length) => {
 	const alphabet = 'aB3dE5gH7jK9mN1pQ+rS/tU=vW2xY4zC6';
 	let token = '';
-	for (let index = 0; index < length; index++) token += alphabet[(index * 7 + length) % alphabet.length];
+	for (let index = 0; index < length; index++)
+		token += alphabet[(index * 7 + length) % alphabet.length];
 	return token;
 });
 
@@ -60,8 +75,14 @@ function inputError(check: () => unknown): InputError {
 
 /** Every validator that quotes the value it refuses, with how to make a pasted value invalid for it. */
 const QUOTING_CHECKS: Array<{ name: string; check: (value: string) => unknown }> = [
-	{ name: 'keyword with control characters', check: (value) => checkKeywordText('Keywords', `${value}\u0001`) },
-	{ name: 'keyword over 150 characters', check: (value) => checkKeywordText('Keywords', `${value} ${'x'.repeat(150)}`) },
+	{
+		name: 'keyword with control characters',
+		check: (value) => checkKeywordText('Keywords', `${value}\u0001`),
+	},
+	{
+		name: 'keyword over 150 characters',
+		check: (value) => checkKeywordText('Keywords', `${value} ${'x'.repeat(150)}`),
+	},
 	{ name: 'numeric id', check: (value) => checkNumericId('Keyword ID', `${value}x`) },
 	{ name: 'opaque id', check: (value) => checkOpaqueId('Domain', `${value} x`) },
 	{ name: 'currency', check: (value) => checkCurrency('Currency Code', value) },
@@ -81,7 +102,11 @@ describe('input errors never quote a token, whole or in part (pure)', () => {
 				for (const { label, value } of pastedForms(token)) {
 					const error = inputError(() => check(value));
 					const rendered = error.render(token);
-					assert.equal(findTokenLeak(rendered, token), undefined, `${name}, ${label}, ${token.length} characters: ${rendered}`);
+					assert.equal(
+						findTokenLeak(rendered, token),
+						undefined,
+						`${name}, ${label}, ${token.length} characters: ${rendered}`,
+					);
 					assert.equal(findTokenLeak(error.message, token), undefined, `${name}: Error.message`);
 					checked++;
 				}
@@ -93,13 +118,25 @@ describe('input errors never quote a token, whole or in part (pure)', () => {
 	it('a value holding a piece of the token is not shown at all; any other value is shown, clipped', () => {
 		const token = TOKENS[3];
 		const pasted = inputError(() => checkNumericId('Keyword ID', `abc ${token.slice(5, 15)} def`));
-		assert.equal(pasted.render(token), `Keyword ID: "${REDACTED}" is not a valid id (expected a positive whole number)`);
+		assert.equal(
+			pasted.render(token),
+			`Keyword ID: "${REDACTED}" is not a valid id (expected a positive whole number)`,
+		);
 		const ordinary = inputError(() => checkNumericId('Keyword ID', 'abc'));
-		assert.equal(ordinary.render(token), 'Keyword ID: "abc" is not a valid id (expected a positive whole number)');
+		assert.equal(
+			ordinary.render(token),
+			'Keyword ID: "abc" is not a valid id (expected a positive whole number)',
+		);
 		const long = inputError(() => checkNumericId('Keyword ID', `${'y'.repeat(60)}`));
-		assert.equal(long.render(token), `Keyword ID: "${'y'.repeat(40)}…" is not a valid id (expected a positive whole number)`);
+		assert.equal(
+			long.render(token),
+			`Keyword ID: "${'y'.repeat(40)}…" is not a valid id (expected a positive whole number)`,
+		);
 		// Without the token (nothing to check against) the message never shows the value.
-		assert.equal(ordinary.message, 'Keyword ID: "…" is not a valid id (expected a positive whole number)');
+		assert.equal(
+			ordinary.message,
+			'Keyword ID: "…" is not a valid id (expected a positive whole number)',
+		);
 	});
 
 	it('clipping never cuts a token in half: the API message is redacted before it is cut', () => {
@@ -132,7 +169,12 @@ function quotingFields(): Array<{ field: string; parameters: (value: string) => 
 	const projectId = String(projectIdOf(fake, PROJECT));
 	const keywordId = keywordIdsOf(fake, PROJECT)[0];
 	const domain = fake.api.state.aiDomains[0].id;
-	const dashboard = (filters: INodeParameters): INodeParameters => ({ resource: 'aiMetric', operation: 'getDashboard', domainId: rl(domain, 'id'), filters });
+	const dashboard = (filters: INodeParameters): INodeParameters => ({
+		resource: 'aiMetric',
+		operation: 'getDashboard',
+		domainId: rl(domain, 'id'),
+		filters,
+	});
 	const competitor = (extra: INodeParameters): INodeParameters => ({
 		resource: 'competitor',
 		operation: 'getHistory',
@@ -143,33 +185,165 @@ function quotingFields(): Array<{ field: string; parameters: (value: string) => 
 		...extra,
 	});
 	return [
-		{ field: 'Keywords (control characters)', parameters: (value) => keywordAddParameters({ keywords: [`${value}\u0001`] }) },
-		{ field: 'Keywords (too long)', parameters: (value) => keywordAddParameters({ keywords: [`${value} ${'k'.repeat(150)}`] }) },
+		{
+			field: 'Keywords (control characters)',
+			parameters: (value) => keywordAddParameters({ keywords: [`${value}\u0001`] }),
+		},
+		{
+			field: 'Keywords (too long)',
+			parameters: (value) => keywordAddParameters({ keywords: [`${value} ${'k'.repeat(150)}`] }),
+		},
 		{ field: 'URL', parameters: (value) => keywordAddParameters({ url: `${value} x` }) },
-		{ field: 'Chunk Size', parameters: (value) => keywordAddParameters({ options: { chunkSize: `${value}x` } }) },
-		{ field: 'Currency Code', parameters: (value) => ({ resource: 'project', operation: 'create', projectName: 'Never Created', currencyCode: value }) },
-		{ field: 'Keyword ID (get)', parameters: (value) => ({ resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: `${value}x` }) },
-		{ field: 'Keyword ID (delete)', parameters: (value) => ({ resource: 'keyword', operation: 'delete', project: rl(PROJECT), keywordId: `${value}x` }) },
-		{ field: 'Keyword ID (competitor)', parameters: (value) => competitor({ keywordId: `${value}x` }) },
-		{ field: 'Keyword IDs (update)', parameters: (value) => ({ resource: 'keyword', operation: 'updateMany', projectId: rl(projectId, 'id'), keywordIds: `${keywordId}, ${value}x`, updateFields: { notes: 'n' } }) },
-		{ field: 'Keyword IDs (delete many)', parameters: (value) => ({ resource: 'keyword', operation: 'deleteMany', projectId: rl(projectId, 'id'), keywordIds: `${value}x` }) },
-		{ field: 'Keyword IDs (chart)', parameters: (value) => ({ resource: 'rankingHistory', operation: 'getChart', keywordIds: `${value}x` }) },
+		{
+			field: 'Chunk Size',
+			parameters: (value) => keywordAddParameters({ options: { chunkSize: `${value}x` } }),
+		},
+		{
+			field: 'Currency Code',
+			parameters: (value) => ({
+				resource: 'project',
+				operation: 'create',
+				projectName: 'Never Created',
+				currencyCode: value,
+			}),
+		},
+		{
+			field: 'Keyword ID (get)',
+			parameters: (value) => ({
+				resource: 'keyword',
+				operation: 'get',
+				project: rl(PROJECT),
+				keywordId: `${value}x`,
+			}),
+		},
+		{
+			field: 'Keyword ID (delete)',
+			parameters: (value) => ({
+				resource: 'keyword',
+				operation: 'delete',
+				project: rl(PROJECT),
+				keywordId: `${value}x`,
+			}),
+		},
+		{
+			field: 'Keyword ID (competitor)',
+			parameters: (value) => competitor({ keywordId: `${value}x` }),
+		},
+		{
+			field: 'Keyword IDs (update)',
+			parameters: (value) => ({
+				resource: 'keyword',
+				operation: 'updateMany',
+				projectId: rl(projectId, 'id'),
+				keywordIds: `${keywordId}, ${value}x`,
+				updateFields: { notes: 'n' },
+			}),
+		},
+		{
+			field: 'Keyword IDs (delete many)',
+			parameters: (value) => ({
+				resource: 'keyword',
+				operation: 'deleteMany',
+				projectId: rl(projectId, 'id'),
+				keywordIds: `${value}x`,
+			}),
+		},
+		{
+			field: 'Keyword IDs (chart)',
+			parameters: (value) => ({
+				resource: 'rankingHistory',
+				operation: 'getChart',
+				keywordIds: `${value}x`,
+			}),
+		},
 		// "From List" mode: n8n checks the "By ID" mode's pattern itself before the node runs.
-		{ field: 'Project (id)', parameters: (value) => ({ resource: 'project', operation: 'refresh', projectId: rl(`${value}x`, 'list') }) },
-		{ field: 'Tag ID', parameters: (value) => ({ resource: 'project', operation: 'getMetrics', project: rl(PROJECT), options: { tagId: `${value}x` } }) },
-		{ field: 'Date (keyword get)', parameters: (value) => ({ resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId, options: { date: value } }) },
-		{ field: 'Date (keyword list)', parameters: (value) => ({ resource: 'keyword', operation: 'getMany', project: rl(PROJECT), limit: 5, options: { date: value } }) },
+		{
+			field: 'Project (id)',
+			parameters: (value) => ({
+				resource: 'project',
+				operation: 'refresh',
+				projectId: rl(`${value}x`, 'list'),
+			}),
+		},
+		{
+			field: 'Tag ID',
+			parameters: (value) => ({
+				resource: 'project',
+				operation: 'getMetrics',
+				project: rl(PROJECT),
+				options: { tagId: `${value}x` },
+			}),
+		},
+		{
+			field: 'Date (keyword get)',
+			parameters: (value) => ({
+				resource: 'keyword',
+				operation: 'get',
+				project: rl(PROJECT),
+				keywordId,
+				options: { date: value },
+			}),
+		},
+		{
+			field: 'Date (keyword list)',
+			parameters: (value) => ({
+				resource: 'keyword',
+				operation: 'getMany',
+				project: rl(PROJECT),
+				limit: 5,
+				options: { date: value },
+			}),
+		},
 		{ field: 'Start Date', parameters: (value) => competitor({ startDate: value }) },
 		{ field: 'End Date', parameters: (value) => competitor({ endDate: value }) },
-		{ field: 'Days (chart)', parameters: (value) => ({ resource: 'rankingHistory', operation: 'getChart', keywordIds: keywordId, days: `${value}x` }) },
-		{ field: 'Range', parameters: (value) => ({ resource: 'shareOfVoice', operation: 'getHistory', projectId: rl(projectId, 'id'), daysRange: value }) },
-		{ field: 'Timeframe (project metrics)', parameters: (value) => ({ resource: 'project', operation: 'getMetrics', project: rl(PROJECT), timeframe: value }) },
+		{
+			field: 'Days (chart)',
+			parameters: (value) => ({
+				resource: 'rankingHistory',
+				operation: 'getChart',
+				keywordIds: keywordId,
+				days: `${value}x`,
+			}),
+		},
+		{
+			field: 'Range',
+			parameters: (value) => ({
+				resource: 'shareOfVoice',
+				operation: 'getHistory',
+				projectId: rl(projectId, 'id'),
+				daysRange: value,
+			}),
+		},
+		{
+			field: 'Timeframe (project metrics)',
+			parameters: (value) => ({
+				resource: 'project',
+				operation: 'getMetrics',
+				project: rl(PROJECT),
+				timeframe: value,
+			}),
+		},
 		{ field: 'Timeframe (AI)', parameters: (value) => dashboard({ timeframe: `${value}x` }) },
 		{ field: 'Period Offset', parameters: (value) => dashboard({ periodOffset: `${value}x` }) },
 		{ field: 'Aggregation', parameters: (value) => dashboard({ aggregation: value }) },
 		{ field: 'Topics', parameters: (value) => dashboard({ topics: [`${value}\u0001`] }) },
-		{ field: 'Domain', parameters: (value) => ({ resource: 'aiDomain', operation: 'get', domainId: rl(`${value} x`, 'id') }) },
-		{ field: 'Last (Days)', parameters: (value) => ({ resource: 'alert', operation: 'getMany', limit: 5, options: { last: `${value}x` } }) },
+		{
+			field: 'Domain',
+			parameters: (value) => ({
+				resource: 'aiDomain',
+				operation: 'get',
+				domainId: rl(`${value} x`, 'id'),
+			}),
+		},
+		{
+			field: 'Last (Days)',
+			parameters: (value) => ({
+				resource: 'alert',
+				operation: 'getMany',
+				limit: 5,
+				options: { last: `${value}x` },
+			}),
+		},
 	];
 }
 
@@ -192,12 +366,22 @@ describe('input errors never quote a token, whole or in part (through n8n, logs 
 					assertNoTokenIn(outcome.error.message, `${where}: message`, token);
 					assertNoTokenIn(outcome.error.description, `${where}: description`, token);
 					assertNoTokenIn(outcome.error, `${where}: the error object`, token, USER_INPUT);
-					assertNoTokenIn(outcome.result.run.data.resultData, `${where}: the run data`, token, USER_INPUT);
+					assertNoTokenIn(
+						outcome.result.run.data.resultData,
+						`${where}: the run data`,
+						token,
+						USER_INPUT,
+					);
 					runs++;
 				}
 			}
 			for (const entry of getCapturedLogs()) {
-				assertNoTokenIn({ message: entry.message, metadata: entry.metadata }, `log line "${entry.message}"`, token, USER_INPUT);
+				assertNoTokenIn(
+					{ message: entry.message, metadata: entry.metadata },
+					`log line "${entry.message}"`,
+					token,
+					USER_INPUT,
+				);
 			}
 		}
 		assert.equal(runs, TOKENS.length * quotingFields().length * 4);
@@ -205,17 +389,27 @@ describe('input errors never quote a token, whole or in part (through n8n, logs 
 
 	it('Continue On Fail: the error items carry no piece of the token either', async () => {
 		const token = TOKENS[3];
-		const outcome = await run(fake, { resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: '={{ $json.id }}' }, {
-			apiToken: token,
-			continueOnFail: true,
-			items: [{ json: { id: `${token}x` } }, { json: { id: token.slice(0, 20) } }],
-		});
+		const outcome = await run(
+			fake,
+			{ resource: 'keyword', operation: 'get', project: rl(PROJECT), keywordId: '={{ $json.id }}' },
+			{
+				apiToken: token,
+				continueOnFail: true,
+				items: [{ json: { id: `${token}x` } }, { json: { id: token.slice(0, 20) } }],
+			},
+		);
 		assert.equal(outcome.requests.length, 0);
 		assert.equal(outcome.raw.length, 2);
-		assert.ok(outcome.raw.every((item) => item.error || item.json.error), JSON.stringify(outcome.items));
+		assert.ok(
+			outcome.raw.every((item) => item.error || item.json.error),
+			JSON.stringify(outcome.items),
+		);
 		assertNoTokenIn(outcome.raw, 'error items', token, USER_INPUT);
 		// The input items are the user's own data (they hold the pasted token); what the node produced may not.
-		assertNoTokenIn(outcome.result.run.data.resultData, 'run data', token, [...USER_INPUT, INPUT_NODE_NAME]);
+		assertNoTokenIn(outcome.result.run.data.resultData, 'run data', token, [
+			...USER_INPUT,
+			INPUT_NODE_NAME,
+		]);
 	});
 
 	it('the trigger’s fields: an input error carries no piece of the token', async () => {
@@ -227,6 +421,13 @@ describe('input errors never quote a token, whole or in part (through n8n, logs 
 		});
 		assert.ok(result.error);
 		assert.match(result.error.message, /\[sub\]/);
-		assertNoTokenIn({ message: result.error.message, description: (result.error as { description?: string }).description }, 'trigger input error', token);
+		assertNoTokenIn(
+			{
+				message: result.error.message,
+				description: (result.error as { description?: string }).description,
+			},
+			'trigger input error',
+			token,
+		);
 	});
 });

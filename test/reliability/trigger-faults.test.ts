@@ -78,12 +78,19 @@ describe('trigger: exactly once under faults (seeded script)', () => {
 			if (result.error) {
 				stats.failedPolls++;
 				assertNoTokenIn(result.error.message, `${event} error`);
-				assertNoTokenIn((result.error as { description?: unknown }).description, `${event} error description`);
+				assertNoTokenIn(
+					(result.error as { description?: unknown }).description,
+					`${event} error description`,
+				);
 				assert.match(result.error.message, /HTTP|connection|answer|body/, result.error.message);
 			}
 			for (const item of result.items?.[0] ?? []) {
 				if (event === 'newAlert') emittedAlerts.push(String(item.json.id));
-				else emittedUpdates.push({ id: String(item.json.id), crawledAt: Number(item.json.crawled_at) });
+				else
+					emittedUpdates.push({
+						id: String(item.json.id),
+						crawledAt: Number(item.json.crawled_at),
+					});
 			}
 			// Sometimes n8n restarts and reads back what it persisted; otherwise the instance keeps its in-memory data.
 			if (random() < 0.25) {
@@ -119,15 +126,22 @@ describe('trigger: exactly once under faults (seeded script)', () => {
 			// …and rank updates.
 			if (random() < 0.6) {
 				clock += 1000;
-				const updated = api.simulateRankUpdate({ category: pick(categories), changeRanks: random() < 0.8 });
+				const updated = api.simulateRankUpdate({
+					category: pick(categories),
+					changeRanks: random() < 0.8,
+				});
 				for (const keyword of updated) {
 					const crawledAt = Number((keyword.attributes as IDataObject).crawled_at);
-					produced.set(String(keyword.id), [...(produced.get(String(keyword.id)) ?? []), crawledAt]);
+					produced.set(String(keyword.id), [
+						...(produced.get(String(keyword.id)) ?? []),
+						crawledAt,
+					]);
 					stats.updates++;
 				}
 			}
 			// Both events poll; a fault is armed for a random request of one of the polls.
-			const faulted: Event | undefined = random() < 0.7 ? pick(['newAlert', 'keywordUpdated'] as const) : undefined;
+			const faulted: Event | undefined =
+				random() < 0.7 ? pick(['newAlert', 'keywordUpdated'] as const) : undefined;
 			for (const event of ['newAlert', 'keywordUpdated'] as const) {
 				api.clearFaults();
 				if (event === faulted) {
@@ -163,10 +177,16 @@ describe('trigger: exactly once under faults (seeded script)', () => {
 		}
 
 		// Alerts: each produced alert exactly once.
-		const producedAlerts = api.state.alerts.map((alert) => String(alert.id)).filter((id) => !initialAlerts.has(id));
+		const producedAlerts = api.state.alerts
+			.map((alert) => String(alert.id))
+			.filter((id) => !initialAlerts.has(id));
 		const duplicates = emittedAlerts.filter((id, index) => emittedAlerts.indexOf(id) !== index);
 		assert.deepEqual(duplicates, [], 'no alert is emitted twice');
-		assert.deepEqual([...emittedAlerts].sort(), [...producedAlerts].sort(), 'every produced alert is emitted');
+		assert.deepEqual(
+			[...emittedAlerts].sort(),
+			[...producedAlerts].sort(),
+			'every produced alert is emitted',
+		);
 
 		// Keyword updates: nothing twice, nothing invented, each keyword's latest update emitted. A keyword updated
 		// twice between two successful polls is one event with its latest rank (documented coalescing).
@@ -175,16 +195,24 @@ describe('trigger: exactly once under faults (seeded script)', () => {
 			const key = `${update.id}@${update.crawledAt}`;
 			assert.ok(!seen.has(key), `update ${key} emitted twice`);
 			seen.add(key);
-			assert.ok(produced.get(update.id)?.includes(update.crawledAt), `update ${key} was never produced`);
+			assert.ok(
+				produced.get(update.id)?.includes(update.crawledAt),
+				`update ${key} was never produced`,
+			);
 		}
 		for (const [id, crawls] of produced) {
 			const latest = Math.max(...crawls);
-			assert.ok(seen.has(`${id}@${latest}`), `keyword ${id}: its latest update (${latest}) was emitted`);
+			assert.ok(
+				seen.has(`${id}@${latest}`),
+				`keyword ${id}: its latest update (${latest}) was emitted`,
+			);
 		}
 
 		assert.ok(stats.polls >= 2 * ROUNDS, JSON.stringify(stats));
 		assert.ok(stats.failedPolls >= 5, `some polls failed: ${JSON.stringify(stats)}`);
 		assert.ok(stats.alerts > 0 && stats.updates > 0 && stats.restarts > 0, JSON.stringify(stats));
-		console.log(`trigger-faults: ${JSON.stringify({ ...stats, emittedAlerts: emittedAlerts.length, emittedUpdates: emittedUpdates.length })}`);
+		console.log(
+			`trigger-faults: ${JSON.stringify({ ...stats, emittedAlerts: emittedAlerts.length, emittedUpdates: emittedUpdates.length })}`,
+		);
 	});
 });

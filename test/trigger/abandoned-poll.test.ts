@@ -31,7 +31,11 @@ function stallEventLoop(ms: number): void {
 
 describe('mayHaveBeenAbandoned', () => {
 	it('only when n8n told a budget and the poll ran longer than it', () => {
-		assert.equal(mayHaveBeenAbandoned(undefined, 10 * 60_000), false, 'older n8n: no budget, nothing abandons');
+		assert.equal(
+			mayHaveBeenAbandoned(undefined, 10 * 60_000),
+			false,
+			'older n8n: no budget, nothing abandons',
+		);
 		assert.equal(mayHaveBeenAbandoned(2_500, 2_500), false);
 		assert.equal(mayHaveBeenAbandoned(2_500, 2_501), true);
 		assert.equal(mayHaveBeenAbandoned(36_000, 30_000), false);
@@ -90,7 +94,9 @@ describe('a poll that ran past its budget (n8n may have abandoned it)', () => {
 		assert.equal(late.items, null, 'nothing emitted');
 		assert.deepEqual(late.staticData, state, 'the state is exactly as it was');
 		assert.deepEqual(late.globalStaticData, globalState);
-		const warning = getCapturedLogs().find((log) => log.level === 'warn' && log.message.includes('may have abandoned it'));
+		const warning = getCapturedLogs().find(
+			(log) => log.level === 'warn' && log.message.includes('may have abandoned it'),
+		);
 		assert.ok(warning, 'n8n log says why the poll kept nothing');
 		assert.ok(!warning.text.includes(fake.token.slice(0, 8)));
 

@@ -23,7 +23,12 @@ import { MemoryApi, type MemAlert } from './memory-api';
 /** Version 1's Simplify on (the items these suites were written for). */
 const SIMPLIFY_V1 = { version: 1, simplify: true, mode: 'raw' as const, fields: [] };
 
-const settings: PollSettings = { scope: ALL, output: SIMPLIFY_V1, onlyRankChanges: false, token: 'secret-token-xyz' };
+const settings: PollSettings = {
+	scope: ALL,
+	output: SIMPLIFY_V1,
+	onlyRankChanges: false,
+	token: 'secret-token-xyz',
+};
 const ORDERS = ['newest-first', 'oldest-first', 'unordered'] as const;
 
 /** What n8n keeps between polls: the state as JSON (a restart reads it back). */
@@ -61,11 +66,17 @@ class Run {
 	/** One poll with `budgetMs` of virtual time; returns the ids it emitted. Asserts it kept within its budget. */
 	async poll(budgetMs = 36_000): Promise<string[]> {
 		const started = this.api.clock;
-		const outcome = await pollNewAlerts(this.api, this.cursor, settings, { budget: this.api.budget(budgetMs) });
-		assert.ok(this.api.clock - started <= budgetMs, `poll took ${this.api.clock - started} ms of ${budgetMs}`);
+		const outcome = await pollNewAlerts(this.api, this.cursor, settings, {
+			budget: this.api.budget(budgetMs),
+		});
+		assert.ok(
+			this.api.clock - started <= budgetMs,
+			`poll took ${this.api.clock - started} ms of ${budgetMs}`,
+		);
 		const ids = outcome.items.map((item) => String(item.id));
 		this.emitted.push(...ids);
-		if (this.persistence === 'every-poll' || ids.length > 0 || this.polls === 0) this.cursor = persist(outcome.state);
+		if (this.persistence === 'every-poll' || ids.length > 0 || this.polls === 0)
+			this.cursor = persist(outcome.state);
 		this.polls++;
 		this.api.clock += 60_000; // the next poll, a minute later
 		return ids;
@@ -129,7 +140,12 @@ describe('New Alert: exactly once in every list order', () => {
 	}
 
 	for (const order of ['newest-first', 'oldest-first'] as const) {
-		for (const [budgetMs, persistence] of [[36_000, 'every-poll'], [2_500, 'every-poll'], [36_000, 'on-emit'], [2_500, 'on-emit']] as const) {
+		for (const [budgetMs, persistence] of [
+			[36_000, 'every-poll'],
+			[2_500, 'every-poll'],
+			[36_000, 'on-emit'],
+			[2_500, 'on-emit'],
+		] as const) {
 			it(`${order}: a 10,000-alert burst at 1 s a page with a ${budgetMs / 1000} s budget, cursor kept ${persistence === 'on-emit' ? 'only by polls that emit' : 'after every poll'}: every poll within it, each alert once`, async () => {
 				const run = new Run(order);
 				run.persistence = persistence;
@@ -154,7 +170,8 @@ describe('New Alert: exactly once in every list order', () => {
 		run.api.latencyMs = 1_000;
 		const burst = run.add(3_000);
 		await assert.rejects(
-			async () => await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(2_500) }),
+			async () =>
+				await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(2_500) }),
 			/time ran out/,
 		);
 		await run.drain(36_000);
@@ -184,10 +201,15 @@ describe('New Alert: exactly once in every list order', () => {
 			run.api.beforeRequest = (call) => {
 				if (call.startsWith('alerts') && ++calls === 3) throw new Error('HTTP 500');
 			};
-			const outcome = await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(36_000) });
+			const outcome = await pollNewAlerts(run.api, run.cursor, settings, {
+				budget: run.api.budget(36_000),
+			});
 			run.api.beforeRequest = undefined;
 			assert.ok(outcome.error, 'the failure is reported');
-			assert.ok(outcome.items.length > 0 && outcome.items.length < 2_000, `${order}: progress kept (${outcome.items.length})`);
+			assert.ok(
+				outcome.items.length > 0 && outcome.items.length < 2_000,
+				`${order}: progress kept (${outcome.items.length})`,
+			);
 			run.emitted.push(...outcome.items.map((item) => String(item.id)));
 			run.cursor = persist(outcome.state);
 			await run.drain(36_000);
@@ -204,7 +226,11 @@ describe('New Alert: exactly once in every list order', () => {
 		run.api.beforeRequest = () => {
 			throw new Error('HTTP 503');
 		};
-		await assert.rejects(async () => await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(36_000) }), /503/);
+		await assert.rejects(
+			async () =>
+				await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(36_000) }),
+			/503/,
+		);
 		assert.equal(JSON.stringify(run.cursor), before);
 	});
 

@@ -14,7 +14,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 interface Fixture {
 	api: FakeKeywordApi;
 	tick(seconds?: number): void;
-	poll(parameters: IDataObject, staticData?: IDataObject, mode?: 'trigger' | 'manual'): Promise<RunPollResult>;
+	poll(
+		parameters: IDataObject,
+		staticData?: IDataObject,
+		mode?: 'trigger' | 'manual',
+	): Promise<RunPollResult>;
 	items(result: RunPollResult): IDataObject[];
 	paths(): string[];
 }
@@ -45,7 +49,8 @@ async function fixture(seed: 'demo' | 'empty' = 'demo'): Promise<Fixture> {
 			assert.equal(result.error, undefined, result.error?.message);
 			return (result.items?.[0] ?? []).map((item) => item.json);
 		},
-		paths: () => api.requests.map((r) => `${r.path}${r.query.page ? `#${String(r.query.page)}` : ''}`),
+		paths: () =>
+			api.requests.map((r) => `${r.path}${r.query.page ? `#${String(r.query.page)}` : ''}`),
 	};
 }
 
@@ -68,7 +73,12 @@ describe('New Alert through n8n', () => {
 		const activation = await f.poll(ALERTS);
 		assert.equal(activation.items, null);
 		assert.deepEqual(f.paths(), ['/api/v2/alerts#1']);
-		assert.deepEqual(f.api.requests[0].query, { sort_field: 'created_at', sort_direction: 'desc', per_page: '250', page: '1' });
+		assert.deepEqual(f.api.requests[0].query, {
+			sort_field: 'created_at',
+			sort_direction: 'desc',
+			per_page: '250',
+			page: '1',
+		});
 		// n8n saves static data after activation (the activator does, even for a null poll).
 		state = restart(activation.staticData);
 		assert.equal(state.e, 'newAlert');
@@ -82,11 +92,17 @@ describe('New Alert through n8n', () => {
 		const added = f.api.addAlerts(600).map((a) => String(a.id));
 		const poll = await f.poll(ALERTS, state);
 		const items = f.items(poll);
-		assert.deepEqual(items.map((i) => String(i.id)), added);
+		assert.deepEqual(
+			items.map((i) => String(i.id)),
+			added,
+		);
 		// Newest first: page 1 shows how far the floor moved, then the pages from the floor up are read, each overlapping
 		// the one before (so an alert arriving meanwhile cannot shift another out of sight): ⌈600/250⌉ + 1 requests.
 		const paths = f.paths();
-		assert.ok(paths.every((p) => p.startsWith('/api/v2/alerts#')), JSON.stringify(paths));
+		assert.ok(
+			paths.every((p) => p.startsWith('/api/v2/alerts#')),
+			JSON.stringify(paths),
+		);
 		assert.ok(paths.length <= 4, JSON.stringify(paths));
 		state = restart(poll.persistedStaticData);
 		assert.ok(JSON.stringify(state).length < 4000);
@@ -101,12 +117,18 @@ describe('New Alert through n8n', () => {
 		const shared = f.api.addAlerts(2);
 		const stamp = (shared[0].attributes as IDataObject).created_at as number;
 		const a = await f.poll(ALERTS, state);
-		assert.deepEqual(f.items(a).map((i) => String(i.id)), shared.map((x) => String(x.id)));
+		assert.deepEqual(
+			f.items(a).map((i) => String(i.id)),
+			shared.map((x) => String(x.id)),
+		);
 		state = restart(a.persistedStaticData);
 		const more = f.api.addAlerts(2, { createdAt: stamp }).map((x) => String(x.id)); // the same second
 		const late = f.api.addAlerts(1, { createdAt: stamp - 60 }).map((x) => String(x.id)); // arrives late
 		const b = await f.poll(ALERTS, state);
-		assert.deepEqual(f.items(b).map((i) => String(i.id)), [...late, ...more]); // oldest first
+		assert.deepEqual(
+			f.items(b).map((i) => String(i.id)),
+			[...late, ...more],
+		); // oldest first
 		state = restart(b.persistedStaticData);
 		assert.equal((await f.poll(ALERTS, state)).items, null);
 	});
@@ -143,7 +165,10 @@ describe('New Alert through n8n', () => {
 					assert.deepEqual(failed.persistedStaticData, state);
 				} else {
 					emitted = f.items(failed).map((i) => String(i.id));
-					assert.ok(emitted.length > 0 && emitted.length < added.length, `partial: ${emitted.length}`);
+					assert.ok(
+						emitted.length > 0 && emitted.length < added.length,
+						`partial: ${emitted.length}`,
+					);
 					assert.deepEqual(emitted, added.slice(0, emitted.length), 'the oldest part, in order');
 				}
 				const retry = await f.poll(ALERTS, restart(failed.persistedStaticData));
@@ -160,7 +185,10 @@ describe('New Alert through n8n', () => {
 		const added = f.api.addAlerts(300).map((a) => String(a.id));
 		f.api.injectFault({ path: '/api/v2/alerts', times: 1, kind: 'drop' });
 		const poll = await f.poll(ALERTS, state);
-		assert.deepEqual(f.items(poll).map((i) => String(i.id)), added);
+		assert.deepEqual(
+			f.items(poll).map((i) => String(i.id)),
+			added,
+		);
 		state = restart(poll.persistedStaticData);
 	});
 
@@ -168,10 +196,17 @@ describe('New Alert through n8n', () => {
 		f.tick();
 		f.api.addAlerts(2, { category: 'Café Zürich' });
 		const blog = f.api.addAlerts(2, { category: 'Acme Shoes[sub]Blog' }).map((a) => String(a.id));
-		const scoped = { ...ALERTS, project: { mode: 'name', value: 'Acme Shoes' }, group: { mode: 'name', value: 'Blog' } };
+		const scoped = {
+			...ALERTS,
+			project: { mode: 'name', value: 'Acme Shoes' },
+			group: { mode: 'name', value: 'Blog' },
+		};
 		const poll = await f.poll(scoped, state);
 		const items = f.items(poll);
-		assert.deepEqual(items.map((i) => String(i.id)), blog);
+		assert.deepEqual(
+			items.map((i) => String(i.id)),
+			blog,
+		);
 		assert.equal(items[0].project, 'Acme Shoes');
 		assert.equal(items[0].group, 'Blog');
 		assert.equal(typeof items[0].change, 'number');
@@ -291,7 +326,11 @@ describe('Keyword Updated through n8n', () => {
 		const poll = await f.poll(KEYWORDS, state);
 		const paths = f.paths();
 		const lists = paths.filter((p) => p.startsWith(`/api/v2/groups/${BIG}/keywords`));
-		assert.equal(paths.length, 1 + lists.length, JSON.stringify(paths.filter((p) => !p.startsWith(`/api/v2/groups/${BIG}/`))));
+		assert.equal(
+			paths.length,
+			1 + lists.length,
+			JSON.stringify(paths.filter((p) => !p.startsWith(`/api/v2/groups/${BIG}/`))),
+		);
 		// Each page overlaps the one before by at least one keyword (so that a keyword added or deleted between two
 		// requests cannot shift another out of sight): at most 10 % more than the 200 pages of a plain read.
 		assert.ok(lists.length >= 200 && lists.length <= 220, `${lists.length} list requests`);
@@ -313,7 +352,10 @@ describe('Keyword Updated through n8n', () => {
 		const [latest] = f.api.simulateRankUpdate({ keywordIds: [id] });
 		const poll = await f.poll(KEYWORDS, state);
 		const items = f.items(poll);
-		assert.deepEqual(items.map((i) => String(i.id)), [id]);
+		assert.deepEqual(
+			items.map((i) => String(i.id)),
+			[id],
+		);
 		const attributes = latest.attributes as IDataObject;
 		assert.equal(items[0].rank, attributes.grank);
 		state = restart(poll.persistedStaticData);
@@ -326,10 +368,12 @@ describe('Keyword Updated through n8n', () => {
 		const only = await f.poll({ ...acme, onlyRankChanges: true }, state);
 		assert.equal(only.items, null);
 		// Acme Shoes and its two groups were read (a project's list holds only its own keywords); Café Zürich was not.
-		assert.deepEqual(
-			f.paths().sort(),
-			['/api/v2/groups/Acme Shoes/keywords/#1', '/api/v2/groups/Acme Shoes[sub]Blog/keywords/#1', '/api/v2/groups/Acme Shoes[sub]Shop & Deals/keywords/#1', '/api/v2/groups/active'],
-		);
+		assert.deepEqual(f.paths().sort(), [
+			'/api/v2/groups/Acme Shoes/keywords/#1',
+			'/api/v2/groups/Acme Shoes[sub]Blog/keywords/#1',
+			'/api/v2/groups/Acme Shoes[sub]Shop & Deals/keywords/#1',
+			'/api/v2/groups/active',
+		]);
 		f.tick();
 		f.api.simulateRankUpdate({ category: 'Acme Shoes' });
 		const noGroups = await f.poll({ ...acme, options: { includeGroups: false } }, state);

@@ -9,9 +9,16 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { hasReadsInProgress, readKeywordState, type KeywordState } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
+import {
+	hasReadsInProgress,
+	readKeywordState,
+	type KeywordState,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
 import { ALL, type Scope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
-import { pollKeywordUpdates, type PollSettings } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
+import {
+	pollKeywordUpdates,
+	type PollSettings,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
 import { MemoryApi, type MemKeyword } from './memory-api';
 
 /** Version 1's Simplify on (the items these suites were written for). */
@@ -37,7 +44,14 @@ class Run {
 	 */
 	persistence: 'every-poll' | 'on-emit' = 'every-poll';
 
-	constructor(readonly settings: PollSettings = { scope: ALL, output: SIMPLIFY_V1, onlyRankChanges: false, token: TOKEN }) {
+	constructor(
+		readonly settings: PollSettings = {
+			scope: ALL,
+			output: SIMPLIFY_V1,
+			onlyRankChanges: false,
+			token: TOKEN,
+		},
+	) {
 		this.api.serverTime = this.now;
 	}
 
@@ -45,12 +59,18 @@ class Run {
 		const ids: number[] = [];
 		for (let n = 0; n < count; n++) {
 			const id = this.nextId++;
-			this.api.keywords.push({ id, category, crawled_at: crawled, history: crawled === null ? [] : [5 + (id % 40), 7 + (id % 30)] });
+			this.api.keywords.push({
+				id,
+				category,
+				crawled_at: crawled,
+				history: crawled === null ? [] : [5 + (id % 40), 7 + (id % 30)],
+			});
 			ids.push(id);
 		}
 		// A keyword that comes with ranks was crawled: its container's keywords_last_updated_at moves too.
 		const last = this.api.updated[category];
-		if (crawled !== null && (!last || Date.parse(last) < crawled * 1000)) this.api.updated[category] = new Date(crawled * 1000).toISOString();
+		if (crawled !== null && (!last || Date.parse(last) < crawled * 1000))
+			this.api.updated[category] = new Date(crawled * 1000).toISOString();
 		else if (!(category in this.api.updated)) this.api.updated[category] = null;
 		return ids;
 	}
@@ -68,12 +88,18 @@ class Run {
 		this.now += 3;
 		this.api.serverTime = this.now;
 		const started = this.api.clock;
-		const outcome = await pollKeywordUpdates(this.api, this.state, this.settings, { budget: this.api.budget(budgetMs) });
-		assert.ok(this.api.clock - started <= budgetMs, `poll took ${this.api.clock - started} ms of ${budgetMs}`);
+		const outcome = await pollKeywordUpdates(this.api, this.state, this.settings, {
+			budget: this.api.budget(budgetMs),
+		});
+		assert.ok(
+			this.api.clock - started <= budgetMs,
+			`poll took ${this.api.clock - started} ms of ${budgetMs}`,
+		);
 		this.items.push(...outcome.items);
 		this.complete = outcome.complete;
 		// The activation poll's state is always kept (n8n's activation saves it, or the global baseline carries it).
-		if (this.persistence === 'every-poll' || outcome.items.length > 0 || this.polls === 0) this.state = readKeywordState(JSON.parse(JSON.stringify(outcome.state)));
+		if (this.persistence === 'every-poll' || outcome.items.length > 0 || this.polls === 0)
+			this.state = readKeywordState(JSON.parse(JSON.stringify(outcome.state)));
 		this.polls++;
 		this.api.clock += 60_000;
 		this.now += 60;
@@ -101,9 +127,14 @@ class Run {
 		}
 		for (const k of this.api.keywords) {
 			const got = emitted.get(String(k.id)) ?? [];
-			for (let n = 1; n < got.length; n++) assert.ok(got[n - 1] < got[n], `${label}: keyword ${k.id} emitted in order`);
+			for (let n = 1; n < got.length; n++)
+				assert.ok(got[n - 1] < got[n], `${label}: keyword ${k.id} emitted in order`);
 			if (k.crawled_at !== null && k.crawled_at > since) {
-				assert.equal(got.filter((at) => at === k.crawled_at).length, 1, `${label}: keyword ${k.id}'s last crawl (${k.crawled_at}) emitted once, got ${got.join(',')}`);
+				assert.equal(
+					got.filter((at) => at === k.crawled_at).length,
+					1,
+					`${label}: keyword ${k.id}'s last crawl (${k.crawled_at}) emitted once, got ${got.join(',')}`,
+				);
 			}
 		}
 	}
@@ -123,11 +154,14 @@ describe('Keyword Updated: one request when idle, only moved lists read', () => 
 		run.crawl(small);
 		const items = await run.poll();
 		assert.deepEqual(run.api.calls, ['groups', 'keywords:Small:1']);
-		assert.deepEqual(items.map((i) => Number(i.id)), small);
+		assert.deepEqual(
+			items.map((i) => Number(i.id)),
+			small,
+		);
 		for (const item of items) {
 			assert.equal(typeof item.rank, 'number');
 			assert.equal(item.previous_rank, 5 + ((item.id as unknown as number) % 40));
-			assert.equal(item.change, (item.previous_rank) - (item.rank as number));
+			assert.equal(item.change, item.previous_rank - (item.rank as number));
 		}
 		assert.ok(!JSON.stringify(items).includes(TOKEN));
 		assert.ok(JSON.stringify(run.state).length < 200, JSON.stringify(run.state));
@@ -140,7 +174,10 @@ describe('Keyword Updated: one request when idle, only moved lists read', () => 
 		run.crawl([id], () => 20);
 		run.crawl([id], () => 21);
 		const items = await run.poll();
-		assert.deepEqual(items.map((i) => [Number(i.id), i.rank, i.previous_rank]), [[id, 21, 20]]);
+		assert.deepEqual(
+			items.map((i) => [Number(i.id), i.rank, i.previous_rank]),
+			[[id, 21, 20]],
+		);
 	});
 
 	it('Only Rank Changes leaves out keywords whose rank stayed; groups and scope', async () => {
@@ -152,9 +189,15 @@ describe('Keyword Updated: one request when idle, only moved lists read', () => 
 		run.crawl(acme, (k) => k.history[0]); // same rank
 		run.crawl(blog);
 		assert.deepEqual(await run.poll(), []);
-		assert.ok(!run.api.calls.includes('keywords:Acme[sub]Blog:1'), 'a group out of scope is not read');
+		assert.ok(
+			!run.api.calls.includes('keywords:Acme[sub]Blog:1'),
+			'a group out of scope is not read',
+		);
 		run.crawl(acme.slice(0, 2));
-		assert.deepEqual((await run.poll()).map((i) => Number(i.id)), acme.slice(0, 2));
+		assert.deepEqual(
+			(await run.poll()).map((i) => Number(i.id)),
+			acme.slice(0, 2),
+		);
 	});
 });
 
@@ -173,7 +216,7 @@ describe('Keyword Updated: either history order', () => {
 				const item = byId.get(id)!;
 				assert.equal(item.rank, null);
 				assert.equal(item.previous_rank, 5 + (id % 40));
-				assert.equal(item.change, (item.previous_rank) - 101);
+				assert.equal(item.change, item.previous_rank - 101);
 			}
 			for (const id of ids.slice(3)) {
 				const item = byId.get(id)!;
@@ -187,7 +230,12 @@ describe('Keyword Updated: either history order', () => {
 
 describe('Keyword Updated: exactly once while lists change and time runs out', () => {
 	for (const keywordOrder of ['ascending', 'descending'] as const) {
-		for (const [budgetMs, persistence] of [[36_000, 'every-poll'], [2_500, 'every-poll'], [36_000, 'on-emit'], [2_500, 'on-emit']] as const) {
+		for (const [budgetMs, persistence] of [
+			[36_000, 'every-poll'],
+			[2_500, 'every-poll'],
+			[36_000, 'on-emit'],
+			[2_500, 'on-emit'],
+		] as const) {
 			it(`ids ${keywordOrder}: 50,000 keywords crawled at 1 s a page, ${budgetMs / 1000} s budget, state kept ${persistence === 'on-emit' ? 'only by polls that emit' : 'after every poll'}: every poll within it, each once`, async () => {
 				const run = new Run();
 				run.persistence = persistence;
@@ -225,7 +273,8 @@ describe('Keyword Updated: exactly once while lists change and time runs out', (
 						const gone = new Set(list.slice(requests * 3, requests * 3 + 5).map((k) => k.id));
 						run.api.keywords = run.api.keywords.filter((k) => !gone.has(k.id));
 					}
-					if (change === 'crawl') run.crawl(list.slice(requests * 50, requests * 50 + 20).map((k) => k.id));
+					if (change === 'crawl')
+						run.crawl(list.slice(requests * 50, requests * 50 + 20).map((k) => k.id));
 				};
 				await run.drain(36_000);
 				run.api.beforeRequest = undefined;
@@ -292,7 +341,8 @@ describe('Keyword Updated: exactly once while lists change and time runs out', (
 							calls++;
 							if (step.failAt > 0 && calls === step.failAt) throw new Error('HTTP 502');
 							const inList = run.api.listOf(step.project);
-							if (step.duringPoll === 'crawl') run.crawl(inList.slice(calls * 10, calls * 10 + 5).map((k) => k.id));
+							if (step.duringPoll === 'crawl')
+								run.crawl(inList.slice(calls * 10, calls * 10 + 5).map((k) => k.id));
 							if (step.duringPoll === 'delete') {
 								const victim = inList[calls % Math.max(1, inList.length)];
 								if (victim) run.api.keywords = run.api.keywords.filter((k) => k.id !== victim.id);

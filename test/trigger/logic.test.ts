@@ -5,7 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { ALERT_ID_CAP, alertItem } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/alerts';
+import {
+	ALERT_ID_CAP,
+	alertItem,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/alerts';
 import {
 	DEFAULT_POLL_BUDGET_MS,
 	MAX_POLL_BUDGET_MS,
@@ -33,7 +36,10 @@ import {
 	type Container,
 	type KeywordState,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
-import { idSequenceOf, timeSequenceOf } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/order';
+import {
+	idSequenceOf,
+	timeSequenceOf,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/order';
 import { ALL, inScope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
 import { parseScope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
 import {
@@ -68,9 +74,24 @@ describe('cursor: ordering and floors', () => {
 		assert.deepEqual(maxFloor([99, null], [100, '1']), [100, '1']);
 	});
 	it('reads back only well-formed cursors', () => {
-		assert.deepEqual(readCursor({ t: 1, f: [0, null], k: ['1'] }), { t: 1, f: [0, null], k: ['1'] });
-		assert.deepEqual(readCursor({ t: 1, f: [0, null], k: [], i: -1 }), { t: 1, f: [0, null], k: [], i: -1 });
-		for (const bad of [null, 'x', { t: 'a', f: [0, null], k: [] }, { t: 1, f: [0], k: [] }, { t: 1, f: [0, null], k: [1] }]) {
+		assert.deepEqual(readCursor({ t: 1, f: [0, null], k: ['1'] }), {
+			t: 1,
+			f: [0, null],
+			k: ['1'],
+		});
+		assert.deepEqual(readCursor({ t: 1, f: [0, null], k: [], i: -1 }), {
+			t: 1,
+			f: [0, null],
+			k: [],
+			i: -1,
+		});
+		for (const bad of [
+			null,
+			'x',
+			{ t: 'a', f: [0, null], k: [] },
+			{ t: 1, f: [0], k: [] },
+			{ t: 1, f: [0, null], k: [1] },
+		]) {
 			assert.equal(readCursor(bad), undefined);
 		}
 	});
@@ -78,11 +99,16 @@ describe('cursor: ordering and floors', () => {
 
 describe('cursor: advance', () => {
 	it('first activation reports nothing and places the cursor after everything read', () => {
-		const { fresh, cursor } = advance(undefined, [ev(1, 100), ev(2, 105)], { ...opts, covers: 'newest-only' });
+		const { fresh, cursor } = advance(undefined, [ev(1, 100), ev(2, 105)], {
+			...opts,
+			covers: 'newest-only',
+		});
 		assert.deepEqual(fresh, []);
 		assert.equal(cursor.t, 105);
 		assert.equal(advance(cursor, [ev(1, 100), ev(2, 105)], opts).fresh.length, 0);
-		assert.deepEqual(advance(cursor, [ev(1, 100), ev(2, 105), ev(3, 105)], opts).fresh, [ev(3, 105)]);
+		assert.deepEqual(advance(cursor, [ev(1, 100), ev(2, 105), ev(3, 105)], opts).fresh, [
+			ev(3, 105),
+		]);
 	});
 	it('events sharing one timestamp are each reported once, including late ones in the same second', () => {
 		let cursor = advance(cursorAt(90), [ev(1, 100), ev(2, 100)], opts).cursor;
@@ -106,12 +132,18 @@ describe('cursor: advance', () => {
 	it('a read that stopped at a key: the floor never passes it, and the ids above it stay', () => {
 		let cursor = advance(cursorAt(100), [ev(1, 200), ev(2, 300)], opts).cursor;
 		// Next poll reads from the floor but stops at (250, '5'): alert 2 (at 300) was not reached.
-		const partial = advance(cursor, [ev(1, 200), ev(5, 250)], { ...opts, lookback: 0, covers: { at: 250, id: '5' } });
+		const partial = advance(cursor, [ev(1, 200), ev(5, 250)], {
+			...opts,
+			lookback: 0,
+			covers: { at: 250, id: '5' },
+		});
 		assert.deepEqual(partial.fresh, [ev(5, 250)]);
 		assert.ok(partial.cursor.k.includes('2'), 'alert 2 (above where the read stopped) stays known');
 		assert.ok(!isCovered(ev(6, 260), partial.cursor.f), 'nothing above the stop counts as seen');
 		cursor = partial.cursor;
-		assert.deepEqual(advance(cursor, [ev(2, 300), ev(6, 260)], { ...opts, lookback: 0 }).fresh, [ev(6, 260)]);
+		assert.deepEqual(advance(cursor, [ev(2, 300), ev(6, 260)], { ...opts, lookback: 0 }).fresh, [
+			ev(6, 260),
+		]);
 	});
 	it('emits oldest first and drops duplicates read twice (pages shifting)', () => {
 		const { fresh } = advance(cursorAt(0), [ev(3, 10), ev(1, 5), ev(3, 10), ev(2, 5)], opts);
@@ -140,7 +172,11 @@ describe('poll budget', () => {
 	it("n8n's budget where n8n gives one, capped below a minute; a default where it does not", () => {
 		assert.equal(pollBudgetMs(36_000), 36_000);
 		assert.equal(pollBudgetMs(2_500), 2_500);
-		assert.equal(pollBudgetMs(300_000), MAX_POLL_BUDGET_MS, "n8n's in-memory 5 minutes would overlap the next poll");
+		assert.equal(
+			pollBudgetMs(300_000),
+			MAX_POLL_BUDGET_MS,
+			"n8n's in-memory 5 minutes would overlap the next poll",
+		);
 		assert.equal(pollBudgetMs(undefined), DEFAULT_POLL_BUDGET_MS);
 		assert.ok(DEFAULT_POLL_BUDGET_MS < 45_000 && MAX_POLL_BUDGET_MS < 60_000);
 	});
@@ -151,7 +187,10 @@ describe('poll budget', () => {
 		await budget.timed(async () => {
 			now += 1_000;
 		});
-		assert.ok(budget.mayStart(), '1.25 s left of 2.5 s (minus the reserve) fits another 1 s request');
+		assert.ok(
+			budget.mayStart(),
+			'1.25 s left of 2.5 s (minus the reserve) fits another 1 s request',
+		);
 		await budget.timed(async () => {
 			now += 1_000;
 		});
@@ -167,15 +206,31 @@ describe('Keyword Updated: windows', () => {
 		Object.entries(entries).map(([name, u]) => ({ name, u: u === null ? null : at(u) }));
 
 	it('first activation reads nothing: every container done up to its own last update', () => {
-		const plan = planKeywordPoll(undefined, containers({ A: 1_000, B: 2_000, C: null }), ALL, 5_000);
+		const plan = planKeywordPoll(
+			undefined,
+			containers({ A: 1_000, B: 2_000, C: null }),
+			ALL,
+			5_000,
+		);
 		assert.deepEqual(plan.jobs, []);
 		assert.deepEqual(plan.next, { s: 2_000, p: { A: { w: 1_000 }, B: { w: 2_000 } } });
 	});
 
 	it('reads only in-scope containers whose update moved, with the window up to that update', () => {
-		const state: KeywordState = { s: 2_000, p: { A: { w: 1_000 }, B: { w: 2_000 }, 'A[sub]G': { w: 1_500 } } };
-		const plan = planKeywordPoll(state, containers({ A: 3_000, B: 2_000, 'A[sub]G': 3_100, Z: 3_200 }), parseScope('A', '', false), 9_000);
-		assert.deepEqual(plan.jobs.map((job) => [job.name, job.w, job.read.h]), [['A', 1_000, 3_000]]);
+		const state: KeywordState = {
+			s: 2_000,
+			p: { A: { w: 1_000 }, B: { w: 2_000 }, 'A[sub]G': { w: 1_500 } },
+		};
+		const plan = planKeywordPoll(
+			state,
+			containers({ A: 3_000, B: 2_000, 'A[sub]G': 3_100, Z: 3_200 }),
+			parseScope('A', '', false),
+			9_000,
+		);
+		assert.deepEqual(
+			plan.jobs.map((job) => [job.name, job.w, job.read.h]),
+			[['A', 1_000, 3_000]],
+		);
 		assert.deepEqual(Object.keys(plan.next.p), [], 'out-of-scope containers are not tracked');
 		assert.equal(plan.next.s, 3_200);
 	});
@@ -183,42 +238,79 @@ describe('Keyword Updated: windows', () => {
 	it('a container seen for the first time is done up to the newest update seen before', () => {
 		const state: KeywordState = { s: 2_000, p: {} };
 		const plan = planKeywordPoll(state, containers({ New: 2_500 }), ALL, 9_000);
-		assert.deepEqual(plan.jobs.map((job) => [job.name, job.w, job.read.h]), [['New', 2_000, 2_500]]);
+		assert.deepEqual(
+			plan.jobs.map((job) => [job.name, job.w, job.read.h]),
+			[['New', 2_000, 2_500]],
+		);
 	});
 
 	it("an update in the API's last two seconds: its second is held back once, then read", () => {
 		const state: KeywordState = { s: 1_000, p: { A: { w: 1_000 } } };
 		const serverNow = 2_000 + SETTLE_SECONDS - 1;
 		const plan = planKeywordPoll(state, containers({ A: 2_000 }), ALL, serverNow);
-		assert.deepEqual(plan.jobs.map((job) => [job.w, job.read.h, job.q]), [[1_000, 1_999, 2_000]]);
+		assert.deepEqual(
+			plan.jobs.map((job) => [job.w, job.read.h, job.q]),
+			[[1_000, 1_999, 2_000]],
+		);
 		settleJob(plan.next, plan.jobs[0], 'done');
 		assert.deepEqual(plan.next.p.A, { w: 1_999, q: 2_000 });
 		// Next poll: the same update, even if the API's clock still looks close: its second is read now.
 		const again = planKeywordPoll(plan.next, containers({ A: 2_000 }), ALL, serverNow);
-		assert.deepEqual(again.jobs.map((job) => [job.w, job.read.h]), [[1_999, 2_000]]);
+		assert.deepEqual(
+			again.jobs.map((job) => [job.w, job.read.h]),
+			[[1_999, 2_000]],
+		);
 	});
 
 	it('a read in progress goes on first, without groups/active; the others stay as they were', () => {
-		const state: KeywordState = { s: 5_000, p: { A: { w: 1_000, r: { h: 4_000, e: '77', x: 500, n: 900 } }, B: { w: 5_000 } } };
+		const state: KeywordState = {
+			s: 5_000,
+			p: { A: { w: 1_000, r: { h: 4_000, e: '77', x: 500, n: 900 } }, B: { w: 5_000 } },
+		};
 		const plan = planResume(state);
-		assert.deepEqual(plan.jobs.map((job) => [job.name, job.w, job.read.e]), [['A', 1_000, '77']]);
+		assert.deepEqual(
+			plan.jobs.map((job) => [job.name, job.w, job.read.e]),
+			[['A', 1_000, '77']],
+		);
 		assert.deepEqual(plan.next.p, { B: { w: 5_000 } });
 		settleJob(plan.next, plan.jobs[0], 'done');
 		assert.deepEqual(plan.next.p, { B: { w: 5_000 }, A: { w: 4_000 } });
 	});
 
 	it('window events: crawled after w and at or before h', () => {
-		const records = [10, 20, 30, null].map((crawled, n) => ({ id: String(n), attributes: { crawled_at: crawled } }));
-		assert.deepEqual(windowEvents(records, 10, 30).map((event) => event.at), [20, 30]);
+		const records = [10, 20, 30, null].map((crawled, n) => ({
+			id: String(n),
+			attributes: { crawled_at: crawled },
+		}));
+		assert.deepEqual(
+			windowEvents(records, 10, 30).map((event) => event.at),
+			[20, 30],
+		);
 	});
 
 	it('keywords_count tells a list’s length; state read back strictly', () => {
-		const [container] = toContainers({ data: [{ id: 'A', attributes: { keywords_last_updated_at: at(5), keywords_count: { ACTIVE: 40, PAUSED: 2 } } }] });
-		assert.equal(container.count, 42);
-		assert.deepEqual(readKeywordState({ s: 1, p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } }, B: { w: 'x' } } }), {
-			s: 1,
-			p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } } },
+		const [container] = toContainers({
+			data: [
+				{
+					id: 'A',
+					attributes: {
+						keywords_last_updated_at: at(5),
+						keywords_count: { ACTIVE: 40, PAUSED: 2 },
+					},
+				},
+			],
 		});
+		assert.equal(container.count, 42);
+		assert.deepEqual(
+			readKeywordState({
+				s: 1,
+				p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } }, B: { w: 'x' } },
+			}),
+			{
+				s: 1,
+				p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } } },
+			},
+		);
 		assert.equal(readKeywordState({ t: 1, p: {} }), undefined);
 	});
 });
@@ -228,16 +320,33 @@ describe('stored state and the activation baseline', () => {
 		const alert = storedState('newAlert', cursorAt(5));
 		assert.deepEqual(readEventState('newAlert', alert as never)?.state, cursorAt(5));
 		assert.equal(readEventState('keywordUpdated', alert as never), undefined);
-		assert.deepEqual(readEventState('newAlert', { v: 1, e: 'newAlert', c: cursorAt(7) })?.state, cursorAt(7));
-		const v1 = { v: 1, e: 'keywordUpdated', c: { s: 900, p: { A: { u: at(800), c: { t: 850, f: [849, null], k: [] } }, B: { u: at(700) } } } };
-		assert.deepEqual(readEventState('keywordUpdated', v1)?.state, { s: 900, p: { A: { w: 850 }, B: { w: 700 } } });
+		assert.deepEqual(
+			readEventState('newAlert', { v: 1, e: 'newAlert', c: cursorAt(7) })?.state,
+			cursorAt(7),
+		);
+		const v1 = {
+			v: 1,
+			e: 'keywordUpdated',
+			c: {
+				s: 900,
+				p: { A: { u: at(800), c: { t: 850, f: [849, null], k: [] } }, B: { u: at(700) } },
+			},
+		};
+		assert.deepEqual(readEventState('keywordUpdated', v1)?.state, {
+			s: 900,
+			p: { A: { w: 850 }, B: { w: 700 } },
+		});
 		assert.equal(readEventState('newAlert', { v: 3, e: 'newAlert', c: cursorAt(1) }), undefined);
 	});
 
 	it('a baseline is found by node and event, and used once', () => {
 		const global: Record<string, unknown> = {};
 		putBaseline('newAlert', cursorAt(42), global as never, 'node-1');
-		assert.equal(takeBaseline('keywordUpdated', global as never, 'node-1'), undefined, 'another event');
+		assert.equal(
+			takeBaseline('keywordUpdated', global as never, 'node-1'),
+			undefined,
+			'another event',
+		);
 		assert.equal(takeBaseline('newAlert', global as never, 'node-2'), undefined, 'another node');
 		assert.deepEqual(takeBaseline('newAlert', global as never, 'node-1')?.state, cursorAt(42));
 		assert.equal(takeBaseline('newAlert', global as never, 'node-1'), undefined, 'used once');
@@ -256,12 +365,24 @@ describe('scope and items', () => {
 	});
 	it('items carry no token, with Simplify on and off', () => {
 		const token = 'secret-token-xyz';
-		const alert = { ...alertRecord({ id: 1, at: 100 }), links: { self: `https://x/?api_token=${token}` } };
+		const alert = {
+			...alertRecord({ id: 1, at: 100 }),
+			links: { self: `https://x/?api_token=${token}` },
+		};
 		for (const simplify of [true, false]) {
-			assert.ok(!JSON.stringify(alertItem(alert, { version: 1, simplify, mode: 'raw', fields: [] }, token)).includes(token));
+			assert.ok(
+				!JSON.stringify(
+					alertItem(alert, { version: 1, simplify, mode: 'raw', fields: [] }, token),
+				).includes(token),
+			);
 			const keyword = keywordRecord({ id: 2, category: 'A', crawled_at: 100, history: [3, 4] });
 			(keyword.attributes as Record<string, unknown>).note = `see ${token}`;
-			const item = keywordItem(keyword, { version: 1, simplify, mode: 'raw', fields: [] }, token, 'newestFirst');
+			const item = keywordItem(
+				keyword,
+				{ version: 1, simplify, mode: 'raw', fields: [] },
+				token,
+				'newestFirst',
+			);
 			assert.ok(!JSON.stringify(item).includes(token));
 			assert.equal(item.previous_rank, 4);
 		}

@@ -26,7 +26,18 @@ function page<T, R>(all: T[], pageNo: number, perPage: number, toRecord: (item: 
 	const size = Math.min(Math.max(1, perPage), 250);
 	const totalPages = Math.max(1, Math.ceil(all.length / size));
 	const data = all.slice((pageNo - 1) * size, pageNo * size).map(toRecord);
-	return { data, meta: { pagination: { total: all.length, count: data.length, per_page: size, current_page: pageNo, total_pages: totalPages } } };
+	return {
+		data,
+		meta: {
+			pagination: {
+				total: all.length,
+				count: data.length,
+				per_page: size,
+				current_page: pageNo,
+				total_pages: totalPages,
+			},
+		},
+	};
 }
 
 export function alertRecord(alert: MemAlert) {
@@ -50,7 +61,10 @@ export function alertRecord(alert: MemAlert) {
 	};
 }
 
-export function keywordRecord(k: MemKeyword, historyOrder: 'newest-first' | 'oldest-first' = 'newest-first') {
+export function keywordRecord(
+	k: MemKeyword,
+	historyOrder: 'newest-first' | 'oldest-first' = 'newest-first',
+) {
 	const current = k.history[0];
 	return {
 		type: 'keyword',
@@ -64,7 +78,11 @@ export function keywordRecord(k: MemKeyword, historyOrder: 'newest-first' | 'old
 			type: 'se',
 			grank: current > 0 ? current : null,
 			grank_int: current ?? 0,
-			grankhistory: k.history.length ? (historyOrder === 'newest-first' ? [...k.history] : [...k.history].reverse()) : null,
+			grankhistory: k.history.length
+				? historyOrder === 'newest-first'
+					? [...k.history]
+					: [...k.history].reverse()
+				: null,
 			crawled_at: k.crawled_at,
 		},
 	};
@@ -106,7 +124,8 @@ export class MemoryApi implements TriggerApi {
 	}
 
 	sortedAlerts(): MemAlert[] {
-		if (this.alertOrder === 'unordered') return [...this.alerts].sort((a, b) => scramble(a.id) - scramble(b.id));
+		if (this.alertOrder === 'unordered')
+			return [...this.alerts].sort((a, b) => scramble(a.id) - scramble(b.id));
 		const sign = this.alertOrder === 'newest-first' ? -1 : 1;
 		return [...this.alerts].sort((a, b) => sign * (a.at - b.at || a.id - b.id));
 	}
@@ -124,7 +143,11 @@ export class MemoryApi implements TriggerApi {
 				data: [...names].map((name) => ({
 					type: 'group',
 					id: name,
-					attributes: { name, keywords_last_updated_at: this.updated[name] ?? null, keywords_count: { ACTIVE: this.listOf(name).length } },
+					attributes: {
+						name,
+						keywords_last_updated_at: this.updated[name] ?? null,
+						keywords_count: { ACTIVE: this.listOf(name).length },
+					},
 				})),
 			},
 			serverTime: this.serverTime,
@@ -142,7 +165,11 @@ export class MemoryApi implements TriggerApi {
 	}
 
 	/** A crawl of the given keywords at `at`: new rank in front of the history, crawled_at and the project stamp move. */
-	crawl(ids: number[], at: number, rank: (k: MemKeyword) => number = (k) => (k.history[0] ?? 10) + 1) {
+	crawl(
+		ids: number[],
+		at: number,
+		rank: (k: MemKeyword) => number = (k) => (k.history[0] ?? 10) + 1,
+	) {
 		const wanted = new Set(ids);
 		for (const k of this.keywords) {
 			if (!wanted.has(k.id)) continue;

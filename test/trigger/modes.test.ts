@@ -27,18 +27,25 @@ const MODES: Array<{ name: string; behaviour: Partial<FakeBehaviour> }> = [
 	{ name: 'sort parameters ignored, newest first', behaviour: { alertOrder: 'newest-first' } },
 	{ name: 'sort parameters ignored, oldest first', behaviour: { alertOrder: 'oldest-first' } },
 	{ name: 'rank history oldest first', behaviour: { historyOrder: 'oldest-first' } },
-	{ name: 'lists change between pages', behaviour: { churn: { addKeywords: 3, deleteKeywords: 2, crawlKeywords: 5, addAlerts: 7 } } },
+	{
+		name: 'lists change between pages',
+		behaviour: { churn: { addKeywords: 3, deleteKeywords: 2, crawlKeywords: 5, addAlerts: 7 } },
+	},
 	{ name: 'slow pages (300 ms)', behaviour: { pageLatencyMs: 300 } },
 	{
 		name: 'all at once: oldest first, history oldest first, lists changing, slow pages',
-		behaviour: { alertOrder: 'oldest-first', historyOrder: 'oldest-first', churn: { addKeywords: 2, deleteKeywords: 1, crawlKeywords: 4, addAlerts: 5 }, pageLatencyMs: 150 },
+		behaviour: {
+			alertOrder: 'oldest-first',
+			historyOrder: 'oldest-first',
+			churn: { addKeywords: 2, deleteKeywords: 1, crawlKeywords: 4, addAlerts: 5 },
+			pageLatencyMs: 150,
+		},
 	},
 ];
 
 const BULK = 'Bulk Project';
 const nodeType = new KeywordComTrigger();
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-
 
 /** What a keyword's crawl showed: its rank then and the rank of the crawl before (0 = outside the top results). */
 interface CrawlTruth {
@@ -48,7 +55,10 @@ interface CrawlTruth {
 
 class Story {
 	readonly fake: FakeKeywordApi;
-	private nodeData: Record<'newAlert' | 'keywordUpdated', IDataObject> = { newAlert: {}, keywordUpdated: {} };
+	private nodeData: Record<'newAlert' | 'keywordUpdated', IDataObject> = {
+		newAlert: {},
+		keywordUpdated: {},
+	};
 	private globalData: IDataObject = {};
 	readonly alertItems: IDataObject[] = [];
 	readonly keywordItems: IDataObject[] = [];
@@ -60,7 +70,10 @@ class Story {
 	constructor(readonly behaviour: Partial<FakeBehaviour>) {
 		// The fake's clock is the real one, as its Date header is: a project updated this very second is held back
 		// by the trigger exactly as against the real API.
-		this.fake = new FakeKeywordApi({ seed: 'demo', token: `kwc-modes-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}` });
+		this.fake = new FakeKeywordApi({
+			seed: 'demo',
+			token: `kwc-modes-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`,
+		});
 		this.fake.addKeywords(BULK, 1_200);
 	}
 
@@ -68,7 +81,10 @@ class Story {
 	snapshot(): void {
 		for (const k of this.fake.state.keywords.values()) {
 			if (k.crawledAt === null || k.history.length === 0) continue;
-			this.crawls.set(`${k.id}@${k.crawledAt}`, { rank: k.history[0], previous: k.history.length > 1 ? k.history[1] : undefined });
+			this.crawls.set(`${k.id}@${k.crawledAt}`, {
+				rank: k.history[0],
+				previous: k.history.length > 1 ? k.history[1] : undefined,
+			});
 		}
 	}
 
@@ -121,87 +137,119 @@ class Story {
 const stories: Story[] = [];
 after(async () => await Promise.all(stories.map(async (story) => await story.fake.stop())));
 
-describe('Keyword.com Trigger: exactly once in every mode of the fake API', { timeout: 10 * 60_000, concurrency: true }, () => {
-	for (const mode of MODES) {
-		it(mode.name, async () => {
-			const story = new Story(mode.behaviour);
-			stories.push(story);
-			await story.fake.start();
-			story.snapshot();
-			// Activation: "now" is recorded, nothing emitted. The switches are on from the start.
-			story.fake.setBehaviour(mode.behaviour);
-			// Alerts that churn adds after the activation poll's page are new: they count from here.
-			const firstAlert = story.fake.state.alerts.length;
-			assert.equal(await story.pollBoth(), 0, 'activation emits nothing');
-			story.activatedAt = Math.floor(Date.now() / 1000);
-			await sleep(1_100);
+describe(
+	'Keyword.com Trigger: exactly once in every mode of the fake API',
+	{ timeout: 10 * 60_000, concurrency: true },
+	() => {
+		for (const mode of MODES) {
+			it(mode.name, async () => {
+				const story = new Story(mode.behaviour);
+				stories.push(story);
+				await story.fake.start();
+				story.snapshot();
+				// Activation: "now" is recorded, nothing emitted. The switches are on from the start.
+				story.fake.setBehaviour(mode.behaviour);
+				// Alerts that churn adds after the activation poll's page are new: they count from here.
+				const firstAlert = story.fake.state.alerts.length;
+				assert.equal(await story.pollBoth(), 0, 'activation emits nothing');
+				story.activatedAt = Math.floor(Date.now() / 1000);
+				await sleep(1_100);
 
-			// A burst of 600 alerts in one second and a crawl of the 1,200-keyword project and of a small one.
-			story.fake.addAlerts(600);
-			story.crawl({ category: BULK });
-			story.crawl({ category: 'Café Zürich' });
-			await story.pollBoth();
-			await sleep(1_100);
-			// Alerts over several seconds, keywords added and deleted, another crawl of part of the project.
-			for (let second = 0; second < 3; second++) {
-				story.fake.addAlerts(90);
-				await sleep(400);
-			}
-			const bulkIds = story.fake.state.getContainer(BULK).keywordIds.map(String);
-			story.fake.addKeywords(BULK, 40);
-			story.fake.state.deleteKeywords(bulkIds.slice(10, 20).map(Number));
-			story.crawl({ keywordIds: bulkIds.slice(100, 400) });
-			story.crawl({ category: 'Acme Shoes' });
-			await story.pollBoth();
-			await sleep(1_100);
-			story.crawl({ keywordIds: bulkIds.slice(200, 250) }); // crawled again: one more item each
-			story.fake.addAlerts(30);
-			await story.pollBoth();
-			// No more changes: read to the end.
-			story.fake.setBehaviour({ churn: null });
-			await story.drain();
-
-			// Alerts: every alert created after activation, once, in time order.
-			const expectedAlerts = story.fake.state.alerts.slice(firstAlert);
-			const emittedAlerts = story.alertItems.map((item) => String(item.id));
-			assert.equal(new Set(emittedAlerts).size, emittedAlerts.length, 'no alert twice');
-			assert.deepEqual(
-				[...emittedAlerts].sort(),
-				expectedAlerts.map((alert) => String(alert.id)).sort(),
-				`every alert once (${expectedAlerts.length} created after activation)`,
-			);
-			const times = story.alertItems.map((item) => Number(item.created_at));
-			for (let n = 1; n < times.length; n++) assert.ok(times[n - 1] <= times[n], 'alerts emitted in time order');
-
-			// Keywords: no crawl twice; each keyword's last crawl after activation exactly once; ranks of that crawl.
-			const pairs = story.keywordItems.map((item) => `${String(item.id)}@${String(item.crawled_at)}`);
-			assert.equal(new Set(pairs).size, pairs.length, 'no crawl emitted twice');
-			const emittedPairs = new Set(pairs);
-			let lastCrawls = 0;
-			for (const k of story.fake.state.keywords.values()) {
-				if (k.crawledAt === null || k.crawledAt <= story.activatedAt) continue;
-				lastCrawls++;
-				assert.ok(emittedPairs.has(`${k.id}@${k.crawledAt}`), `keyword ${k.id}'s last crawl (${k.crawledAt}) emitted`);
-			}
-			assert.ok(lastCrawls > 1_000, `${lastCrawls} keywords crawled after activation`);
-			let previousKnown = 0;
-			for (const item of story.keywordItems) {
-				const truth = story.crawls.get(`${String(item.id)}@${String(item.crawled_at)}`);
-				assert.ok(truth, `the fake made crawl ${String(item.id)}@${String(item.crawled_at)}`);
-				assert.equal(item.rank, truth.rank === 0 ? null : truth.rank, `rank of ${String(item.id)}`);
-				if (item.previous_rank !== null || item.change !== null) {
-					assert.notEqual(truth.previous, undefined, `no previous rank of ${String(item.id)} exists`);
-					const previous = truth.previous as number;
-					assert.equal(item.previous_rank, previous === 0 ? null : previous, `previous rank of ${String(item.id)}`);
-					assert.equal(item.change, (previous === 0 ? 101 : previous) - (truth.rank === 0 ? 101 : truth.rank), `change of ${String(item.id)}`);
-					previousKnown++;
+				// A burst of 600 alerts in one second and a crawl of the 1,200-keyword project and of a small one.
+				story.fake.addAlerts(600);
+				story.crawl({ category: BULK });
+				story.crawl({ category: 'Café Zürich' });
+				await story.pollBoth();
+				await sleep(1_100);
+				// Alerts over several seconds, keywords added and deleted, another crawl of part of the project.
+				for (let second = 0; second < 3; second++) {
+					story.fake.addAlerts(90);
+					await sleep(400);
 				}
-			}
-			assert.ok(previousKnown > story.keywordItems.length * 0.9, `previous rank known for ${previousKnown} of ${story.keywordItems.length}`);
+				const bulkIds = story.fake.state.getContainer(BULK).keywordIds.map(String);
+				story.fake.addKeywords(BULK, 40);
+				story.fake.state.deleteKeywords(bulkIds.slice(10, 20).map(Number));
+				story.crawl({ keywordIds: bulkIds.slice(100, 400) });
+				story.crawl({ category: 'Acme Shoes' });
+				await story.pollBoth();
+				await sleep(1_100);
+				story.crawl({ keywordIds: bulkIds.slice(200, 250) }); // crawled again: one more item each
+				story.fake.addAlerts(30);
+				await story.pollBoth();
+				// No more changes: read to the end.
+				story.fake.setBehaviour({ churn: null });
+				await story.drain();
 
-			const emitted = JSON.stringify([story.alertItems, story.keywordItems]);
-			for (const piece of leakPieces(story.fake.token)) assert.ok(!emitted.includes(piece), 'no piece of the token emitted');
-			console.log(`# ${mode.name}: ${emittedAlerts.length} alerts, ${story.keywordItems.length} keyword updates in ${story.polls} polls, ${story.fake.requests.length} requests, ${story.fake.churnLog.length} churns`);
-		});
-	}
-});
+				// Alerts: every alert created after activation, once, in time order.
+				const expectedAlerts = story.fake.state.alerts.slice(firstAlert);
+				const emittedAlerts = story.alertItems.map((item) => String(item.id));
+				assert.equal(new Set(emittedAlerts).size, emittedAlerts.length, 'no alert twice');
+				assert.deepEqual(
+					[...emittedAlerts].sort(),
+					expectedAlerts.map((alert) => String(alert.id)).sort(),
+					`every alert once (${expectedAlerts.length} created after activation)`,
+				);
+				const times = story.alertItems.map((item) => Number(item.created_at));
+				for (let n = 1; n < times.length; n++)
+					assert.ok(times[n - 1] <= times[n], 'alerts emitted in time order');
+
+				// Keywords: no crawl twice; each keyword's last crawl after activation exactly once; ranks of that crawl.
+				const pairs = story.keywordItems.map(
+					(item) => `${String(item.id)}@${String(item.crawled_at)}`,
+				);
+				assert.equal(new Set(pairs).size, pairs.length, 'no crawl emitted twice');
+				const emittedPairs = new Set(pairs);
+				let lastCrawls = 0;
+				for (const k of story.fake.state.keywords.values()) {
+					if (k.crawledAt === null || k.crawledAt <= story.activatedAt) continue;
+					lastCrawls++;
+					assert.ok(
+						emittedPairs.has(`${k.id}@${k.crawledAt}`),
+						`keyword ${k.id}'s last crawl (${k.crawledAt}) emitted`,
+					);
+				}
+				assert.ok(lastCrawls > 1_000, `${lastCrawls} keywords crawled after activation`);
+				let previousKnown = 0;
+				for (const item of story.keywordItems) {
+					const truth = story.crawls.get(`${String(item.id)}@${String(item.crawled_at)}`);
+					assert.ok(truth, `the fake made crawl ${String(item.id)}@${String(item.crawled_at)}`);
+					assert.equal(
+						item.rank,
+						truth.rank === 0 ? null : truth.rank,
+						`rank of ${String(item.id)}`,
+					);
+					if (item.previous_rank !== null || item.change !== null) {
+						assert.notEqual(
+							truth.previous,
+							undefined,
+							`no previous rank of ${String(item.id)} exists`,
+						);
+						const previous = truth.previous as number;
+						assert.equal(
+							item.previous_rank,
+							previous === 0 ? null : previous,
+							`previous rank of ${String(item.id)}`,
+						);
+						assert.equal(
+							item.change,
+							(previous === 0 ? 101 : previous) - (truth.rank === 0 ? 101 : truth.rank),
+							`change of ${String(item.id)}`,
+						);
+						previousKnown++;
+					}
+				}
+				assert.ok(
+					previousKnown > story.keywordItems.length * 0.9,
+					`previous rank known for ${previousKnown} of ${story.keywordItems.length}`,
+				);
+
+				const emitted = JSON.stringify([story.alertItems, story.keywordItems]);
+				for (const piece of leakPieces(story.fake.token))
+					assert.ok(!emitted.includes(piece), 'no piece of the token emitted');
+				console.log(
+					`# ${mode.name}: ${emittedAlerts.length} alerts, ${story.keywordItems.length} keyword updates in ${story.polls} polls, ${story.fake.requests.length} requests, ${story.fake.churnLog.length} churns`,
+				);
+			});
+		}
+	},
+);

@@ -47,7 +47,10 @@ describe('Keyword.com Trigger, version 2', () => {
 		clock += 1000;
 		const added = api.addAlerts(3).map((alert) => String(alert.id));
 		const items = itemsOf(await poll({ event: 'newAlert' }, state));
-		assert.deepEqual(items.map((item) => String(item.id)), added);
+		assert.deepEqual(
+			items.map((item) => String(item.id)),
+			added,
+		);
 		const action = await runNode({
 			nodeType: new KeywordCom(),
 			typeVersion: 2,
@@ -71,7 +74,16 @@ describe('Keyword.com Trigger, version 2', () => {
 		assert.equal(items.length, updated.length);
 		for (const item of items) {
 			assert.deepEqual(Object.keys(item), [
-				'id', 'keyword', 'project', 'group', 'region', 'rank', 'previous_rank', 'change', 'ranking_url', 'crawled_at',
+				'id',
+				'keyword',
+				'project',
+				'group',
+				'region',
+				'rank',
+				'previous_rank',
+				'change',
+				'ranking_url',
+				'crawled_at',
 			]);
 			assert.equal(item.project, 'Acme Shoes');
 			assert.match(String(item.crawled_at), /^\d{4}-\d\d-\d\dT/);
@@ -79,7 +91,12 @@ describe('Keyword.com Trigger, version 2', () => {
 		// Raw: the record with the update's ranks; Selected Fields: only the fields picked.
 		clock += 1000;
 		api.simulateRankUpdate({ category: 'Acme Shoes' });
-		const picked = itemsOf(await poll({ event: 'keywordUpdated', output: 'selected', fields: ['kw', 'rank', 'change'] }, state));
+		const picked = itemsOf(
+			await poll(
+				{ event: 'keywordUpdated', output: 'selected', fields: ['kw', 'rank', 'change'] },
+				state,
+			),
+		);
 		assert.ok(picked.length > 0);
 		for (const item of picked) assert.deepEqual(Object.keys(item), ['kw', 'rank', 'change']);
 	});

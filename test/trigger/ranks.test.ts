@@ -37,7 +37,10 @@ describe('rank: outside the top results', () => {
 			assert.equal(moved.rank_changed, true);
 		}
 		// The history's first entry is never taken for the rank (an oldest-first history starts with an old rank).
-		assert.equal(rankChange({ grank: null, grank_int: 0, grankhistory: [7, 9, 0] }, undefined).rank, null);
+		assert.equal(
+			rankChange({ grank: null, grank_int: 0, grankhistory: [7, 9, 0] }, undefined).rank,
+			null,
+		);
 		assert.equal(currentRankValue({ grank: 5, grank_int: 0 }), OUTSIDE, 'grank_int 0 wins');
 		assert.equal(currentRankValue({ grank: null }), OUTSIDE);
 		assert.equal(currentRankValue({ grank_int: 8 }), 8);
@@ -46,9 +49,19 @@ describe('rank: outside the top results', () => {
 
 	it('entering the top results from outside: previous_rank null, change from 101', () => {
 		const entered = rankChange(keyword([40, 0, 0]), 'newestFirst');
-		assert.deepEqual(entered, { rank: 40, previous_rank: null, change: OUTSIDE - 40, rank_changed: true });
+		assert.deepEqual(entered, {
+			rank: 40,
+			previous_rank: null,
+			change: OUTSIDE - 40,
+			rank_changed: true,
+		});
 		const stayedOut = rankChange(keyword([0, 0, 31]), 'newestFirst');
-		assert.deepEqual(stayedOut, { rank: null, previous_rank: null, change: 0, rank_changed: false });
+		assert.deepEqual(stayedOut, {
+			rank: null,
+			previous_rank: null,
+			change: 0,
+			rank_changed: false,
+		});
 	});
 });
 
@@ -57,7 +70,12 @@ describe('previous rank: either history order', () => {
 		for (const order of ['newestFirst', 'oldestFirst'] as const) {
 			const attributes = keyword([3, 8, 10, 12], order);
 			assert.equal(historyOrderEvidence(attributes), order);
-			assert.deepEqual(rankChange(attributes, order), { rank: 3, previous_rank: 8, change: 5, rank_changed: true });
+			assert.deepEqual(rankChange(attributes, order), {
+				rank: 3,
+				previous_rank: 8,
+				change: 5,
+				rank_changed: true,
+			});
 		}
 	});
 
@@ -73,7 +91,11 @@ describe('previous rank: either history order', () => {
 	});
 
 	it('without the order, only a previous rank both orders agree on is given; otherwise null, never a guess', () => {
-		assert.equal(rankChange(keyword([4, 9, 9, 4]), undefined).previous_rank, 9, 'both orders give 9');
+		assert.equal(
+			rankChange(keyword([4, 9, 9, 4]), undefined).previous_rank,
+			9,
+			'both orders give 9',
+		);
 		const ambiguous = rankChange(keyword([4, 9, 6, 4]), undefined);
 		assert.deepEqual(ambiguous, { rank: 4, previous_rank: null, change: null, rank_changed: null });
 	});
@@ -89,19 +111,38 @@ describe('previous rank: either history order', () => {
 
 	it('a newest entry that is not the current rank gives no previous rank', () => {
 		// The order says newest first, but this keyword's first entry is not its rank: its history cannot be trusted.
-		assert.equal(rankChange({ grank: 5, grank_int: 5, grankhistory: [7, 6, 5] }, 'newestFirst').previous_rank, null);
+		assert.equal(
+			rankChange({ grank: 5, grank_int: 5, grankhistory: [7, 6, 5] }, 'newestFirst').previous_rank,
+			null,
+		);
 	});
 
 	it('a first rank: a change when the keyword has a rank', () => {
-		assert.deepEqual(rankChange(keyword([12]), undefined), { rank: 12, previous_rank: null, change: null, rank_changed: true });
-		assert.deepEqual(rankChange(keyword([0]), undefined), { rank: null, previous_rank: null, change: null, rank_changed: false });
-		assert.deepEqual(rankChange({ grank: 3, grank_int: 3, grankhistory: null }, undefined).rank_changed, true);
+		assert.deepEqual(rankChange(keyword([12]), undefined), {
+			rank: 12,
+			previous_rank: null,
+			change: null,
+			rank_changed: true,
+		});
+		assert.deepEqual(rankChange(keyword([0]), undefined), {
+			rank: null,
+			previous_rank: null,
+			change: null,
+			rank_changed: false,
+		});
+		assert.deepEqual(
+			rankChange({ grank: 3, grank_int: 3, grankhistory: null }, undefined).rank_changed,
+			true,
+		);
 	});
 
 	it('property: for any history, served either way, the previous rank is the second newest or null — never another', () => {
 		fc.assert(
 			fc.property(
-				fc.array(fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constant(null)), { minLength: 1, maxLength: 30 }),
+				fc.array(fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constant(null)), {
+					minLength: 1,
+					maxLength: 30,
+				}),
 				fc.constantFrom<HistoryOrder>('newestFirst', 'oldestFirst'),
 				fc.boolean(),
 				(newest, order, orderKnown) => {
@@ -111,7 +152,8 @@ describe('previous rank: either history order', () => {
 					const expectedPrevious = newest.length > 1 ? newest[1] : undefined;
 					if (result.previous_rank !== null) assert.equal(result.previous_rank, expectedPrevious);
 					if (result.change !== null) {
-						const value = (rank: number | null | undefined) => (rank === null || rank === 0 || rank === undefined ? OUTSIDE : rank);
+						const value = (rank: number | null | undefined) =>
+							rank === null || rank === 0 || rank === undefined ? OUTSIDE : rank;
 						assert.equal(result.change, value(expectedPrevious) - value(newest[0]));
 					}
 					const current = newest[0];

@@ -55,7 +55,13 @@ class ShiftingList {
 	}
 }
 
-async function readAll(list: ShiftingList, edge: number | undefined, startIndex: number, concurrency = 4, maxRequests = 10_000) {
+async function readAll(
+	list: ShiftingList,
+	edge: number | undefined,
+	startIndex: number,
+	concurrency = 4,
+	maxRequests = 10_000,
+) {
 	const start: ReadPosition<number> = { edge, index: startIndex, total: list.keys.length };
 	return await readAfter(start, {
 		fetch: async (page, perPage) => list.serve(page, perPage),
@@ -78,12 +84,19 @@ describe('reader: windows', () => {
 		assert.deepEqual(windowAround(100, 'backward', SIZES), { page: 1, perPage: 125, start: 0 });
 		assert.deepEqual(windowAround(200, 'backward', SIZES), { page: 1, perPage: 201, start: 0 });
 		// Elsewhere: the best any size in the range allows (brute force).
-		for (const [index, direction] of [[1000, 'backward'], [12_345, 'backward'], [777, 'forward'], [50_001, 'forward']] as const) {
+		for (const [index, direction] of [
+			[1000, 'backward'],
+			[12_345, 'backward'],
+			[777, 'forward'],
+			[50_001, 'forward'],
+		] as const) {
 			const w = windowAround(index, direction, SIZES);
 			assert.ok(w.start <= index && index < w.start + w.perPage, JSON.stringify(w));
-			const gainOf = (start: number, size: number) => (direction === 'forward' ? start + size - 1 - index : index - start);
+			const gainOf = (start: number, size: number) =>
+				direction === 'forward' ? start + size - 1 - index : index - start;
 			let best = 0;
-			for (let size = SIZES.min; size <= SIZES.max; size++) best = Math.max(best, gainOf(Math.floor(index / size) * size, size));
+			for (let size = SIZES.min; size <= SIZES.max; size++)
+				best = Math.max(best, gainOf(Math.floor(index / size) * size, size));
 			assert.equal(gainOf(w.start, w.perPage), best, `${direction} ${index}: ${JSON.stringify(w)}`);
 		}
 	});
@@ -93,7 +106,10 @@ describe('reader: windows', () => {
 			const windows = planWindows(from, direction, SIZES, 8);
 			let edge = from;
 			for (const w of windows) {
-				assert.ok(w.start <= edge && edge < w.start + w.perPage, `${direction}: ${JSON.stringify(w)} holds ${edge}`);
+				assert.ok(
+					w.start <= edge && edge < w.start + w.perPage,
+					`${direction}: ${JSON.stringify(w)} holds ${edge}`,
+				);
 				edge = direction === 'forward' ? w.start + w.perPage - 1 : w.start;
 			}
 		}
@@ -101,12 +117,19 @@ describe('reader: windows', () => {
 	it('a fixed page size: the page after the edge page, judged by the list keeping its length', () => {
 		const w = windowAround(249, 'forward', { min: 250, max: 250 });
 		assert.deepEqual(w, { page: 2, perPage: 250, start: 250, adjacent: true });
-		const served = (total: number): ServedPage => ({ records: [{ k: 300 }, { k: 301 }], total, perPage: 250 });
+		const served = (total: number): ServedPage => ({
+			records: [{ k: 300 }, { k: 301 }],
+			total,
+			perPage: 250,
+		});
 		const position = { edge: 299, index: 249, total: 252, exact: true };
 		assert.equal(judgeWindow(w, served(252), position, 'forward', keyOf, compare).kind, 'accept');
 		assert.equal(judgeWindow(w, served(251), position, 'forward', keyOf, compare).kind, 'move');
 		// Only when the edge record was really seen at that index, not when the index is an estimate.
-		assert.equal(judgeWindow(w, served(252), { ...position, exact: false }, 'forward', keyOf, compare).kind, 'move');
+		assert.equal(
+			judgeWindow(w, served(252), { ...position, exact: false }, 'forward', keyOf, compare).kind,
+			'move',
+		);
 	});
 	it('learns the sizes the API serves', () => {
 		assert.deepEqual(servedSizes(SIZES, 250, 250), SIZES);
@@ -114,18 +137,41 @@ describe('reader: windows', () => {
 		assert.deepEqual(servedSizes(SIZES, 237, 250), { min: 250, max: 250 });
 	});
 	it('an unordered page is reported, not read', () => {
-		const verdict = judgeWindow({ page: 1, perPage: 3, start: 0 }, { records: [{ k: 1 }, { k: 3 }, { k: 2 }], total: 3 }, { index: -1, total: 3 }, 'forward', keyOf, compare);
+		const verdict = judgeWindow(
+			{ page: 1, perPage: 3, start: 0 },
+			{ records: [{ k: 1 }, { k: 3 }, { k: 2 }], total: 3 },
+			{ index: -1, total: 3 },
+			'forward',
+			keyOf,
+			compare,
+		);
 		assert.equal(verdict.kind, 'unordered');
 	});
 });
 
 /** A read's contract: `fresh` strictly increasing, all after the edge, and holding every key present throughout. */
-function assertExactlyOnce(fresh: number[], edge: number | undefined, stable: number[], complete: boolean, label: string): void {
-	for (let n = 1; n < fresh.length; n++) assert.ok(fresh[n - 1] < fresh[n], `${label}: in order, each once (${fresh[n - 1]}, ${fresh[n]})`);
-	if (edge !== undefined) assert.ok(fresh.every((k) => k > edge), `${label}: nothing at or before the edge`);
+function assertExactlyOnce(
+	fresh: number[],
+	edge: number | undefined,
+	stable: number[],
+	complete: boolean,
+	label: string,
+): void {
+	for (let n = 1; n < fresh.length; n++)
+		assert.ok(
+			fresh[n - 1] < fresh[n],
+			`${label}: in order, each once (${fresh[n - 1]}, ${fresh[n]})`,
+		);
+	if (edge !== undefined)
+		assert.ok(
+			fresh.every((k) => k > edge),
+			`${label}: nothing at or before the edge`,
+		);
 	const last = fresh.length > 0 ? fresh[fresh.length - 1] : (edge ?? -Infinity);
 	const got = new Set(fresh);
-	const missing = stable.filter((k) => (edge === undefined || k > edge) && (complete || k <= last) && !got.has(k));
+	const missing = stable.filter(
+		(k) => (edge === undefined || k > edge) && (complete || k <= last) && !got.has(k),
+	);
 	assert.deepEqual(missing, [], `${label}: every record present throughout the read`);
 }
 
@@ -136,10 +182,22 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 			const list = new ShiftingList(keys, direction);
 			const all = await readAll(list, undefined, direction === 'forward' ? -1 : keys.length);
 			assert.equal(all.complete, true);
-			assertExactlyOnce(all.fresh.map((f) => f.key), undefined, keys, true, 'from the start');
+			assertExactlyOnce(
+				all.fresh.map((f) => f.key),
+				undefined,
+				keys,
+				true,
+				'from the start',
+			);
 			const edge = keys[1_000];
 			const rest = await readAll(list, edge, list.indexOf(edge));
-			assertExactlyOnce(rest.fresh.map((f) => f.key), edge, keys, true, 'from an edge');
+			assertExactlyOnce(
+				rest.fresh.map((f) => f.key),
+				edge,
+				keys,
+				true,
+				'from an edge',
+			);
 			assert.equal(rest.fresh.length, keys.length - 1_001);
 		});
 
@@ -148,14 +206,22 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 				fc.asyncProperty(
 					fc.integer({ min: 0, max: 3_000 }),
 					fc.integer({ min: 0, max: 100 }),
-					fc.array(fc.record({ add: fc.integer({ min: 0, max: 40 }), remove: fc.integer({ min: 0, max: 40 }), where: fc.constantFrom('front', 'back', 'anywhere', 'before-edge') }), { maxLength: 60 }),
+					fc.array(
+						fc.record({
+							add: fc.integer({ min: 0, max: 40 }),
+							remove: fc.integer({ min: 0, max: 40 }),
+							where: fc.constantFrom('front', 'back', 'anywhere', 'before-edge'),
+						}),
+						{ maxLength: 60 },
+					),
 					fc.integer({ min: 1, max: 4 }),
 					fc.boolean(),
 					async (size, edgeAt, changes, concurrency, fixed) => {
 						let next = 1_000_000;
 						const keys = Array.from({ length: size }, (_, n) => n * 10 + 5);
 						const list = new ShiftingList(keys, direction, fixed ? 250 : undefined);
-						const edge = size === 0 ? undefined : keys[Math.min(size - 1, Math.floor((edgeAt / 100) * size))];
+						const edge =
+							size === 0 ? undefined : keys[Math.min(size - 1, Math.floor((edgeAt / 100) * size))];
 						const everSeen = new Set(keys);
 						const removedOnce = new Set<number>();
 						let step = 0;
@@ -166,13 +232,22 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 								// Fixed-size APIs are followed only while the list does not shift unseen: appends there.
 								const where = fixed ? 'back' : change.where;
 								const key =
-									where === 'back' ? next++ : where === 'front' ? -next++ : where === 'before-edge' && edge !== undefined ? edge - 0.5 - next++ * 1e-7 : (next++ % 30_000) + 0.5 + next * 1e-7;
+									where === 'back'
+										? next++
+										: where === 'front'
+											? -next++
+											: where === 'before-edge' && edge !== undefined
+												? edge - 0.5 - next++ * 1e-7
+												: (next++ % 30_000) + 0.5 + next * 1e-7;
 								l.keys.push(key);
 								everSeen.add(key);
 							}
 							if (fixed) return;
 							for (let n = 0; n < change.remove && l.keys.length > 0; n++) {
-								const pool = change.where === 'before-edge' && edge !== undefined ? l.keys.filter((k) => k < edge) : l.keys;
+								const pool =
+									change.where === 'before-edge' && edge !== undefined
+										? l.keys.filter((k) => k < edge)
+										: l.keys;
 								if (pool.length === 0) break;
 								const victim = pool[(next++ * 7919) % pool.length];
 								l.keys.splice(l.keys.indexOf(victim), 1);
@@ -180,11 +255,18 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 							}
 							l.keys.sort(compare);
 						};
-						const startIndex = edge === undefined ? (direction === 'forward' ? -1 : size) : list.indexOf(edge);
+						const startIndex =
+							edge === undefined ? (direction === 'forward' ? -1 : size) : list.indexOf(edge);
 						const outcome = await readAll(list, edge, startIndex, concurrency);
 						assert.equal(outcome.stoppedBy, undefined, `stopped by ${outcome.stoppedBy}`);
 						const stable = [...everSeen].filter((k) => !removedOnce.has(k) && keys.includes(k));
-						assertExactlyOnce(outcome.fresh.map((f) => f.key), edge, stable, outcome.complete, `${size} keys, ${changes.length} changes`);
+						assertExactlyOnce(
+							outcome.fresh.map((f) => f.key),
+							edge,
+							stable,
+							outcome.complete,
+							`${size} keys, ${changes.length} changes`,
+						);
 						// What came back was really in the list at some point.
 						for (const { key } of outcome.fresh) assert.ok(everSeen.has(key));
 					},
@@ -196,7 +278,10 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 		it(`${direction}: a budget stops the read; reading on from its position gives the rest, each once`, async () => {
 			const keys = Array.from({ length: 5_000 }, (_, n) => n);
 			const list = new ShiftingList(keys, direction);
-			let position: ReadPosition<number> = { index: direction === 'forward' ? -1 : keys.length, total: keys.length };
+			let position: ReadPosition<number> = {
+				index: direction === 'forward' ? -1 : keys.length,
+				total: keys.length,
+			};
 			const got: number[] = [];
 			let rounds = 0;
 			let added = 0;
@@ -225,21 +310,27 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 	}
 
 	it('an error stops the read with what it had; the request cap too', async () => {
-		const list = new ShiftingList(Array.from({ length: 1_000 }, (_, n) => n), 'forward');
+		const list = new ShiftingList(
+			Array.from({ length: 1_000 }, (_, n) => n),
+			'forward',
+		);
 		let calls = 0;
-		const failing = await readAfter({ index: -1, total: 1_000 }, {
-			fetch: async (page, perPage) => {
-				if (++calls === 3) throw new Error('boom');
-				return list.serve(page, perPage);
+		const failing = await readAfter(
+			{ index: -1, total: 1_000 },
+			{
+				fetch: async (page, perPage) => {
+					if (++calls === 3) throw new Error('boom');
+					return list.serve(page, perPage);
+				},
+				direction: 'forward',
+				keyOf,
+				compare,
+				sizes: SIZES,
+				concurrency: 1,
+				mayContinue: () => true,
+				maxRequests: 100,
 			},
-			direction: 'forward',
-			keyOf,
-			compare,
-			sizes: SIZES,
-			concurrency: 1,
-			mayContinue: () => true,
-			maxRequests: 100,
-		});
+		);
 		assert.equal(failing.stoppedBy, 'error');
 		// Two windows accepted (250, then 248 more: the second holds the first one's last record).
 		assert.equal(failing.fresh.length, 250 + 248);

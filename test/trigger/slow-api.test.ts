@@ -40,13 +40,26 @@ interface Lane {
 	slowest: number;
 }
 
-async function lane(budgetMs: number, persistence: Persistence, setUp: (fake: FakeKeywordApi) => void): Promise<Lane> {
+async function lane(
+	budgetMs: number,
+	persistence: Persistence,
+	setUp: (fake: FakeKeywordApi) => void,
+): Promise<Lane> {
 	// The fake's clock a few minutes behind: nothing looks "updated this very second" (covered by the unit tests).
 	const fake = new FakeKeywordApi({ seed: 'empty', now: () => Date.now() - 5 * 60_000 });
 	fakes.push(fake);
 	setUp(fake);
 	await fake.start();
-	return { fake, budgetMs, persistence, nodeData: {}, globalData: {}, items: [], polls: 0, slowest: 0 };
+	return {
+		fake,
+		budgetMs,
+		persistence,
+		nodeData: {},
+		globalData: {},
+		items: [],
+		polls: 0,
+		slowest: 0,
+	};
 }
 
 /** One poll the way n8n runs it; the state carried on the way `persistence` says. */
@@ -65,10 +78,14 @@ async function poll(run: Lane, parameters: INodeParameters): Promise<IDataObject
 	const took = Date.now() - started;
 	run.slowest = Math.max(run.slowest, took);
 	assert.equal(result.error, undefined, result.error?.message);
-	assert.ok(took <= run.budgetMs + OVERHEAD_MS, `a poll took ${took} ms of its ${run.budgetMs} ms budget`);
+	assert.ok(
+		took <= run.budgetMs + OVERHEAD_MS,
+		`a poll took ${took} ms of its ${run.budgetMs} ms budget`,
+	);
 	const items = (result.items?.[0] ?? []).map((item) => item.json);
 	const activation = run.polls === 0;
-	run.nodeData = run.persistence === 'every-poll' || activation ? result.staticData : result.persistedStaticData;
+	run.nodeData =
+		run.persistence === 'every-poll' || activation ? result.staticData : result.persistedStaticData;
 	// n8n saves the global static data with the activation and with every poll that emits.
 	if (activation || items.length > 0) run.globalData = result.globalStaticData;
 	run.items.push(...items);
@@ -76,7 +93,12 @@ async function poll(run: Lane, parameters: INodeParameters): Promise<IDataObject
 	return items;
 }
 
-async function drain(run: Lane, parameters: INodeParameters, expected: number, maxPolls: number): Promise<void> {
+async function drain(
+	run: Lane,
+	parameters: INodeParameters,
+	expected: number,
+	maxPolls: number,
+): Promise<void> {
 	while (run.items.length < expected) {
 		assert.ok(run.polls < maxPolls, `${run.items.length} of ${expected} after ${run.polls} polls`);
 		await poll(run, parameters);
@@ -88,46 +110,82 @@ async function drain(run: Lane, parameters: INodeParameters, expected: number, m
 const label = (budgetMs: number, persistence: Persistence) =>
 	`${budgetMs / 1000} s budget, state kept ${persistence === 'on-emit' ? 'only by polls that emit' : 'after every poll'}`;
 
-describe('Keyword.com Trigger against an API that takes 1 s a request', { timeout: 20 * 60_000 }, () => {
-	it('New Alert: a 10,000-alert burst is emitted once, oldest first, each poll within its budget', async () => {
-		const ALERT = { event: 'newAlert' };
-		const lanes = await Promise.all(
-			BUDGETS.flatMap((budgetMs) => PERSISTENCE.map(async (persistence) => await lane(budgetMs, persistence, (fake) => fake.addAlerts(300, { createdAt: Math.floor(Date.now() / 1000) - 3 * 86_400 })))),
-		);
-		await Promise.all(
-			lanes.map(async (run) => {
-				assert.deepEqual(await poll(run, ALERT), [], 'activation emits nothing');
-				const burst = run.fake.addAlerts(10_000).map((alert) => String(alert.id));
-				run.fake.setLatency(LATENCY_MS);
-				await drain(run, ALERT, burst.length, 60);
-				const ids = run.items.map((item) => String(item.id));
-				assert.deepEqual(ids, burst, `${label(run.budgetMs, run.persistence)}: every alert once, oldest first`);
-				console.log(`# New Alert, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms, ${run.fake.requests.length} requests`);
-				if (run.budgetMs < 5_000) assert.ok(run.polls >= 4, 'the burst took several polls: each made progress');
-			}),
-		);
-	});
+describe(
+	'Keyword.com Trigger against an API that takes 1 s a request',
+	{ timeout: 20 * 60_000 },
+	() => {
+		it('New Alert: a 10,000-alert burst is emitted once, oldest first, each poll within its budget', async () => {
+			const ALERT = { event: 'newAlert' };
+			const lanes = await Promise.all(
+				BUDGETS.flatMap((budgetMs) =>
+					PERSISTENCE.map(
+						async (persistence) =>
+							await lane(budgetMs, persistence, (fake) =>
+								fake.addAlerts(300, { createdAt: Math.floor(Date.now() / 1000) - 3 * 86_400 }),
+							),
+					),
+				),
+			);
+			await Promise.all(
+				lanes.map(async (run) => {
+					assert.deepEqual(await poll(run, ALERT), [], 'activation emits nothing');
+					const burst = run.fake.addAlerts(10_000).map((alert) => String(alert.id));
+					run.fake.setLatency(LATENCY_MS);
+					await drain(run, ALERT, burst.length, 60);
+					const ids = run.items.map((item) => String(item.id));
+					assert.deepEqual(
+						ids,
+						burst,
+						`${label(run.budgetMs, run.persistence)}: every alert once, oldest first`,
+					);
+					console.log(
+						`# New Alert, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms, ${run.fake.requests.length} requests`,
+					);
+					if (run.budgetMs < 5_000)
+						assert.ok(run.polls >= 4, 'the burst took several polls: each made progress');
+				}),
+			);
+		});
 
-	it('Keyword Updated: a 50,000-keyword update is emitted once, each poll within its budget', async () => {
-		const KEYWORDS = { event: 'keywordUpdated' };
-		const lanes = await Promise.all(
-			BUDGETS.flatMap((budgetMs) => PERSISTENCE.map(async (persistence) => await lane(budgetMs, persistence, (fake) => void fake.addKeywords('Big Project', 50_000)))),
-		);
-		await Promise.all(
-			lanes.map(async (run) => {
-				assert.deepEqual(await poll(run, KEYWORDS), [], 'activation emits nothing');
-				// A second later by the fake's clock: the crawl is stamped after the activation's "now".
-				await new Promise((resolve) => setTimeout(resolve, 1_100));
-				const crawled = run.fake.simulateRankUpdate({ category: 'Big Project' });
-				run.fake.setLatency(LATENCY_MS);
-				await drain(run, KEYWORDS, crawled.length, 120);
-				const emitted = run.items.map((item) => `${String(item.id)}@${String(item.crawled_at)}`);
-				const expected = crawled.map((k) => `${k.id}@${String((k.attributes as IDataObject).crawled_at)}`);
-				assert.equal(new Set(emitted).size, emitted.length, 'no keyword twice');
-				assert.deepEqual([...emitted].sort(), [...expected].sort(), `${label(run.budgetMs, run.persistence)}: every keyword once`);
-				console.log(`# Keyword Updated, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms, ${run.fake.requests.length} requests`);
-				if (run.budgetMs < 5_000) assert.ok(run.polls >= 4, 'the update took several polls: each made progress');
-			}),
-		);
-	});
-});
+		it('Keyword Updated: a 50,000-keyword update is emitted once, each poll within its budget', async () => {
+			const KEYWORDS = { event: 'keywordUpdated' };
+			const lanes = await Promise.all(
+				BUDGETS.flatMap((budgetMs) =>
+					PERSISTENCE.map(
+						async (persistence) =>
+							await lane(
+								budgetMs,
+								persistence,
+								(fake) => void fake.addKeywords('Big Project', 50_000),
+							),
+					),
+				),
+			);
+			await Promise.all(
+				lanes.map(async (run) => {
+					assert.deepEqual(await poll(run, KEYWORDS), [], 'activation emits nothing');
+					// A second later by the fake's clock: the crawl is stamped after the activation's "now".
+					await new Promise((resolve) => setTimeout(resolve, 1_100));
+					const crawled = run.fake.simulateRankUpdate({ category: 'Big Project' });
+					run.fake.setLatency(LATENCY_MS);
+					await drain(run, KEYWORDS, crawled.length, 120);
+					const emitted = run.items.map((item) => `${String(item.id)}@${String(item.crawled_at)}`);
+					const expected = crawled.map(
+						(k) => `${k.id}@${String((k.attributes as IDataObject).crawled_at)}`,
+					);
+					assert.equal(new Set(emitted).size, emitted.length, 'no keyword twice');
+					assert.deepEqual(
+						[...emitted].sort(),
+						[...expected].sort(),
+						`${label(run.budgetMs, run.persistence)}: every keyword once`,
+					);
+					console.log(
+						`# Keyword Updated, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms, ${run.fake.requests.length} requests`,
+					);
+					if (run.budgetMs < 5_000)
+						assert.ok(run.polls >= 4, 'the update took several polls: each made progress');
+				}),
+			);
+		});
+	},
+);

@@ -10,7 +10,11 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import { identityOf, orderOfList, ordersShown } from '../../packages/n8n-nodes-keyword-com/nodes/shared/listOrder';
+import {
+	identityOf,
+	orderOfList,
+	ordersShown,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/listOrder';
 import {
 	collectPages,
 	ListChangedError,
@@ -63,7 +67,8 @@ class ChangingList {
 		readonly fixedSize?: number,
 	) {
 		const ids = Array.from({ length: count }, (_, n) => 1_000_000 + n * 1_000);
-		this.ids = served === 'descending' ? ids.reverse() : served === 'shuffled' ? this.shuffle(ids) : ids;
+		this.ids =
+			served === 'descending' ? ids.reverse() : served === 'shuffled' ? this.shuffle(ids) : ids;
 		for (const id of this.ids) this.everSeen.add(id);
 	}
 
@@ -89,7 +94,8 @@ class ChangingList {
 			const candidate = low + 1 + Math.floor(this.random() * (high - low - 1));
 			if (!this.everSeen.has(candidate)) return candidate;
 		}
-		for (let candidate = low + 1; candidate < high; candidate++) if (!this.everSeen.has(candidate)) return candidate;
+		for (let candidate = low + 1; candidate < high; candidate++)
+			if (!this.everSeen.has(candidate)) return candidate;
 		return Number.NaN;
 	}
 
@@ -98,7 +104,12 @@ class ChangingList {
 		if (!change) return;
 		for (let n = 0; n < change.add; n++) {
 			const where = this.fixedSize !== undefined ? 'back' : change.where;
-			const at = where === 'front' ? 0 : where === 'back' ? this.ids.length : Math.floor(this.random() * (this.ids.length + 1));
+			const at =
+				where === 'front'
+					? 0
+					: where === 'back'
+						? this.ids.length
+						: Math.floor(this.random() * (this.ids.length + 1));
 			const id = this.newIdAt(at);
 			if (Number.isNaN(id)) continue;
 			this.ids.splice(at, 0, id);
@@ -112,13 +123,20 @@ class ChangingList {
 		}
 	}
 
-	readonly fetchPage = async (page: number, perPage: number, hooks?: AttemptHooks): Promise<unknown> => {
+	readonly fetchPage = async (
+		page: number,
+		perPage: number,
+		hooks?: AttemptHooks,
+	): Promise<unknown> => {
 		this.requests.push({ page, perPage });
 		this.inFlight++;
 		this.peak = Math.max(this.peak, this.inFlight);
-		for (let turns = Math.floor(this.random() * 4); turns > 0; turns--) await new Promise((resolve) => setImmediate(resolve));
+		for (let turns = Math.floor(this.random() * 4); turns > 0; turns--)
+			await new Promise((resolve) => setImmediate(resolve));
 		const size = this.fixedSize ?? Math.min(perPage, 250);
-		const data = this.ids.slice((page - 1) * size, page * size).map((id) => ({ id: String(id), type: 'keyword' }));
+		const data = this.ids
+			.slice((page - 1) * size, page * size)
+			.map((id) => ({ id: String(id), type: 'keyword' }));
 		const total = this.ids.length;
 		this.change();
 		this.inFlight--;
@@ -127,7 +145,15 @@ class ChangingList {
 		await new Promise((resolve) => setImmediate(resolve));
 		return {
 			data,
-			meta: { pagination: { total, count: data.length, per_page: size, current_page: page, total_pages: Math.max(1, Math.ceil(total / size)) } },
+			meta: {
+				pagination: {
+					total,
+					count: data.length,
+					per_page: size,
+					current_page: page,
+					total_pages: Math.max(1, Math.ceil(total / size)),
+				},
+			},
 		};
 	};
 
@@ -137,23 +163,45 @@ class ChangingList {
 	}
 }
 
-async function read(list: ChangingList, settings: { returnAll: boolean; limit: number; concurrency: number }) {
-	return await collectPages('pagination', list.fetchPage, { ...settings, order: orderOfList('keyword'), identity: identityOf }, (records) =>
-		records.map((record) => Number((record as { id: string }).id)),
+async function read(
+	list: ChangingList,
+	settings: { returnAll: boolean; limit: number; concurrency: number },
+) {
+	return await collectPages(
+		'pagination',
+		list.fetchPage,
+		{ ...settings, order: orderOfList('keyword'), identity: identityOf },
+		(records) => records.map((record) => Number((record as { id: string }).id)),
 	);
 }
 
 /** `got` runs the way the list is served, each id once, holds every stable id up to its last one (all when complete). */
-function assertExact(got: number[], list: ChangingList, initial: number[], complete: boolean, label: string): void {
+function assertExact(
+	got: number[],
+	list: ChangingList,
+	initial: number[],
+	complete: boolean,
+	label: string,
+): void {
 	const step = list.served === 'descending' ? -1 : 1;
-	for (let n = 1; n < got.length; n++) assert.ok((got[n] - got[n - 1]) * step > 0, `${label}: in order, each once (${got[n - 1]}, ${got[n]})`);
+	for (let n = 1; n < got.length; n++)
+		assert.ok(
+			(got[n] - got[n - 1]) * step > 0,
+			`${label}: in order, each once (${got[n - 1]}, ${got[n]})`,
+		);
 	for (const id of got) assert.ok(list.everSeen.has(id), `${label}: ${id} was in the list`);
 	const present = new Set(got);
 	const last = got[got.length - 1];
 	const missing = list
 		.stable(initial)
-		.filter((id) => !present.has(id) && (complete || last === undefined || (id - last) * step <= 0));
-	assert.deepEqual(missing.slice(0, 10), [], `${label}: ${missing.length} records present throughout the read are missing`);
+		.filter(
+			(id) => !present.has(id) && (complete || last === undefined || (id - last) * step <= 0),
+		);
+	assert.deepEqual(
+		missing.slice(0, 10),
+		[],
+		`${label}: ${missing.length} records present throughout the read are missing`,
+	);
 }
 
 const changeArbitrary = fc.record({
@@ -175,7 +223,13 @@ describe('ordered read: nothing skipped, nothing twice, while the list changes',
 						const list = new ChangingList(size, served, changes, prng(seed));
 						const initial = [...list.ids];
 						const got = await read(list, { returnAll: true, limit: 0, concurrency });
-						assertExact(got, list, initial, true, `${size} ids, ${changes.length} changes, concurrency ${concurrency}`);
+						assertExact(
+							got,
+							list,
+							initial,
+							true,
+							`${size} ids, ${changes.length} changes, concurrency ${concurrency}`,
+						);
 						assert.ok(list.peak <= concurrency, `at most ${concurrency} in flight (${list.peak})`);
 					},
 				),
@@ -234,7 +288,8 @@ describe('ordered read: cost and pipelining', () => {
 			const got = await read(list, { returnAll: true, limit: 0, concurrency });
 			assert.deepEqual(got, [...list.ids]);
 			assert.equal(list.requests.length, quietReadRequests(size));
-			const byPage = (a: { page: number; perPage: number }, b: { page: number; perPage: number }) => a.page - b.page || a.perPage - b.perPage;
+			const byPage = (a: { page: number; perPage: number }, b: { page: number; perPage: number }) =>
+				a.page - b.page || a.perPage - b.perPage;
 			assert.deepEqual([...list.requests].sort(byPage), [...quietReadWindows(size)].sort(byPage));
 			assert.equal(list.peak, Math.min(concurrency, list.requests.length - 1));
 		}
@@ -252,17 +307,34 @@ describe('ordered read: cost and pipelining', () => {
 			await new Promise((resolve) => setTimeout(resolve, 2));
 			await hooks?.onAnswer?.();
 			await new Promise((resolve) => setImmediate(resolve));
-			const data = ids.slice((page - 1) * perPage, page * perPage).map((id) => ({ id: String(id) }));
-			return { data, meta: { pagination: { total: ids.length, per_page: perPage, current_page: page, total_pages: Math.ceil(ids.length / perPage) } } };
+			const data = ids
+				.slice((page - 1) * perPage, page * perPage)
+				.map((id) => ({ id: String(id) }));
+			return {
+				data,
+				meta: {
+					pagination: {
+						total: ids.length,
+						per_page: perPage,
+						current_page: page,
+						total_pages: Math.ceil(ids.length / perPage),
+					},
+				},
+			};
 		};
 		const shaped: number[] = [];
-		const got = await collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 1, order: orderOfList('keyword') }, (records) => {
-			if (records.length > 0) events.push(`shape ${Number((records[0] as { id: string }).id)}`);
-			return records.map((record) => {
-				shaped.push(Number((record as { id: string }).id));
-				return record;
-			});
-		});
+		const got = await collectPages(
+			'pagination',
+			fetchPage,
+			{ returnAll: true, limit: 0, concurrency: 1, order: orderOfList('keyword') },
+			(records) => {
+				if (records.length > 0) events.push(`shape ${Number((records[0] as { id: string }).id)}`);
+				return records.map((record) => {
+					shaped.push(Number((record as { id: string }).id));
+					return record;
+				});
+			},
+		);
 		assert.equal(got.length, 2_000);
 		assert.deepEqual(shaped, ids);
 		// The third window leaves before the second one's records are shaped.
@@ -278,23 +350,50 @@ describe('ordered read: cost and pipelining', () => {
 		const fetchPage = async (page: number, perPage: number, hooks?: AttemptHooks) => {
 			sent.push(`${page}/${perPage}`);
 			await new Promise((resolve) => setTimeout(resolve, 1 + (served % 3)));
-			const data = ids.slice((page - 1) * perPage, page * perPage).map((id) => ({ id: String(id) }));
+			const data = ids
+				.slice((page - 1) * perPage, page * perPage)
+				.map((id) => ({ id: String(id) }));
 			const total = ids.length;
 			// After page 1: 30 records near the front deleted, so everything after them moves 30 places back.
 			if (++served === 1) ids = ids.filter((id) => id < 100 || id >= 130);
 			await hooks?.onAnswer?.();
-			return { data, meta: { pagination: { total, per_page: perPage, current_page: page, total_pages: Math.ceil(total / perPage) } } };
+			return {
+				data,
+				meta: {
+					pagination: {
+						total,
+						per_page: perPage,
+						current_page: page,
+						total_pages: Math.ceil(total / perPage),
+					},
+				},
+			};
 		};
-		const got = await collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 3, order: orderOfList('keyword'), identity: identityOf }, (records) =>
-			records.map((record) => Number((record as { id: string }).id)),
+		const got = await collectPages(
+			'pagination',
+			fetchPage,
+			{
+				returnAll: true,
+				limit: 0,
+				concurrency: 3,
+				order: orderOfList('keyword'),
+				identity: identityOf,
+			},
+			(records) => records.map((record) => Number((record as { id: string }).id)),
 		);
 		// Records 100–129 were read on page 1 before they were deleted: every record comes back once, in order.
-		assert.deepEqual(got, Array.from({ length: 1_500 }, (_, n) => n + 1));
+		assert.deepEqual(
+			got,
+			Array.from({ length: 1_500 }, (_, n) => n + 1),
+		);
 		const quiet = quietReadRequests(1_470);
 		// The re-read after the disconnect costs at most 7 windows: the fake hands its slot on the way the transport
 		// does (the next window leaves before this answer is read), so the windows on the wire when the gap shows are
 		// sent anyway (measured: 13 = 6 + 7, every run).
-		assert.ok(sent.length > quiet && sent.length <= quiet + 7, `${sent.length} requests (a quiet read: ${quiet}): ${sent.join(' ')}`);
+		assert.ok(
+			sent.length > quiet && sent.length <= quiet + 7,
+			`${sent.length} requests (a quiet read: ${quiet}): ${sent.join(' ')}`,
+		);
 	});
 
 	it('a failed window fails the read, and nothing is requested or retried after it', async () => {
@@ -316,10 +415,30 @@ describe('ordered read: cost and pipelining', () => {
 					throw new Error('not retried');
 				}
 			}
-			const data = ids.slice((page - 1) * perPage, page * perPage).map((id) => ({ id: String(id) }));
-			return { data, meta: { pagination: { total: ids.length, per_page: perPage, current_page: page, total_pages: Math.ceil(ids.length / perPage) } } };
+			const data = ids
+				.slice((page - 1) * perPage, page * perPage)
+				.map((id) => ({ id: String(id) }));
+			return {
+				data,
+				meta: {
+					pagination: {
+						total: ids.length,
+						per_page: perPage,
+						current_page: page,
+						total_pages: Math.ceil(ids.length / perPage),
+					},
+				},
+			};
 		};
-		await assert.rejects(collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 2, order: orderOfList('keyword') }), /window 3 failed/);
+		await assert.rejects(
+			collectPages('pagination', fetchPage, {
+				returnAll: true,
+				limit: 0,
+				concurrency: 2,
+				order: orderOfList('keyword'),
+			}),
+			/window 3 failed/,
+		);
 		const count = sent.length;
 		await new Promise((resolve) => setTimeout(resolve, 30));
 		assert.equal(sent.length, count, 'nothing sent once the read failed');
@@ -340,7 +459,9 @@ describe('lists in no usable order: read as served, a change under the read is n
 				async (size, drawn, kind, concurrency, seed) => {
 					// Additions only or deletions only: the totals the pages carry show either (an addition and a deletion
 					// between the same two pages can cancel out there; README "Assumptions").
-					const changes = drawn.map((change) => (kind === 'adds' ? { ...change, remove: 0 } : { ...change, add: 0 }));
+					const changes = drawn.map((change) =>
+						kind === 'adds' ? { ...change, remove: 0 } : { ...change, add: 0 },
+					);
 					const list = new ChangingList(size, 'shuffled', changes, prng(seed));
 					const initial = [...list.ids];
 					let got: number[];
@@ -356,7 +477,11 @@ describe('lists in no usable order: read as served, a change under the read is n
 					for (const id of got) assert.ok(list.everSeen.has(id));
 					const present = new Set(got);
 					const missing = list.stable(initial).filter((id) => !present.has(id));
-					assert.deepEqual(missing.slice(0, 10), [], `${missing.length} records present throughout the read are missing`);
+					assert.deepEqual(
+						missing.slice(0, 10),
+						[],
+						`${missing.length} records present throughout the read are missing`,
+					);
 				},
 			),
 			{ numRuns: 100, seed: 27 },
@@ -369,21 +494,36 @@ describe('lists in no usable order: read as served, a change under the read is n
 		assert.deepEqual(got, quiet.ids);
 		assert.equal(quiet.requests.length, 4, 'pages of 250 as served');
 		// Records deleted after the first two pages of the first read only: the second read is consistent.
-		const changing = new ChangingList(1_000, 'shuffled', [{ add: 0, remove: 0, where: 'anywhere' }, { add: 0, remove: 5, where: 'anywhere' }], prng(6));
+		const changing = new ChangingList(
+			1_000,
+			'shuffled',
+			[
+				{ add: 0, remove: 0, where: 'anywhere' },
+				{ add: 0, remove: 5, where: 'anywhere' },
+			],
+			prng(6),
+		);
 		const again = await read(changing, { returnAll: true, limit: 0, concurrency: 1 });
 		assert.deepEqual(again, changing.ids);
 		assert.equal(changing.requests.length, 4 + 4);
 	});
 
 	it('fails with a clear message when every read saw the list change', async () => {
-		const changes = Array.from({ length: 100 }, () => ({ add: 3, remove: 0, where: 'anywhere' as const }));
+		const changes = Array.from({ length: 100 }, () => ({
+			add: 3,
+			remove: 0,
+			where: 'anywhere' as const,
+		}));
 		const list = new ChangingList(1_000, 'shuffled', changes, prng(7));
 		const error = await read(list, { returnAll: true, limit: 0, concurrency: 2 }).then(
 			() => assert.fail('a list that changes under every read cannot be returned as one'),
 			(reason: unknown) => reason,
 		);
 		assert.ok(error instanceof ListChangedError);
-		assert.match(error.message, /^The list changed while it was being read \(\d+ records added or removed during the read, 3 tries\); run the node again$/);
+		assert.match(
+			error.message,
+			/^The list changed while it was being read \(\d+ records added or removed during the read, 3 tries\); run the node again$/,
+		);
 		assert.match(error.description, /Run the node again/);
 		assert.ok(list.requests.length >= 3 * 4, `3 whole reads: ${list.requests.length} requests`);
 	});
@@ -392,11 +532,18 @@ describe('lists in no usable order: read as served, a change under the read is n
 describe('list order: read from page 1, never assumed', () => {
 	const keyword = orderOfList('keyword');
 	const alert = orderOfList('alert');
-	const alerts = (entries: Array<[id: number, at: number]>) => entries.map(([id, at]) => ({ type: 'alert', id: String(id), attributes: { created_at: at } }));
+	const alerts = (entries: Array<[id: number, at: number]>) =>
+		entries.map(([id, at]) => ({ type: 'alert', id: String(id), attributes: { created_at: at } }));
 
 	it('keywords: ascending or descending ids; otherwise none', () => {
-		assert.deepEqual(keyword?.([{ id: '9' }, { id: '10' }, { id: '100' }]).map((order) => order.name), ['id ascending']);
-		assert.deepEqual(keyword?.([{ id: 100 }, { id: 10 }, { id: 9 }]).map((order) => order.name), ['id descending']);
+		assert.deepEqual(
+			keyword?.([{ id: '9' }, { id: '10' }, { id: '100' }]).map((order) => order.name),
+			['id ascending'],
+		);
+		assert.deepEqual(
+			keyword?.([{ id: 100 }, { id: 10 }, { id: 9 }]).map((order) => order.name),
+			['id descending'],
+		);
 		assert.deepEqual(keyword?.([{ id: '1' }, { id: '3' }, { id: '2' }]), []);
 		assert.deepEqual(keyword?.([{ id: '1' }, { kw: 'no id' }]), []);
 		assert.deepEqual(keyword?.([{ id: '1' }]), [], 'one record shows no order');
@@ -404,21 +551,60 @@ describe('list order: read from page 1, never assumed', () => {
 	});
 
 	it('alerts: newest or oldest first by time then id, either tie order, or by id alone', () => {
-		const newest = alert?.(alerts([[30, 200], [29, 200], [31, 100]]));
-		assert.deepEqual(newest?.map((order) => order.name), ['time, then id descending']);
-		const oldestTiesDown = alert?.(alerts([[5, 100], [9, 200], [8, 200]]));
-		assert.deepEqual(oldestTiesDown?.map((order) => order.name), ['time, then id reversed ascending']);
+		const newest = alert?.(
+			alerts([
+				[30, 200],
+				[29, 200],
+				[31, 100],
+			]),
+		);
+		assert.deepEqual(
+			newest?.map((order) => order.name),
+			['time, then id descending'],
+		);
+		const oldestTiesDown = alert?.(
+			alerts([
+				[5, 100],
+				[9, 200],
+				[8, 200],
+			]),
+		);
+		assert.deepEqual(
+			oldestTiesDown?.map((order) => order.name),
+			['time, then id reversed ascending'],
+		);
 		// No two alerts in one second and ids growing with time: every candidate fits; time first unless sorted by id.
-		const plain = alerts([[1, 100], [2, 200], [3, 300]]);
-		assert.deepEqual(alert?.(plain).map((order) => order.name), ['time, then id ascending', 'time, then id reversed ascending', 'id ascending']);
+		const plain = alerts([
+			[1, 100],
+			[2, 200],
+			[3, 300],
+		]);
+		assert.deepEqual(
+			alert?.(plain).map((order) => order.name),
+			['time, then id ascending', 'time, then id reversed ascending', 'id ascending'],
+		);
 		assert.equal(orderOfList('alert', { sort_field: 'id' })?.(plain)[0].name, 'id ascending');
-		const byIdOnly = alerts([[1, 300], [2, 100], [3, 200]]);
-		assert.deepEqual(alert?.(byIdOnly).map((order) => order.name), ['id ascending']);
+		const byIdOnly = alerts([
+			[1, 300],
+			[2, 100],
+			[3, 200],
+		]);
+		assert.deepEqual(
+			alert?.(byIdOnly).map((order) => order.name),
+			['id ascending'],
+		);
 	});
 
 	it('ordersShown keeps only candidates every record of the page fits', () => {
-		const byLength = { name: 'length', keyOf: (record: unknown) => (record as string).length, compare: (a: unknown, b: unknown) => (a as number) - (b as number) };
-		assert.deepEqual(ordersShown([byLength], ['a', 'bb', 'ccc']).map((order) => order.name), ['length ascending']);
+		const byLength = {
+			name: 'length',
+			keyOf: (record: unknown) => (record as string).length,
+			compare: (a: unknown, b: unknown) => (a as number) - (b as number),
+		};
+		assert.deepEqual(
+			ordersShown([byLength], ['a', 'bb', 'ccc']).map((order) => order.name),
+			['length ascending'],
+		);
 		assert.deepEqual(ordersShown([byLength], ['a', 'bb', 'cc']), []);
 	});
 });

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { collectPages, mapConcurrent, planPages } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import {
+	collectPages,
+	mapConcurrent,
+	planPages,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { RequestSlots } from '../../packages/n8n-nodes-keyword-com/nodes/shared/slots';
 import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 
@@ -10,9 +14,17 @@ function pagedSource(total: number, style: 'pagination' | 'laravel') {
 	const fetchPage = async (page: number, perPage: number) => {
 		calls.push({ page, perPage });
 		const totalPages = Math.ceil(total / perPage);
-		const data = Array.from({ length: Math.max(0, Math.min(perPage, total - (page - 1) * perPage)) }, (_, i) => (page - 1) * perPage + i);
+		const data = Array.from(
+			{ length: Math.max(0, Math.min(perPage, total - (page - 1) * perPage)) },
+			(_, i) => (page - 1) * perPage + i,
+		);
 		return style === 'pagination'
-			? { data, meta: { pagination: { total, per_page: perPage, current_page: page, total_pages: totalPages } } }
+			? {
+					data,
+					meta: {
+						pagination: { total, per_page: perPage, current_page: page, total_pages: totalPages },
+					},
+				}
 			: { data, meta: { current_page: page, last_page: totalPages, per_page: perPage, total } };
 	};
 	return { calls, fetchPage };
@@ -21,7 +33,11 @@ function pagedSource(total: number, style: 'pagination' | 'laravel') {
 describe('paging', () => {
 	it('Return All asks the largest page and reads exactly ⌈n/250⌉ pages, in order', async () => {
 		const { calls, fetchPage } = pagedSource(1001, 'pagination');
-		const records = await collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 4 });
+		const records = await collectPages('pagination', fetchPage, {
+			returnAll: true,
+			limit: 0,
+			concurrency: 4,
+		});
 		assert.equal(records.length, 1001);
 		assert.deepEqual(records.slice(0, 3), [0, 1, 2]);
 		assert.equal(records[1000], 1000);
@@ -31,7 +47,11 @@ describe('paging', () => {
 
 	it('Limit stops as soon as enough records are in', async () => {
 		const { calls, fetchPage } = pagedSource(10_000, 'laravel');
-		const records = await collectPages('laravel', fetchPage, { returnAll: false, limit: 300, concurrency: 4 });
+		const records = await collectPages('laravel', fetchPage, {
+			returnAll: false,
+			limit: 300,
+			concurrency: 4,
+		});
 		assert.equal(records.length, 300);
 		assert.equal(calls.length, 2);
 		assert.deepEqual(planPages(false, 10), { perPage: 10, maxRecords: 10 });
@@ -66,14 +86,22 @@ describe('paging', () => {
 			await hooks?.onAnswer?.();
 			await new Promise((resolve) => setTimeout(resolve, 0));
 			const data = Array.from({ length: perPage }, (_, i) => (page - 1) * perPage + i);
-			return { data, meta: { pagination: { total, per_page: perPage, current_page: page, total_pages: 12 } } };
+			return {
+				data,
+				meta: { pagination: { total, per_page: perPage, current_page: page, total_pages: 12 } },
+			};
 		};
 		const shaped: number[] = [];
-		const records = await collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 1 }, (page) => {
-			shaped.push((page[0] as number) / 250 + 1);
-			events.push(`shape ${(page[0] as number) / 250 + 1}`);
-			return page;
-		});
+		const records = await collectPages(
+			'pagination',
+			fetchPage,
+			{ returnAll: true, limit: 0, concurrency: 1 },
+			(page) => {
+				shaped.push((page[0] as number) / 250 + 1);
+				events.push(`shape ${(page[0] as number) / 250 + 1}`);
+				return page;
+			},
+		);
 		assert.equal(records.length, total);
 		assert.deepEqual(records.slice(0, 3), [0, 1, 2]);
 		assert.equal(records[total - 1], total - 1);
@@ -130,9 +158,15 @@ describe('paging', () => {
 			sent.push(page);
 			await new Promise((resolve) => setTimeout(resolve, 2));
 			if (page === 3) throw new Error('page 3 failed');
-			return { data: Array.from({ length: perPage }, () => page), meta: { pagination: { total_pages: 40 } } };
+			return {
+				data: Array.from({ length: perPage }, () => page),
+				meta: { pagination: { total_pages: 40 } },
+			};
 		};
-		await assert.rejects(collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 2 }), /page 3 failed/);
+		await assert.rejects(
+			collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 2 }),
+			/page 3 failed/,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 30));
 		assert.ok(Math.max(...sent) <= 5, `pages sent: ${sent.join(', ')}`);
 	});
@@ -152,9 +186,15 @@ describe('paging', () => {
 				await hooks?.beforeRetry?.();
 				sent.push('page 3 retry');
 			}
-			return { data: Array.from({ length: perPage }, () => page), meta: { pagination: { total_pages: 3 } } };
+			return {
+				data: Array.from({ length: perPage }, () => page),
+				meta: { pagination: { total_pages: 3 } },
+			};
 		};
-		await assert.rejects(collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 2 }), /page 2 failed/);
+		await assert.rejects(
+			collectPages('pagination', fetchPage, { returnAll: true, limit: 0, concurrency: 2 }),
+			/page 2 failed/,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 30));
 		assert.deepEqual(sent, ['page 1', 'page 2', 'page 3']);
 	});

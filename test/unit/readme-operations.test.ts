@@ -17,27 +17,32 @@ interface Row {
 }
 
 const normalise = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
-const key = (row: Row) => `${row.method} ${normalise(row.path)} → ${row.resource} / ${row.operation}`;
+const key = (row: Row) =>
+	`${row.method} ${normalise(row.path)} → ${row.resource} / ${row.operation}`;
 
 function readmeRows(): Row[] {
 	const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
 	const section = readme.split('## Operations')[1].split('\n## ')[0];
-	return [...section.matchAll(/^\| (\d+) \| `(\w+) ([^`]+)` \| ([^|]+) \| ([^|]+) \|$/gm)].map((match) => ({
-		number: Number(match[1]),
-		method: match[2],
-		path: match[3],
-		resource: match[4].trim(),
-		operation: match[5].trim(),
-	}));
+	return [...section.matchAll(/^\| (\d+) \| `(\w+) ([^`]+)` \| ([^|]+) \| ([^|]+) \|$/gm)].map(
+		(match) => ({
+			number: Number(match[1]),
+			method: match[2],
+			path: match[3],
+			resource: match[4].trim(),
+			operation: match[5].trim(),
+		}),
+	);
 }
 
 function nodeRows(): Row[] {
 	const { properties } = new KeywordCom().description;
-	const resources = (properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const resources = (properties.find((p) => p.name === 'resource')?.options ??
+		[]) as INodePropertyOptions[];
 	const rows: Row[] = [];
 	for (const property of properties.filter((p: INodeProperties) => p.name === 'operation')) {
 		const resourceValue = property.displayOptions?.show?.resource?.[0];
-		const resource = resources.find((r) => r.value === resourceValue)?.name ?? String(resourceValue);
+		const resource =
+			resources.find((r) => r.value === resourceValue)?.name ?? String(resourceValue);
 		for (const option of (property.options ?? []) as INodePropertyOptions[]) {
 			const request = option.routing?.request;
 			rows.push({
@@ -54,7 +59,8 @@ function nodeRows(): Row[] {
 describe('README Operations table', () => {
 	it('lists every endpoint #1–#28', () => {
 		const numbers = new Set(readmeRows().map((row) => row.number));
-		for (let n = 1; n <= 28; n++) assert.ok(numbers.has(n), `endpoint #${n} is missing from the README`);
+		for (let n = 1; n <= 28; n++)
+			assert.ok(numbers.has(n), `endpoint #${n} is missing from the README`);
 	});
 
 	it('matches the node: same endpoints, resources and operations, nothing more, nothing less', () => {
@@ -64,10 +70,15 @@ describe('README Operations table', () => {
 	});
 
 	it('gives every operation an action and a description an AI agent can act on', () => {
-		for (const property of new KeywordCom().description.properties.filter((p) => p.name === 'operation')) {
+		for (const property of new KeywordCom().description.properties.filter(
+			(p) => p.name === 'operation',
+		)) {
 			for (const option of (property.options ?? []) as INodePropertyOptions[]) {
 				assert.ok(option.action && option.action.length > 8, `${option.name}: action`);
-				assert.ok(option.description && option.description.length > 30, `${option.name}: description`);
+				assert.ok(
+					option.description && option.description.length > 30,
+					`${option.name}: description`,
+				);
 			}
 		}
 	});

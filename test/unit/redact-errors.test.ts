@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { describeFailure, extractApiMessage } from '../../packages/n8n-nodes-keyword-com/nodes/shared/errors';
-import { REDACTED, redactDeep, stripTokenParameter } from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
+import {
+	describeFailure,
+	extractApiMessage,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/errors';
+import {
+	REDACTED,
+	redactDeep,
+	stripTokenParameter,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
 
 const TOKEN = 'sekret+token/42';
 
@@ -11,7 +18,10 @@ describe('redaction', () => {
 		assert.equal(stripTokenParameter('https://x/a?api_token=abc&page=2'), 'https://x/a?page=2');
 		assert.equal(stripTokenParameter('https://x/a?page=2&api_token=abc'), 'https://x/a?page=2');
 		assert.equal(stripTokenParameter('https://x/a?api_token=abc'), 'https://x/a');
-		assert.equal(stripTokenParameter('https://x/a?page=1&api_token=abc&per_page=5'), 'https://x/a?page=1&per_page=5');
+		assert.equal(
+			stripTokenParameter('https://x/a?page=1&api_token=abc&per_page=5'),
+			'https://x/a?page=1&per_page=5',
+		);
 	});
 
 	it('removes the token (plain and URL-encoded) from any string and masks api_token fields', () => {
@@ -30,17 +40,35 @@ describe('redaction', () => {
 
 describe('error messages', () => {
 	it('reads the API message from every body shape', () => {
-		assert.equal(extractApiMessage({ errors: [{ status: '422', title: 'Unprocessable', detail: 'kw too long', source: { pointer: '/data/0/attributes/kw' } }] }), 'kw too long (/data/0/attributes/kw)');
+		assert.equal(
+			extractApiMessage({
+				errors: [
+					{
+						status: '422',
+						title: 'Unprocessable',
+						detail: 'kw too long',
+						source: { pointer: '/data/0/attributes/kw' },
+					},
+				],
+			}),
+			'kw too long (/data/0/attributes/kw)',
+		);
 		assert.equal(extractApiMessage({ message: 'Project not found' }), 'Project not found');
 		assert.equal(extractApiMessage({ errors: { kw: ['too long'] } }), 'kw: too long');
-		assert.equal(extractApiMessage('<html><head><title>502 Bad Gateway</title></head></html>'), '502 Bad Gateway');
+		assert.equal(
+			extractApiMessage('<html><head><title>502 Bad Gateway</title></head></html>'),
+			'502 Bad Gateway',
+		);
 		assert.equal(extractApiMessage('plain words'), 'plain words');
 		assert.equal(extractApiMessage(''), undefined);
 		assert.equal(extractApiMessage('{"error":"nope"}'), 'nope');
 	});
 
 	it('says what went wrong, what to check, and never the token', () => {
-		const failure = describeFailure({ status: 401, body: { message: `bad token ${TOKEN}` } }, TOKEN);
+		const failure = describeFailure(
+			{ status: 401, body: { message: `bad token ${TOKEN}` } },
+			TOKEN,
+		);
 		assert.match(failure.message, /Authentication failed \(HTTP 401\)/);
 		assert.match(failure.description, /Settings → Account/);
 		assert.ok(!JSON.stringify(failure).includes(TOKEN));

@@ -19,18 +19,31 @@ const runCheck = (file: string) => spawnSync(process.execPath, [CHECK, file], { 
 
 describe('release', () => {
 	it('the publish workflow is valid YAML: on a version tag, with an OIDC token, npm provenance, from the package folder', () => {
-		const workflow = parse(fs.readFileSync(path.join(repoRoot(), '.github', 'workflows', 'publish.yml'), 'utf8'));
+		const workflow = parse(
+			fs.readFileSync(path.join(repoRoot(), '.github', 'workflows', 'publish.yml'), 'utf8'),
+		);
 		assert.deepEqual(workflow.on.push.tags, ['*.*.*']);
 		const job = workflow.jobs.publish;
-		assert.equal(job.permissions['id-token'], 'write', 'npm signs the provenance statement with the OIDC token');
+		assert.equal(
+			job.permissions['id-token'],
+			'write',
+			'npm signs the provenance statement with the OIDC token',
+		);
 		assert.equal(job.permissions.contents, 'read');
 		assert.equal(job.defaults.run['working-directory'], path.relative(repoRoot(), packageDir()));
 		const runs = (job.steps as any[]).map((step) => String(step.run ?? ''));
-		assert.ok(runs.some((run) => run.includes('node scripts/check-release.mjs')), 'refuses placeholders');
-		const release = (job.steps as any[]).find((step) => String(step.run ?? '').includes('npm run release'));
+		assert.ok(
+			runs.some((run) => run.includes('node scripts/check-release.mjs')),
+			'refuses placeholders',
+		);
+		const release = (job.steps as any[]).find((step) =>
+			String(step.run ?? '').includes('npm run release'),
+		);
 		assert.ok(release, 'publishes through n8n-node release');
 		assert.equal(release.env.NPM_CONFIG_PROVENANCE, 'true');
-		const node = (job.steps as any[]).find((step) => String(step.uses ?? '').startsWith('actions/setup-node'));
+		const node = (job.steps as any[]).find((step) =>
+			String(step.uses ?? '').startsWith('actions/setup-node'),
+		);
 		assert.equal(node.with['node-version'], '24');
 	});
 
@@ -55,7 +68,10 @@ describe('release', () => {
 		const filled = {
 			...pkg,
 			author: { name: 'Ada Maintainer', email: 'ada@keyword.com' },
-			repository: { ...pkg.repository, url: 'git+https://github.com/keyword-com/n8n-nodes-keyword-com.git' },
+			repository: {
+				...pkg.repository,
+				url: 'git+https://github.com/keyword-com/n8n-nodes-keyword-com.git',
+			},
 			homepage: 'https://github.com/keyword-com/n8n-nodes-keyword-com#readme',
 			bugs: { url: 'https://github.com/keyword-com/n8n-nodes-keyword-com/issues' },
 		};

@@ -37,7 +37,10 @@ describe('validation', () => {
 	});
 
 	it('encodes each name on its own and keeps the [sub] separator literal', () => {
-		assert.equal(encodeName('Ünï & Co / 50% [x] #1 +?', ''), '%C3%9Cn%C3%AF%20%26%20Co%20%2F%2050%25%20%5Bx%5D%20%231%20%2B%3F');
+		assert.equal(
+			encodeName('Ünï & Co / 50% [x] #1 +?', ''),
+			'%C3%9Cn%C3%AF%20%26%20Co%20%2F%2050%25%20%5Bx%5D%20%231%20%2B%3F',
+		);
 		assert.equal(encodeName('Acme Shoes', 'Shop & Deals'), 'Acme%20Shoes[sub]Shop%20%26%20Deals');
 	});
 
@@ -68,7 +71,14 @@ describe('validation', () => {
 		fails(() => checkIdList('Keyword IDs', ''), 'Keyword IDs');
 		fails(() => checkIdList('Keyword IDs', '1,1'), 'Keyword IDs');
 		fails(() => checkIdList('Keyword IDs', '1,abc'), 'Keyword IDs');
-		fails(() => checkIdList('Keyword IDs', Array.from({ length: 10_001 }, (_, i) => i + 1)), 'Keyword IDs');
+		fails(
+			() =>
+				checkIdList(
+					'Keyword IDs',
+					Array.from({ length: 10_001 }, (_, i) => i + 1),
+				),
+			'Keyword IDs',
+		);
 		assert.deepEqual(toList('x', 'a\nb,c'), ['a', 'b', 'c']);
 	});
 });

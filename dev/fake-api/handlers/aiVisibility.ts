@@ -16,18 +16,27 @@ import {
 	type Brand,
 	type Sample,
 } from '../aiMetrics';
-import { ok, queryArray, queryString, type Handler, type Query, type RequestContext } from '../context';
+import {
+	ok,
+	queryArray,
+	queryString,
+	type Handler,
+	type Query,
+	type RequestContext,
+} from '../context';
 
 const domainOf = (ctx: RequestContext): AiDomain => ctx.state.getAiDomain(ctx.params.domainId);
 
 /** #23 */
-export const listAiDomains: Handler = (ctx) => ok({ data: ctx.state.aiDomains.map(aiDomainRecord) });
+export const listAiDomains: Handler = (ctx) =>
+	ok({ data: ctx.state.aiDomains.map(aiDomainRecord) });
 
 /** #24 */
 export const getAiDomain: Handler = (ctx) => ok({ data: aiDomainRecord(domainOf(ctx)) });
 
 /** #25 */
-export const listSearchTerms: Handler = (ctx) => ok({ data: domainOf(ctx).searchTerms.map(searchTermRecord) });
+export const listSearchTerms: Handler = (ctx) =>
+	ok({ data: domainOf(ctx).searchTerms.map(searchTermRecord) });
 
 interface Filters {
 	topics: string[];
@@ -36,7 +45,11 @@ interface Filters {
 }
 
 function readFilters(q: Query): Filters {
-	return { topics: queryArray(q, 'topics'), searchTerms: queryArray(q, 'search_terms'), engines: queryArray(q, 'engine') };
+	return {
+		topics: queryArray(q, 'topics'),
+		searchTerms: queryArray(q, 'search_terms'),
+		engines: queryArray(q, 'engine'),
+	};
 }
 
 const topicOf = (t: AiSearchTerm): { id: string; name: string } => t.topic ?? ORPHANED_TOPIC;
@@ -48,36 +61,58 @@ function filterTerms(d: AiDomain, f: Filters): AiSearchTerm[] {
 	const terms = new Set(f.searchTerms.map(norm));
 	return d.searchTerms.filter((t) => {
 		const topic = topicOf(t);
-		if (topics.size > 0 && !topics.has(norm(topic.name)) && !topics.has(norm(topic.id))) return false;
+		if (topics.size > 0 && !topics.has(norm(topic.name)) && !topics.has(norm(topic.id)))
+			return false;
 		if (terms.size > 0 && !terms.has(norm(t.term)) && !terms.has(norm(t.id))) return false;
 		return true;
 	});
 }
 
-const TIMEFRAME_DAYS: Record<string, number> = { '24h': 1, '7d': 7, '30d': 30, '3m': 90, '1y': 365 };
+const TIMEFRAME_DAYS: Record<string, number> = {
+	'24h': 1,
+	'7d': 7,
+	'30d': 30,
+	'3m': 90,
+	'1y': 365,
+};
 
 /** `timeframe`: 24h, 7d, 30d, 3m, 1y or a bare number of days 1..365; default 30. */
 export function parseTimeframe(value: string | undefined): number {
 	if (value === undefined || value === '') return 30;
 	if (TIMEFRAME_DAYS[value] !== undefined) return TIMEFRAME_DAYS[value];
 	if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 365) return Number(value);
-	throw invalid('timeframe must be one of 24h, 7d, 30d, 3m, 1y or a number of days from 1 to 365.', { parameter: 'timeframe' });
+	throw invalid(
+		'timeframe must be one of 24h, 7d, 30d, 3m, 1y or a number of days from 1 to 365.',
+		{ parameter: 'timeframe' },
+	);
 }
 
 /** `period_offset`: 0 (current period) or -1..-365 (previous periods); default 0. */
 export function parsePeriodOffset(value: string | undefined): number {
 	if (value === undefined || value === '') return 0;
 	if (/^(0|-[1-9]\d*)$/.test(value) && Number(value) >= -365) return Number(value);
-	throw invalid('period_offset must be 0 or an integer from -1 to -365.', { parameter: 'period_offset' });
+	throw invalid('period_offset must be 0 or an integer from -1 to -365.', {
+		parameter: 'period_offset',
+	});
 }
 
 export function parseAggregation(value: string | undefined): Aggregation {
 	if (value === undefined || value === '') return 'daily';
 	if ((AGGREGATIONS as readonly string[]).includes(value)) return value as Aggregation;
-	throw invalid('aggregation must be one of hourly, daily, weekly, monthly.', { parameter: 'aggregation' });
+	throw invalid('aggregation must be one of hourly, daily, weekly, monthly.', {
+		parameter: 'aggregation',
+	});
 }
 
-const METRIC_NAMES = ['visibilityScore', 'sentiment', 'mentions', 'citations', 'avgPosition', 'detectionRate', 'top3'] as const;
+const METRIC_NAMES = [
+	'visibilityScore',
+	'sentiment',
+	'mentions',
+	'citations',
+	'avgPosition',
+	'detectionRate',
+	'top3',
+] as const;
 type MetricName = (typeof METRIC_NAMES)[number];
 
 interface Series {
@@ -88,9 +123,21 @@ interface Series {
 	aggregates: Aggregate[];
 }
 
-function series(brand: Brand, selected: ReturnType<typeof pairs>, from: number, to: number, aggregation: Aggregation): Series {
+function series(
+	brand: Brand,
+	selected: ReturnType<typeof pairs>,
+	from: number,
+	to: number,
+	aggregation: Aggregation,
+): Series {
 	const buckets = bucketedSamples(brand, selected, from, to, aggregation);
-	const out: Series = { timestamps: [], brandNotFound: [], values: emptyMetricArrays(), all: [], aggregates: [] };
+	const out: Series = {
+		timestamps: [],
+		brandNotFound: [],
+		values: emptyMetricArrays(),
+		all: [],
+		aggregates: [],
+	};
 	for (const [start, samples] of buckets) {
 		const a = aggregate(samples);
 		out.timestamps.push(isoZ(start));
@@ -103,11 +150,23 @@ function series(brand: Brand, selected: ReturnType<typeof pairs>, from: number, 
 }
 
 function emptyMetricArrays(): Record<MetricName, number[]> {
-	return { visibilityScore: [], sentiment: [], mentions: [], citations: [], avgPosition: [], detectionRate: [], top3: [] };
+	return {
+		visibilityScore: [],
+		sentiment: [],
+		mentions: [],
+		citations: [],
+		avgPosition: [],
+		detectionRate: [],
+		top3: [],
+	};
 }
 
 /** `{hourly, daily, weekly, monthly}` with `value` under the selected aggregation and `empty()` under the others. */
-function perAggregation<T>(selected: Aggregation, value: T, empty: () => T): Record<Aggregation, T> {
+function perAggregation<T>(
+	selected: Aggregation,
+	value: T,
+	empty: () => T,
+): Record<Aggregation, T> {
 	const out = {} as Record<Aggregation, T>;
 	for (const a of AGGREGATIONS) out[a] = a === selected ? value : empty();
 	return out;
@@ -134,8 +193,16 @@ export const aiMetrics: Handler = (ctx) => {
 	const trends: Record<string, number> = {};
 	for (const m of METRIC_NAMES) trends[m] = Math.round((ownNow[m] - ownPrev[m]) * 100) / 100;
 
-	const historical = { ...ownSeries.values, timestamps: ownSeries.timestamps, brandNotFound: ownSeries.brandNotFound };
-	const emptyHistorical = (): typeof historical => ({ ...emptyMetricArrays(), timestamps: [], brandNotFound: [] });
+	const historical = {
+		...ownSeries.values,
+		timestamps: ownSeries.timestamps,
+		brandNotFound: ownSeries.brandNotFound,
+	};
+	const emptyHistorical = (): typeof historical => ({
+		...emptyMetricArrays(),
+		timestamps: [],
+		brandNotFound: [],
+	});
 
 	// Per topic and per engine, over the same window.
 	const topicGroups = new Map<string, { id: string; name: string; terms: AiSearchTerm[] }>();
@@ -146,26 +213,53 @@ export const aiMetrics: Handler = (ctx) => {
 		topicGroups.set(topic.id, g);
 	}
 	const topicData = [...topicGroups.values()].map((g) => {
-		const s = series(own, pairs({ terms: g.terms, engines: filters.engines }), from, to, aggregation);
-		return { topicId: g.id, topicName: g.name, ...s.values, timestamps: s.timestamps, brandNotFound: s.brandNotFound };
+		const s = series(
+			own,
+			pairs({ terms: g.terms, engines: filters.engines }),
+			from,
+			to,
+			aggregation,
+		);
+		return {
+			topicId: g.id,
+			topicName: g.name,
+			...s.values,
+			timestamps: s.timestamps,
+			brandNotFound: s.brandNotFound,
+		};
 	});
 	const engines = [...new Set(selected.map((p) => p.engine))];
 	const engineData = engines.map((engine) => {
 		const s = series(own, pairs({ terms, engines: [engine] }), from, to, aggregation);
-		return { engineId: engine, engineName: engineName(engine), ...s.values, timestamps: s.timestamps, brandNotFound: s.brandNotFound };
+		return {
+			engineId: engine,
+			engineName: engineName(engine),
+			...s.values,
+			timestamps: s.timestamps,
+			brandNotFound: s.brandNotFound,
+		};
 	});
 
 	// Every brand (own first) over the window, then ranks by visibility per bucket.
-	const brandSeries = brands.map((b) => ({ brand: b, s: series(b, selected, from, to, aggregation), prev: aggregate(series(b, selected, from - days * DAY_MS, from, aggregation).all) }));
+	const brandSeries = brands.map((b) => ({
+		brand: b,
+		s: series(b, selected, from, to, aggregation),
+		prev: aggregate(series(b, selected, from - days * DAY_MS, from, aggregation).all),
+	}));
 	const bucketCount = ownSeries.timestamps.length;
 	const ranks = brandSeries.map(() => [] as number[]);
 	for (let i = 0; i < bucketCount; i++) {
-		const order = brandSeries.map((x, j) => ({ j, v: x.s.values.visibilityScore[i] })).sort((a, b) => b.v - a.v || a.j - b.j);
+		const order = brandSeries
+			.map((x, j) => ({ j, v: x.s.values.visibilityScore[i] }))
+			.sort((a, b) => b.v - a.v || a.j - b.j);
 		order.forEach((o, rank) => ranks[o.j].push(rank + 1));
 	}
 	const competitorMetrics = brandSeries.map(({ brand, s, prev }, j) => {
 		const a = aggregate(s.all);
-		const latest = s.values.visibilityScore.length > 0 ? s.values.visibilityScore[s.values.visibilityScore.length - 1] : 0;
+		const latest =
+			s.values.visibilityScore.length > 0
+				? s.values.visibilityScore[s.values.visibilityScore.length - 1]
+				: 0;
 		const r = ranks[j];
 		return {
 			name: brand.name,
@@ -186,7 +280,12 @@ export const aiMetrics: Handler = (ctx) => {
 	});
 	const competitorSeries = {
 		timestamps: ownSeries.timestamps,
-		competitors: brandSeries.map(({ brand, s }) => ({ name: brand.name, isOwnBrand: brand.isOwnBrand, variations: brand.variations, metrics: s.values })),
+		competitors: brandSeries.map(({ brand, s }) => ({
+			name: brand.name,
+			isOwnBrand: brand.isOwnBrand,
+			variations: brand.variations,
+			metrics: s.values,
+		})),
 	};
 
 	return ok({
@@ -210,7 +309,10 @@ export const aiMetrics: Handler = (ctx) => {
 				manualBlacklist: [],
 			},
 			competitorMetrics,
-			competitorTimeSeriesData: perAggregation(aggregation, competitorSeries, () => ({ timestamps: [], competitors: [] })),
+			competitorTimeSeriesData: perAggregation(aggregation, competitorSeries, () => ({
+				timestamps: [],
+				competitors: [],
+			})),
 		},
 		meta: {
 			timeframeDays: days,
@@ -225,7 +327,14 @@ export const aiMetrics: Handler = (ctx) => {
 };
 
 /** Daily samples of the last 30 days for each brand, over the filtered terms. */
-function lastMonth(ctx: RequestContext, d: AiDomain): { terms: AiSearchTerm[]; filters: Filters; perBrand: Array<{ brand: Brand; samples: Array<{ termId: string; engine: string; s: Sample }> }> } {
+function lastMonth(
+	ctx: RequestContext,
+	d: AiDomain,
+): {
+	terms: AiSearchTerm[];
+	filters: Filters;
+	perBrand: Array<{ brand: Brand; samples: Array<{ termId: string; engine: string; s: Sample }> }>;
+} {
 	const filters = readFilters(ctx.query);
 	const terms = filterTerms(d, filters);
 	const selected = pairs({ terms, engines: filters.engines });
@@ -235,23 +344,55 @@ function lastMonth(ctx: RequestContext, d: AiDomain): { terms: AiSearchTerm[]; f
 		const samples: Array<{ termId: string; engine: string; s: Sample }> = [];
 		for (const p of selected) {
 			const buckets = bucketedSamples(brand, [p], from, to, 'daily');
-			for (const list of buckets.values()) for (const s of list) samples.push({ termId: p.term.id, engine: p.engine, s });
+			for (const list of buckets.values())
+				for (const s of list) samples.push({ termId: p.term.id, engine: p.engine, s });
 		}
 		return { brand, samples };
 	});
 	return { terms, filters, perBrand };
 }
 
-function sentimentSplit(samples: Sample[]): { score: number; positive: number; neutral: number; negative: number; total: number } {
+function sentimentSplit(samples: Sample[]): {
+	score: number;
+	positive: number;
+	neutral: number;
+	negative: number;
+	total: number;
+} {
 	const seen = samples.filter((s) => s.detected);
 	const positive = seen.filter((s) => s.sentiment >= 65).length;
 	const negative = seen.filter((s) => s.sentiment < 45).length;
-	const score = seen.length === 0 ? 0 : Math.round((seen.reduce((a, s) => a + s.sentiment, 0) / seen.length) * 100) / 100;
-	return { score, positive, neutral: seen.length - positive - negative, negative, total: seen.length };
+	const score =
+		seen.length === 0
+			? 0
+			: Math.round((seen.reduce((a, s) => a + s.sentiment, 0) / seen.length) * 100) / 100;
+	return {
+		score,
+		positive,
+		neutral: seen.length - positive - negative,
+		negative,
+		total: seen.length,
+	};
 }
 
-const POSITIVE_WORDS = ['reliable', 'comfortable', 'popular', 'trusted', 'quality', 'friendly', 'innovative', 'affordable'];
-const NEGATIVE_WORDS = ['expensive', 'slow delivery', 'limited sizes', 'crowded', 'inconsistent', 'pricey'];
+const POSITIVE_WORDS = [
+	'reliable',
+	'comfortable',
+	'popular',
+	'trusted',
+	'quality',
+	'friendly',
+	'innovative',
+	'affordable',
+];
+const NEGATIVE_WORDS = [
+	'expensive',
+	'slow delivery',
+	'limited sizes',
+	'crowded',
+	'inconsistent',
+	'pricey',
+];
 
 /** #27 Sentiment aggregates (shape not documented; the fake's choice), narrowed by topics[] and search_terms[]. */
 export const aiSentiment: Handler = (ctx) => {
@@ -261,7 +402,9 @@ export const aiSentiment: Handler = (ctx) => {
 	const ownSamples = own.samples.map((x) => x.s);
 	const split = sentimentSplit(ownSamples);
 	const cloud = (words: string[], weightBase: number): Array<{ text: string; weight: number }> =>
-		words.map((text, i) => ({ text, weight: Math.max(1, Math.round(weightBase / (i + 1))) })).filter(() => weightBase > 0);
+		words
+			.map((text, i) => ({ text, weight: Math.max(1, Math.round(weightBase / (i + 1))) }))
+			.filter(() => weightBase > 0);
 	const engines = [...new Set(own.samples.map((x) => x.engine))];
 	const topics = new Map<string, { id: string; name: string; ids: Set<string> }>();
 	for (const t of terms) {
@@ -273,13 +416,32 @@ export const aiSentiment: Handler = (ctx) => {
 	return ok({
 		data: {
 			brandSentiment: { name: d.brandName, ...split },
-			companySentiment: { name: d.domain, ...sentimentSplit(ownSamples.filter((s) => s.citations > 0)) },
-			keywordClouds: { positive: cloud(POSITIVE_WORDS, split.positive), negative: cloud(NEGATIVE_WORDS, split.negative) },
-			byEngine: engines.map((engine) => ({ engineId: engine, engineName: engineName(engine), ...sentimentSplit(own.samples.filter((x) => x.engine === engine).map((x) => x.s)) })),
-			byTopic: [...topics.values()].map((g) => ({ topicId: g.id, topicName: g.name, ...sentimentSplit(own.samples.filter((x) => g.ids.has(x.termId)).map((x) => x.s)) })),
-			competitors: perBrand.slice(1).map((b) => ({ name: b.brand.name, ...sentimentSplit(b.samples.map((x) => x.s)) })),
+			companySentiment: {
+				name: d.domain,
+				...sentimentSplit(ownSamples.filter((s) => s.citations > 0)),
+			},
+			keywordClouds: {
+				positive: cloud(POSITIVE_WORDS, split.positive),
+				negative: cloud(NEGATIVE_WORDS, split.negative),
+			},
+			byEngine: engines.map((engine) => ({
+				engineId: engine,
+				engineName: engineName(engine),
+				...sentimentSplit(own.samples.filter((x) => x.engine === engine).map((x) => x.s)),
+			})),
+			byTopic: [...topics.values()].map((g) => ({
+				topicId: g.id,
+				topicName: g.name,
+				...sentimentSplit(own.samples.filter((x) => g.ids.has(x.termId)).map((x) => x.s)),
+			})),
+			competitors: perBrand
+				.slice(1)
+				.map((b) => ({ name: b.brand.name, ...sentimentSplit(b.samples.map((x) => x.s)) })),
 		},
-		meta: { searchTermsCount: terms.length, filters: { topics: filters.topics, search_terms: filters.searchTerms } },
+		meta: {
+			searchTermsCount: terms.length,
+			filters: { topics: filters.topics, search_terms: filters.searchTerms },
+		},
 	});
 };
 
@@ -289,17 +451,30 @@ export const aiCitations: Handler = (ctx) => {
 	const { terms, filters, perBrand } = lastMonth(ctx, d);
 	const total = perBrand.reduce((a, b) => a + b.samples.reduce((x, y) => x + y.s.citations, 0), 0);
 	const share = (n: number): number => (total === 0 ? 0 : Math.round((n / total) * 10000) / 100);
-	const brandCitations = perBrand.map((b) => ({ brand: b.brand, citations: b.samples.reduce((x, y) => x + y.s.citations, 0) }));
+	const brandCitations = perBrand.map((b) => ({
+		brand: b.brand,
+		citations: b.samples.reduce((x, y) => x + y.s.citations, 0),
+	}));
 	const domains = brandCitations
-		.map((b) => ({ domain: b.brand.domain, brandName: b.brand.name, isOwnDomain: b.brand.isOwnBrand, citations: b.citations, share: share(b.citations) }))
+		.map((b) => ({
+			domain: b.brand.domain,
+			brandName: b.brand.name,
+			isOwnDomain: b.brand.isOwnBrand,
+			citations: b.citations,
+			share: share(b.citations),
+		}))
 		.sort((a, b) => b.citations - a.citations || a.domain.localeCompare(b.domain));
 	const termText = new Map(terms.map((t) => [t.id, t] as const));
 	const urls: Array<{ url: string; domain: string; citations: number }> = [];
 	for (const b of perBrand) {
 		const byTerm = new Map<string, number>();
-		for (const x of b.samples) if (x.s.citations > 0) byTerm.set(x.termId, (byTerm.get(x.termId) ?? 0) + x.s.citations);
+		for (const x of b.samples)
+			if (x.s.citations > 0) byTerm.set(x.termId, (byTerm.get(x.termId) ?? 0) + x.s.citations);
 		for (const [termId, n] of byTerm) {
-			const slug = (termText.get(termId)?.term ?? termId).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+			const slug = (termText.get(termId)?.term ?? termId)
+				.toLowerCase()
+				.replace(/[^a-z0-9]+/g, '-')
+				.replace(/^-|-$/g, '');
 			urls.push({ url: `https://${b.brand.domain}/${slug}`, domain: b.brand.domain, citations: n });
 		}
 	}
@@ -313,18 +488,41 @@ export const aiCitations: Handler = (ctx) => {
 			byEngine: engines.map((engine) => ({
 				engineId: engine,
 				engineName: engineName(engine),
-				citations: perBrand.reduce((a, b) => a + b.samples.filter((x) => x.engine === engine).reduce((s, x) => s + x.s.citations, 0), 0),
+				citations: perBrand.reduce(
+					(a, b) =>
+						a + b.samples.filter((x) => x.engine === engine).reduce((s, x) => s + x.s.citations, 0),
+					0,
+				),
 			})),
 			byQuery: terms.map((t) => ({
 				searchTermId: t.id,
 				term: t.term,
 				topicName: topicOf(t).name,
-				citations: perBrand.reduce((a, b) => a + b.samples.filter((x) => x.termId === t.id).reduce((s, x) => s + x.s.citations, 0), 0),
-				ownCitations: perBrand[0].samples.filter((x) => x.termId === t.id).reduce((s, x) => s + x.s.citations, 0),
+				citations: perBrand.reduce(
+					(a, b) =>
+						a + b.samples.filter((x) => x.termId === t.id).reduce((s, x) => s + x.s.citations, 0),
+					0,
+				),
+				ownCitations: perBrand[0].samples
+					.filter((x) => x.termId === t.id)
+					.reduce((s, x) => s + x.s.citations, 0),
 			})),
-			brand: { name: d.brandName, domain: d.domain, citations: brandCitations[0].citations, share: share(brandCitations[0].citations) },
-			competitors: brandCitations.slice(1).map((b) => ({ name: b.brand.name, domain: b.brand.domain, citations: b.citations, share: share(b.citations) })),
+			brand: {
+				name: d.brandName,
+				domain: d.domain,
+				citations: brandCitations[0].citations,
+				share: share(brandCitations[0].citations),
+			},
+			competitors: brandCitations.slice(1).map((b) => ({
+				name: b.brand.name,
+				domain: b.brand.domain,
+				citations: b.citations,
+				share: share(b.citations),
+			})),
 		},
-		meta: { searchTermsCount: terms.length, filters: { topics: filters.topics, search_terms: filters.searchTerms } },
+		meta: {
+			searchTermsCount: terms.length,
+			filters: { topics: filters.topics, search_terms: filters.searchTerms },
+		},
 	});
 };

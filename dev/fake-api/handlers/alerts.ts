@@ -23,10 +23,13 @@ export const listAlerts: Handler = (ctx) => {
 	let sign = forced === 'oldest-first' ? 1 : -1;
 	if (forced === 'as-asked') {
 		const direction = (queryString(q, 'sort_direction') || 'desc').toLowerCase();
-		if (direction !== 'asc' && direction !== 'desc') throw invalid('sort_direction must be "asc" or "desc".', { parameter: 'sort_direction' });
+		if (direction !== 'asc' && direction !== 'desc')
+			throw invalid('sort_direction must be "asc" or "desc".', { parameter: 'sort_direction' });
 		field = queryString(q, 'sort_field') || 'created_at';
 		if (!(ALERT_SORT_FIELDS as readonly string[]).includes(field)) {
-			throw invalid(`sort_field must be one of ${ALERT_SORT_FIELDS.join(', ')}.`, { parameter: 'sort_field' });
+			throw invalid(`sort_field must be one of ${ALERT_SORT_FIELDS.join(', ')}.`, {
+				parameter: 'sort_field',
+			});
 		}
 		sign = direction === 'asc' ? 1 : -1;
 	}
@@ -44,11 +47,20 @@ export const listAlerts: Handler = (ctx) => {
 	const data = sorted.slice(w.start, w.end).map(alertRecord);
 	// Links keep the caller's filters so that following `next` continues the same listing.
 	const keep: Record<string, string | undefined> = {};
-	for (const name of ['last', 'sort_direction', 'sort_field', 'view_type']) keep[name] = queryString(q, name);
+	for (const name of ['last', 'sort_direction', 'sort_field', 'view_type'])
+		keep[name] = queryString(q, name);
 	const link = (page: number): string => selfLink(ctx, { ...keep, per_page: w.perPage, page });
 	return ok({
 		data,
-		meta: { pagination: { total: w.total, count: data.length, per_page: w.perPage, current_page: w.page, total_pages: w.totalPages } },
+		meta: {
+			pagination: {
+				total: w.total,
+				count: data.length,
+				per_page: w.perPage,
+				current_page: w.page,
+				total_pages: w.totalPages,
+			},
+		},
 		links: {
 			self: link(w.page),
 			first: link(1),

@@ -2,7 +2,16 @@
 import { ApiError, invalid, notFound } from '../errors';
 import { groupRecord } from '../records';
 import type { Container, FakeState, Keyword } from '../state';
-import { isRecord, ok, parseIdList, queryString, requireDataObject, type Handler, type HandlerResult, type RequestContext } from '../context';
+import {
+	isRecord,
+	ok,
+	parseIdList,
+	queryString,
+	requireDataObject,
+	type Handler,
+	type HandlerResult,
+	type RequestContext,
+} from '../context';
 
 const containerOf = (ctx: RequestContext): Container => ctx.state.getContainer(ctx.params.name);
 
@@ -10,7 +19,12 @@ const kindOf = (c: Container): string => (c.parent ? 'Group' : 'Project');
 
 /** #1 Every project and group that is not archived (the path says "active"). */
 export const listActive: Handler = (ctx) =>
-	ok({ data: ctx.state.allContainers().filter((c) => !ctx.state.isHidden(c)).map((c) => groupRecord(c, { withTagCounts: true })) });
+	ok({
+		data: ctx.state
+			.allContainers()
+			.filter((c) => !ctx.state.isHidden(c))
+			.map((c) => groupRecord(c, { withTagCounts: true })),
+	});
 
 /** #2 One project or group, archived or not. */
 export const getGroup: Handler = (ctx) => ok({ data: groupRecord(containerOf(ctx)) });
@@ -19,15 +33,21 @@ export const getGroup: Handler = (ctx) => ok({ data: groupRecord(containerOf(ctx
 export const updateGroupStatus: Handler = (ctx) => {
 	const c = containerOf(ctx);
 	const data = requireDataObject(ctx);
-	if (data.type !== undefined && data.type !== 'group') throw invalid('data.type must be "group".', { pointer: '/data/type' });
+	if (data.type !== undefined && data.type !== 'group')
+		throw invalid('data.type must be "group".', { pointer: '/data/type' });
 	const attributes = isRecord(data.attributes) ? data.attributes : undefined;
 	const status = attributes?.status;
 	if (typeof status !== 'number' || !Number.isInteger(status)) {
-		throw invalid('data.attributes.status must be an integer (2 archives).', { pointer: '/data/attributes/status' });
+		throw invalid('data.attributes.status must be an integer (2 archives).', {
+			pointer: '/data/attributes/status',
+		});
 	}
 	c.archived = status === 2;
 	c.updatedAt = ctx.state.now();
-	return ok({ message: `${kindOf(c)} "${c.name}" ${c.archived ? 'archived' : 'updated'}.`, data: groupRecord(c) });
+	return ok({
+		message: `${kindOf(c)} "${c.name}" ${c.archived ? 'archived' : 'updated'}.`,
+		data: groupRecord(c),
+	});
 };
 
 /** #4 Deletes a project (with its groups) or a group, with their keywords. */
@@ -57,14 +77,28 @@ export const createGroup: Handler = (ctx) => {
 	const attributes = isRecord(data.attributes) ? data.attributes : {};
 	const category = attributes.category;
 	if (typeof category !== 'string' || category.trim() === '') {
-		throw invalid('data.attributes.category (the project name) is required.', { pointer: '/data/attributes/category' });
+		throw invalid('data.attributes.category (the project name) is required.', {
+			pointer: '/data/attributes/category',
+		});
 	}
 	const currency = attributes.currency_code;
-	if (currency !== undefined && currency !== null && (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency))) {
-		throw invalid('data.attributes.currency_code must be a 3-letter currency code.', { pointer: '/data/attributes/currency_code' });
+	if (
+		currency !== undefined &&
+		currency !== null &&
+		(typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency))
+	) {
+		throw invalid('data.attributes.currency_code must be a 3-letter currency code.', {
+			pointer: '/data/attributes/currency_code',
+		});
 	}
-	const url = typeof attributes.url === 'string' && attributes.url.trim() !== '' ? attributes.url.trim() : null;
-	const c = ctx.state.createContainer(category, { currencyCode: typeof currency === 'string' ? currency : undefined, url });
+	const url =
+		typeof attributes.url === 'string' && attributes.url.trim() !== ''
+			? attributes.url.trim()
+			: null;
+	const c = ctx.state.createContainer(category, {
+		currencyCode: typeof currency === 'string' ? currency : undefined,
+		url,
+	});
 	return ok({ data: groupRecord(c) }, 201);
 };
 
@@ -75,7 +109,9 @@ export const refreshKeywords: Handler = (ctx) => {
 	const ids = parseIdList(data.project_ids, '/data/project_ids');
 	const withGroups = data.include_sub_groups;
 	if (withGroups !== undefined && typeof withGroups !== 'boolean') {
-		throw invalid('data.include_sub_groups must be a boolean.', { pointer: '/data/include_sub_groups' });
+		throw invalid('data.include_sub_groups must be a boolean.', {
+			pointer: '/data/include_sub_groups',
+		});
 	}
 	const containers = ids.map((id) => state.getContainerById(String(id)));
 	state.rollAllowances();
@@ -109,13 +145,22 @@ export const listRegions: Handler = (ctx) => {
 		if (entry) entry.total++;
 		else totals.set(key, { region: k.region, lang: k.language, type: k.type, total: 1 });
 	}
-	const data = [...totals.values()].sort((a, b) => b.total - a.total || a.region.localeCompare(b.region) || a.type.localeCompare(b.type));
+	const data = [...totals.values()].sort(
+		(a, b) => b.total - a.total || a.region.localeCompare(b.region) || a.type.localeCompare(b.type),
+	);
 	return ok({ data });
 };
 
 export const TIMEFRAMES = ['daily', 'weekly', 'monthly', 'semester', 'yearly', 'life'] as const;
 type Period = (typeof TIMEFRAMES)[number];
-const PERIOD_DAYS: Record<Period, number | 'life'> = { daily: 1, weekly: 7, monthly: 30, semester: 180, yearly: 365, life: 'life' };
+const PERIOD_DAYS: Record<Period, number | 'life'> = {
+	daily: 1,
+	weekly: 7,
+	monthly: 30,
+	semester: 180,
+	yearly: 365,
+	life: 'life',
+};
 const RANGES: Array<{ title: string; max: number }> = [
 	{ title: 'Top 3', max: 3 },
 	{ title: 'Top 10', max: 10 },
@@ -131,7 +176,8 @@ function pastRank(state: FakeState, k: Keyword, days: number | 'life'): number |
 	return state.rankAt(k, days) ?? k.history[k.history.length - 1];
 }
 
-const inRange = (rank: number | null, max: number): boolean => rank !== null && rank > 0 && rank <= max;
+const inRange = (rank: number | null, max: number): boolean =>
+	rank !== null && rank > 0 && rank <= max;
 
 /** #9 Rank-range counts and movements for every period; `timeframe` is validated, `tagId` narrows the keywords. */
 export const groupMetrics: Handler = (ctx): HandlerResult => {
@@ -144,7 +190,8 @@ export const groupMetrics: Handler = (ctx): HandlerResult => {
 	const tagId = queryString(ctx.query, 'tagId');
 	let keywords = [...state.keywordsOf(c)];
 	if (tagId !== undefined && tagId !== '' && tagId !== 'all' && tagId !== '0') {
-		if (!/^\d+$/.test(tagId)) throw invalid('tagId must be a tag id (integer).', { parameter: 'tagId' });
+		if (!/^\d+$/.test(tagId))
+			throw invalid('tagId must be a tag id (integer).', { parameter: 'tagId' });
 		const tag = [...c.tags.values()].find((t) => t.id === Number(tagId));
 		if (!tag) throw notFound(`Tag ${tagId} was not found in "${c.name}".`);
 		keywords = keywords.filter((k) => k.tags.includes(tag.name));
@@ -153,9 +200,15 @@ export const groupMetrics: Handler = (ctx): HandlerResult => {
 		const now = keywords.filter((k) => inRange(k.history[0] ?? null, max)).length;
 		const entry: Record<string, unknown> = { title, count: now };
 		for (const period of TIMEFRAMES) {
-			const then = keywords.filter((k) => inRange(pastRank(state, k, PERIOD_DAYS[period]), max)).length;
+			const then = keywords.filter((k) =>
+				inRange(pastRank(state, k, PERIOD_DAYS[period]), max),
+			).length;
 			const change = now - then;
-			entry[period] = { count: then, change, status: change > 0 ? 'up' : change < 0 ? 'down' : 'tie' };
+			entry[period] = {
+				count: then,
+				change,
+				status: change > 0 ? 'up' : change < 0 ? 'down' : 'tie',
+			};
 		}
 		return entry;
 	});

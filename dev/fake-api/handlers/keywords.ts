@@ -4,7 +4,16 @@ import { ApiError, invalid, notFound, type ErrorIssue } from '../errors';
 import { DAY_MS, dateUtcLiteral, dayStart, monDayYear, parseYmd, round, ymd } from '../format';
 import { keywordRecord } from '../records';
 import { serpFor } from '../serp';
-import { dedupeKey, hostOf, KEYWORD_TYPES, type Container, type FakeState, type Keyword, type KeywordInput, type KeywordType } from '../state';
+import {
+	dedupeKey,
+	hostOf,
+	KEYWORD_TYPES,
+	type Container,
+	type FakeState,
+	type Keyword,
+	type KeywordInput,
+	type KeywordType,
+} from '../state';
 import {
 	isRecord,
 	ok,
@@ -29,7 +38,8 @@ const containerOf = (ctx: RequestContext): Container => ctx.state.getContainer(c
 /** A `date` value (query or `&date=` suffix): strict YYYY-MM-DD, else 422. */
 function parseDate(value: string, parameter: string): number {
 	const ms = parseYmd(value);
-	if (ms === undefined) throw invalid(`${parameter} must be a valid date in the form YYYY-MM-DD.`, { parameter });
+	if (ms === undefined)
+		throw invalid(`${parameter} must be a valid date in the form YYYY-MM-DD.`, { parameter });
 	return ms;
 }
 
@@ -46,7 +56,8 @@ function parseKeywordSegment(ctx: RequestContext): { id: string; date?: number }
 		if (key === 'date') date = parseDate(eq === -1 ? '' : part.slice(eq + 1), 'date');
 	}
 	const queryDate = queryString(ctx.query, 'date');
-	if (date === undefined && queryDate !== undefined && queryDate !== '') date = parseDate(queryDate, 'date');
+	if (date === undefined && queryDate !== undefined && queryDate !== '')
+		date = parseDate(queryDate, 'date');
 	return { id, date };
 }
 
@@ -55,7 +66,12 @@ const dayIndexFor = (state: FakeState, k: Keyword, date: number | undefined): nu
 
 // ------------------------------------------------------------------ #10 add
 
-function optionalString(attrs: Record<string, unknown>, name: string, pointer: string, issues: ErrorIssue[]): string | undefined {
+function optionalString(
+	attrs: Record<string, unknown>,
+	name: string,
+	pointer: string,
+	issues: ErrorIssue[],
+): string | undefined {
 	const v = attrs[name];
 	if (v === undefined || v === null) return undefined;
 	if (typeof v !== 'string') {
@@ -65,14 +81,22 @@ function optionalString(attrs: Record<string, unknown>, name: string, pointer: s
 	return v;
 }
 
-function optionalBool(attrs: Record<string, unknown>, name: string, pointer: string, issues: ErrorIssue[]): boolean | undefined {
+function optionalBool(
+	attrs: Record<string, unknown>,
+	name: string,
+	pointer: string,
+	issues: ErrorIssue[],
+): boolean | undefined {
 	const v = attrs[name];
 	if (v === undefined || v === null) return undefined;
 	// Forms often send 0/1 or "true"/"false"; PHP back ends accept those too.
 	if (v === 0 || v === '0' || v === 'false') return false;
 	if (v === 1 || v === '1' || v === 'true') return true;
 	if (typeof v !== 'boolean') {
-		issues.push({ detail: `${name} must be a boolean.`, source: { pointer: `${pointer}/${name}` } });
+		issues.push({
+			detail: `${name} must be a boolean.`,
+			source: { pointer: `${pointer}/${name}` },
+		});
 		return undefined;
 	}
 	return v;
@@ -81,46 +105,83 @@ function optionalBool(attrs: Record<string, unknown>, name: string, pointer: str
 /** Tags as an array of strings, or one comma-separated string. */
 function parseTags(v: unknown, pointer: string, issues: ErrorIssue[]): string[] | undefined {
 	if (v === undefined || v === null) return undefined;
-	if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
-	if (Array.isArray(v) && v.every((t) => typeof t === 'string' || typeof t === 'number')) return v.map((t) => String(t).trim()).filter(Boolean);
+	if (typeof v === 'string')
+		return v
+			.split(',')
+			.map((s) => s.trim())
+			.filter(Boolean);
+	if (Array.isArray(v) && v.every((t) => typeof t === 'string' || typeof t === 'number'))
+		return v.map((t) => String(t).trim()).filter(Boolean);
 	issues.push({ detail: 'tags must be an array of strings.', source: { pointer } });
 	return undefined;
 }
 
 /** Reads keyword attributes shared by add (#10) and update (#16); `requireCore` makes kw and url mandatory. */
-function readKeywordAttributes(attrs: Record<string, unknown>, pointer: string, requireCore: boolean, issues: ErrorIssue[]): Partial<KeywordInput> {
+function readKeywordAttributes(
+	attrs: Record<string, unknown>,
+	pointer: string,
+	requireCore: boolean,
+	issues: ErrorIssue[],
+): Partial<KeywordInput> {
 	const out: Partial<KeywordInput> = {};
 	const kw = attrs.kw;
 	if (kw !== undefined || requireCore) {
-		if (typeof kw !== 'string' || kw.trim() === '') issues.push({ detail: 'kw is required and must be a non-empty string.', source: { pointer: `${pointer}/kw` } });
-		else if ([...kw.trim()].length > MAX_KW_LENGTH) issues.push({ detail: `kw may not be longer than ${MAX_KW_LENGTH} characters.`, source: { pointer: `${pointer}/kw` } });
+		if (typeof kw !== 'string' || kw.trim() === '')
+			issues.push({
+				detail: 'kw is required and must be a non-empty string.',
+				source: { pointer: `${pointer}/kw` },
+			});
+		else if ([...kw.trim()].length > MAX_KW_LENGTH)
+			issues.push({
+				detail: `kw may not be longer than ${MAX_KW_LENGTH} characters.`,
+				source: { pointer: `${pointer}/kw` },
+			});
 		else out.kw = kw.trim();
 	}
 	const url = attrs.url;
 	if (url !== undefined || requireCore) {
-		if (typeof url !== 'string' || url.trim() === '') issues.push({ detail: 'url is required and must be a non-empty string.', source: { pointer: `${pointer}/url` } });
+		if (typeof url !== 'string' || url.trim() === '')
+			issues.push({
+				detail: 'url is required and must be a non-empty string.',
+				source: { pointer: `${pointer}/url` },
+			});
 		else out.url = url.trim();
 	}
 	const region = optionalString(attrs, 'region', pointer, issues);
 	if (region !== undefined) {
-		if (region.trim() === '') issues.push({ detail: 'region must not be empty.', source: { pointer: `${pointer}/region` } });
+		if (region.trim() === '')
+			issues.push({
+				detail: 'region must not be empty.',
+				source: { pointer: `${pointer}/region` },
+			});
 		else out.region = region.trim();
 	}
 	const language = optionalString(attrs, 'language', pointer, issues);
 	if (language !== undefined) {
-		if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,4})?$/.test(language)) issues.push({ detail: 'language must be a language code such as "en".', source: { pointer: `${pointer}/language` } });
+		if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,4})?$/.test(language))
+			issues.push({
+				detail: 'language must be a language code such as "en".',
+				source: { pointer: `${pointer}/language` },
+			});
 		else out.language = language;
 	}
 	const type = attrs.type;
 	if (type !== undefined && type !== null) {
 		if (typeof type !== 'string' || !(KEYWORD_TYPES as readonly string[]).includes(type)) {
-			issues.push({ detail: 'type must be "se" (desktop), "sem" (mobile) or "maps".', source: { pointer: `${pointer}/type` } });
+			issues.push({
+				detail: 'type must be "se" (desktop), "sem" (mobile) or "maps".',
+				source: { pointer: `${pointer}/type` },
+			});
 		} else out.type = type as KeywordType;
 	}
 	const method = attrs.url_tracking_method;
 	if (method !== undefined && method !== null) {
 		const m = typeof method === 'string' ? method.toLowerCase() : '';
-		if (m !== 'broad' && m !== 'exact') issues.push({ detail: 'url_tracking_method must be "broad" or "Exact".', source: { pointer: `${pointer}/url_tracking_method` } });
+		if (m !== 'broad' && m !== 'exact')
+			issues.push({
+				detail: 'url_tracking_method must be "broad" or "Exact".',
+				source: { pointer: `${pointer}/url_tracking_method` },
+			});
 		else out.url_tracking_method = m === 'broad' ? 'broad' : 'Exact';
 	}
 	const tags = parseTags(attrs.tags ?? attrs.tagsSplited, `${pointer}/tags`, issues);
@@ -143,7 +204,11 @@ function readKeywordAttributes(attrs: Record<string, unknown>, pointer: string, 
 	}
 	if (attrs.source !== undefined && attrs.source !== null) {
 		const s = Number(attrs.source);
-		if (![1, 2, 3, 4].includes(s)) issues.push({ detail: 'source must be 1, 2, 3 or 4.', source: { pointer: `${pointer}/source` } });
+		if (![1, 2, 3, 4].includes(s))
+			issues.push({
+				detail: 'source must be 1, 2, 3 or 4.',
+				source: { pointer: `${pointer}/source` },
+			});
 		else out.source = s;
 	}
 	return out;
@@ -154,8 +219,13 @@ export const addKeywords: Handler = (ctx) => {
 	const state = ctx.state;
 	const c = containerOf(ctx);
 	const body = requireBody(ctx);
-	const items = Array.isArray(body.data) ? body.data : isRecord(body.data) ? [body.data] : undefined;
-	if (!items || items.length === 0) throw invalid('data must be a non-empty array of keyword objects.', { pointer: '/data' });
+	const items = Array.isArray(body.data)
+		? body.data
+		: isRecord(body.data)
+			? [body.data]
+			: undefined;
+	if (!items || items.length === 0)
+		throw invalid('data must be a non-empty array of keyword objects.', { pointer: '/data' });
 	const issues: ErrorIssue[] = [];
 	const inputs: KeywordInput[] = [];
 	items.forEach((item, i) => {
@@ -164,16 +234,20 @@ export const addKeywords: Handler = (ctx) => {
 			issues.push({ detail: 'Each keyword needs an attributes object.', source: { pointer } });
 			return;
 		}
-		if (item.type !== undefined && item.type !== 'keyword') issues.push({ detail: 'type must be "keyword".', source: { pointer: `/data/${i}/type` } });
+		if (item.type !== undefined && item.type !== 'keyword')
+			issues.push({ detail: 'type must be "keyword".', source: { pointer: `/data/${i}/type` } });
 		const input = readKeywordAttributes(item.attributes, pointer, true, issues);
-		if (input.kw !== undefined && input.url !== undefined) inputs.push({ ...input, kw: input.kw, source: input.source ?? 1 });
+		if (input.kw !== undefined && input.url !== undefined)
+			inputs.push({ ...input, kw: input.kw, source: input.source ?? 1 });
 	});
 	if (issues.length > 0) throw new ApiError(422, issues);
 	state.rollAllowances();
 	const allowance = state.account.dailyAdded;
 	const remaining = allowance.limit - allowance.used;
 	if (inputs.length > remaining) {
-		throw invalid(`Daily keyword limit reached: ${remaining} keyword additions remaining today.`, { pointer: '/data' });
+		throw invalid(`Daily keyword limit reached: ${remaining} keyword additions remaining today.`, {
+			pointer: '/data',
+		});
 	}
 	const added: Keyword[] = [];
 	let duplicates = 0;
@@ -199,7 +273,15 @@ export const getKeyword: Handler = (ctx) => {
 	const c = containerOf(ctx);
 	const { id, date } = parseKeywordSegment(ctx);
 	const k = ctx.state.getKeyword(c, id);
-	return ok({ data: keywordRecord(ctx.state, k, 'single', dayIndexFor(ctx.state, k, date), ctx.behaviour.historyOrder) });
+	return ok({
+		data: keywordRecord(
+			ctx.state,
+			k,
+			'single',
+			dayIndexFor(ctx.state, k, date),
+			ctx.behaviour.historyOrder,
+		),
+	});
 };
 
 export const deleteKeyword: Handler = (ctx) => {
@@ -221,7 +303,10 @@ export const listKeywords: Handler = (ctx) => {
 	const data = [];
 	for (let i = w.start; i < w.end; i++) {
 		const k = state.keywords.get(c.keywordIds[i]);
-		if (k) data.push(keywordRecord(state, k, 'list', dayIndexFor(state, k, date), ctx.behaviour.historyOrder));
+		if (k)
+			data.push(
+				keywordRecord(state, k, 'list', dayIndexFor(state, k, date), ctx.behaviour.historyOrder),
+			);
 	}
 	// Scanning 50,000 keywords on every page would dominate paging time, so the distinct values are cached.
 	if (!c.listMeta) {
@@ -235,15 +320,29 @@ export const listKeywords: Handler = (ctx) => {
 		}
 		c.listMeta = { domains: [...domains], types: [...types] };
 	}
-	const linkParams = (page: number): Record<string, string | number | undefined> => ({ per_page: w.perPage, date: dateText || undefined, page });
+	const linkParams = (page: number): Record<string, string | number | undefined> => ({
+		per_page: w.perPage,
+		date: dateText || undefined,
+		page,
+	});
 	return ok({
 		data,
 		meta: {
 			domains: c.listMeta.domains,
 			types: c.listMeta.types,
-			pagination: { total: w.total, count: data.length, per_page: w.perPage, current_page: w.page, total_pages: w.totalPages },
+			pagination: {
+				total: w.total,
+				count: data.length,
+				per_page: w.perPage,
+				current_page: w.page,
+				total_pages: w.totalPages,
+			},
 		},
-		links: { self: selfLink(ctx, linkParams(w.page)), first: selfLink(ctx, linkParams(1)), last: selfLink(ctx, linkParams(w.totalPages)) },
+		links: {
+			self: selfLink(ctx, linkParams(w.page)),
+			first: selfLink(ctx, linkParams(1)),
+			last: selfLink(ctx, linkParams(w.totalPages)),
+		},
 	});
 };
 
@@ -253,12 +352,20 @@ export const listKeywords: Handler = (ctx) => {
 export const keywordChart: Handler = (ctx) => {
 	const state = ctx.state;
 	const action = queryString(ctx.query, 'action');
-	if (action === undefined || action === '') throw invalid('The action parameter is required (action=chart).', { parameter: 'action' });
-	if (action !== 'chart') throw invalid(`Unsupported action "${action}"; use action=chart.`, { parameter: 'action' });
+	if (action === undefined || action === '')
+		throw invalid('The action parameter is required (action=chart).', { parameter: 'action' });
+	if (action !== 'chart')
+		throw invalid(`Unsupported action "${action}"; use action=chart.`, { parameter: 'action' });
 	const limit = queryPositiveInt(ctx.query, 'limit') ?? 30;
-	if (limit > CHART_MAX_DAYS) throw invalid(`limit may not be greater than ${CHART_MAX_DAYS} days.`, { parameter: 'limit' });
+	if (limit > CHART_MAX_DAYS)
+		throw invalid(`limit may not be greater than ${CHART_MAX_DAYS} days.`, { parameter: 'limit' });
 	const body = requireBody(ctx);
-	const source = body.keyword_ids !== undefined ? body.keyword_ids : isRecord(body.data) ? body.data.keyword_ids : undefined;
+	const source =
+		body.keyword_ids !== undefined
+			? body.keyword_ids
+			: isRecord(body.data)
+				? body.data.keyword_ids
+				: undefined;
 	const ids = parseIdList(source, '/keyword_ids');
 	const data = ids.map((id) => {
 		const k = state.keywords.get(id);
@@ -271,14 +378,30 @@ export const keywordChart: Handler = (ctx) => {
 			const rank = state.rankAt(k, i);
 			const day = lastDay - i * DAY_MS;
 			const shown = rank !== null && rank > 0 ? rank : null;
-			rankingurls.push({ date: ymd(day), rank: shown, rankingurl: shown === null ? 'NOT FOUND' : k.rankingUrl === 'NOT FOUND' ? k.url : k.rankingUrl });
+			rankingurls.push({
+				date: ymd(day),
+				rank: shown,
+				rankingurl:
+					shown === null ? 'NOT FOUND' : k.rankingUrl === 'NOT FOUND' ? k.url : k.rankingUrl,
+			});
 			points.push([dateUtcLiteral(day), shown]);
 		}
 		points.reverse(); // the series runs forward in time; rankingurls stay newest first
-		const series = { name: domain, data: points, visible: true, pointInterval: 86_400_000, showInLegend: true, zIndex: 2, turboThreshold: 0 };
+		const series = {
+			name: domain,
+			data: points,
+			visible: true,
+			pointInterval: 86_400_000,
+			showInLegend: true,
+			zIndex: 2,
+			turboThreshold: 0,
+		};
 		const label = [domain, k.kw, k.container.name, k.region, k.language].join('|');
 		const hash = createHash('md5').update(`${k.id}:${k.container.auth}`).digest('hex');
-		return { kwid: k.id, data: [[series], [], label, `${k.id}|${hash}`, { days: limit, rankingurls }] };
+		return {
+			kwid: k.id,
+			data: [[series], [], label, `${k.id}|${hash}`, { days: limit, rankingurls }],
+		};
 	});
 	return ok({ data });
 };
@@ -298,8 +421,10 @@ export const competitorHistory: Handler = (ctx) => {
 		const m = /^(\d{4}-\d{2}-\d{2})\.(\d{4}-\d{2}-\d{2})$/.exec(range);
 		const a = m ? parseYmd(m[1]) : undefined;
 		const b = m ? parseYmd(m[2]) : undefined;
-		if (a === undefined || b === undefined) throw invalid('dateRange must look like YYYY-MM-DD.YYYY-MM-DD.', { parameter: 'dateRange' });
-		if (a > b) throw invalid('dateRange must start on or before its end date.', { parameter: 'dateRange' });
+		if (a === undefined || b === undefined)
+			throw invalid('dateRange must look like YYYY-MM-DD.YYYY-MM-DD.', { parameter: 'dateRange' });
+		if (a > b)
+			throw invalid('dateRange must start on or before its end date.', { parameter: 'dateRange' });
 		from = a;
 		to = b;
 	}
@@ -318,7 +443,8 @@ export const competitorHistory: Handler = (ctx) => {
 function ownedKeywords(state: FakeState, c: Container, ids: number[]): Keyword[] {
 	return ids.map((id) => {
 		const k = state.keywords.get(id);
-		if (!k || (k.container !== c && k.container.parent !== c)) throw notFound(`Keyword ${id} was not found in project ${c.projectId}.`);
+		if (!k || (k.container !== c && k.container.parent !== c))
+			throw notFound(`Keyword ${id} was not found in project ${c.projectId}.`);
 		return k;
 	});
 }
@@ -332,9 +458,11 @@ export const updateKeywords: Handler = (ctx) => {
 	const state = ctx.state;
 	const c = state.getContainerById(ctx.params.projectId);
 	const data = requireDataObject(ctx);
-	if (data.type !== undefined && data.type !== 'keyword') throw invalid('data.type must be "keyword".', { pointer: '/data/type' });
+	if (data.type !== undefined && data.type !== 'keyword')
+		throw invalid('data.type must be "keyword".', { pointer: '/data/type' });
 	const ids = parseIdList(data.ids, '/data/ids');
-	if (!isRecord(data.attributes)) throw invalid('data.attributes must be an object.', { pointer: '/data/attributes' });
+	if (!isRecord(data.attributes))
+		throw invalid('data.attributes must be an object.', { pointer: '/data/attributes' });
 	const issues: ErrorIssue[] = [];
 	const changes = readKeywordAttributes(data.attributes, '/data/attributes', false, issues);
 	if (issues.length > 0) throw new ApiError(422, issues);
@@ -345,9 +473,11 @@ export const updateKeywords: Handler = (ctx) => {
 		if (changes.kw !== undefined) k.kw = changes.kw;
 		if (changes.url !== undefined) {
 			k.url = changes.url;
-			if (changes.url_tracking_method === undefined) k.urlTrackingMethod = k.url.includes('/') ? 'Exact' : 'broad';
+			if (changes.url_tracking_method === undefined)
+				k.urlTrackingMethod = k.url.includes('/') ? 'Exact' : 'broad';
 		}
-		if (changes.url_tracking_method !== undefined) k.urlTrackingMethod = changes.url_tracking_method;
+		if (changes.url_tracking_method !== undefined)
+			k.urlTrackingMethod = changes.url_tracking_method;
 		k.exact = k.urlTrackingMethod === 'Exact';
 		if (changes.region !== undefined) k.region = changes.region;
 		if (changes.language !== undefined) k.language = changes.language;
@@ -368,7 +498,9 @@ export const updateKeywords: Handler = (ctx) => {
 		}
 		k.updatedAt = t;
 	}
-	return ok({ data: keywords.map((k) => keywordRecord(state, k, 'list', 0, ctx.behaviour.historyOrder)) });
+	return ok({
+		data: keywords.map((k) => keywordRecord(state, k, 'list', 0, ctx.behaviour.historyOrder)),
+	});
 };
 
 /** #17 Bulk delete: all ids must belong to the project (or its groups), else nothing is deleted. */
@@ -376,7 +508,8 @@ export const deleteKeywords: Handler = (ctx) => {
 	const state = ctx.state;
 	const c = state.getContainerById(ctx.params.projectId);
 	const data = requireDataObject(ctx);
-	if (data.type !== undefined && data.type !== 'keyword') throw invalid('data.type must be "keyword".', { pointer: '/data/type' });
+	if (data.type !== undefined && data.type !== 'keyword')
+		throw invalid('data.type must be "keyword".', { pointer: '/data/type' });
 	const ids = parseIdList(data.ids, '/data/ids');
 	const keywords = ownedKeywords(state, c, ids);
 	const deleted = state.deleteKeywords(keywords.map((k) => k.id));
@@ -389,7 +522,10 @@ export const deleteKeywords: Handler = (ctx) => {
 export const rankingUrls: Handler = (ctx) => {
 	const state = ctx.state;
 	const c = containerOf(ctx);
-	const pages = new Map<string, { n: number; cur: number; prev: number; ms: number; cpc: number }>();
+	const pages = new Map<
+		string,
+		{ n: number; cur: number; prev: number; ms: number; cpc: number }
+	>();
 	for (const k of state.keywordsOf(c)) {
 		const rank = k.history[0] ?? 0;
 		if (rank <= 0 || k.rankingUrl === 'NOT FOUND') continue;
@@ -411,7 +547,12 @@ export const rankingUrls: Handler = (ctx) => {
 			total_search_volume: p.ms,
 			average_cost_per_click: round(p.cpc / p.n),
 		}))
-		.sort((a, b) => b.total_keyword_count - a.total_keyword_count || b.total_search_volume - a.total_search_volume || a.current_ranking_url.localeCompare(b.current_ranking_url));
+		.sort(
+			(a, b) =>
+				b.total_keyword_count - a.total_keyword_count ||
+				b.total_search_volume - a.total_search_volume ||
+				a.current_ranking_url.localeCompare(b.current_ranking_url),
+		);
 	const w = pageWindow(ctx.query, all.length, RANKING_URLS_DEFAULT_PER_PAGE);
 	const explicitPerPage = queryString(ctx.query, 'per_page') !== undefined ? w.perPage : undefined;
 	const link = (page: number): string => selfLink(ctx, { per_page: explicitPerPage, page });

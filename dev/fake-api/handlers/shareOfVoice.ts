@@ -11,7 +11,13 @@ export const latestShareOfVoice: Handler = (ctx) => {
 };
 
 /** Spacing of the points of #19 per range (spec §4.3): 7→1 day, 30→7, 90→14, 180→30, 365→60. */
-export const SOV_STEP_DAYS: Record<string, number> = { '7': 1, '30': 7, '90': 14, '180': 30, '365': 60 };
+export const SOV_STEP_DAYS: Record<string, number> = {
+	'7': 1,
+	'30': 7,
+	'90': 14,
+	'180': 30,
+	'365': 60,
+};
 
 /** #19 Share of voice over time, oldest point first. The success body is not documented; this shape is the fake's. */
 export const shareOfVoiceHistory: Handler = (ctx) => {
@@ -27,7 +33,10 @@ export const shareOfVoiceHistory: Handler = (ctx) => {
 	const data = [];
 	for (let i = count - 1; i >= 0; i--) {
 		const daysAgo = i * step;
-		data.push({ date: ymd(today - daysAgo * DAY_MS), entries: shareOfVoice(ctx.state, c, daysAgo) });
+		data.push({
+			date: ymd(today - daysAgo * DAY_MS),
+			entries: shareOfVoice(ctx.state, c, daysAgo),
+		});
 	}
 	return ok({ data, meta: { daysrange: days, points: count } });
 };

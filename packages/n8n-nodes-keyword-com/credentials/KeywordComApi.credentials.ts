@@ -17,7 +17,10 @@ export class KeywordComApi implements ICredentialType {
 
 	displayName = 'Keyword.com API';
 
-	icon: Icon = { light: 'file:../icons/keyword-com.svg', dark: 'file:../icons/keyword-com.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/keyword-com.svg',
+		dark: 'file:../icons/keyword-com.dark.svg',
+	};
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-keyword-com#credentials';
 
@@ -49,7 +52,10 @@ export class KeywordComApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiToken ?? '')}` },
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.apiToken ?? '')}`,
+			},
 		};
 	}
 

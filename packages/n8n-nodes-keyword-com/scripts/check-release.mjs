@@ -17,8 +17,12 @@ export function placeholdersIn(pkg) {
 		'bugs.url': pkg.bugs?.url,
 	};
 	return Object.entries(fields)
-		.filter(([, value]) => typeof value !== 'string' || value.trim() === '' || PLACEHOLDER.test(value))
-		.map(([field, value]) => `${field}: ${value === undefined ? '(missing)' : JSON.stringify(value)}`);
+		.filter(
+			([, value]) => typeof value !== 'string' || value.trim() === '' || PLACEHOLDER.test(value),
+		)
+		.map(
+			([field, value]) => `${field}: ${value === undefined ? '(missing)' : JSON.stringify(value)}`,
+		);
 }
 
 const file = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');

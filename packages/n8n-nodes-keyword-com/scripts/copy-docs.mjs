@@ -9,7 +9,10 @@ const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repositoryRoot = join(packageRoot, '..', '..');
 for (const file of ['README.md', 'LICENSE']) {
 	const source = join(repositoryRoot, file);
-	if (existsSync(source) && existsSync(join(repositoryRoot, 'packages', 'n8n-nodes-keyword-com', 'package.json'))) {
+	if (
+		existsSync(source) &&
+		existsSync(join(repositoryRoot, 'packages', 'n8n-nodes-keyword-com', 'package.json'))
+	) {
 		copyFileSync(source, join(packageRoot, file));
 	}
 }

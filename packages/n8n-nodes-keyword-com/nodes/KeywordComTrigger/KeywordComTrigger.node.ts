@@ -72,7 +72,8 @@ function readOutput(context: IPollFunctions): OutputChoice {
 		const simplify = context.getNodeParameter('simplify', true) as boolean;
 		return { version, simplify, mode: 'raw', fields: [] };
 	}
-	const get = (name: string, fallback: unknown) => context.getNodeParameter(name, fallback as never) as unknown;
+	const get = (name: string, fallback: unknown) =>
+		context.getNodeParameter(name, fallback as never) as unknown;
 	return { version, simplify: false, ...readOutputMode(get) };
 }
 
@@ -215,7 +216,12 @@ export class KeywordComTrigger implements INodeType {
 			const cursor = readAlertCursor(stored?.state as WindowCursor | undefined, stored?.raw);
 			outcome = await pollNewAlerts(api, cursor, settings, limits);
 		} else {
-			outcome = await pollKeywordUpdates(api, stored?.state as KeywordState | undefined, settings, limits);
+			outcome = await pollKeywordUpdates(
+				api,
+				stored?.state as KeywordState | undefined,
+				settings,
+				limits,
+			);
 		}
 		const elapsedMs = limits.budget.elapsedMs();
 		if (mayHaveBeenAbandoned(fromN8n, elapsedMs)) {

@@ -41,7 +41,11 @@ export function createApi(
 	const base = { baseURL: baseUrl, timeout: REQUEST_TIMEOUT_MS };
 	// The credential read once by poll(): n8n would otherwise read it again for every page.
 	const get = async (url: string, qs?: IDataObject) =>
-		await apiRequest(context, { method: 'GET', url, qs, base }, { policy, credentials, deadline: budget?.deadline });
+		await apiRequest(
+			context,
+			{ method: 'GET', url, qs, base },
+			{ policy, credentials, deadline: budget?.deadline },
+		);
 	return {
 		alertsPage: async (page, perPage) =>
 			(

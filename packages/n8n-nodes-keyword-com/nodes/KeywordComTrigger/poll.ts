@@ -54,7 +54,13 @@ import {
 } from './logic/keywords';
 import { idSequenceOf, timeSequenceOf } from './logic/order';
 import { learnHistoryOrder, rankChange, type HistoryOrder } from './logic/ranks';
-import { readAfter, type Direction, type PageSizes, type ReadPosition, type ServedPage } from '../shared/reader';
+import {
+	readAfter,
+	type Direction,
+	type PageSizes,
+	type ReadPosition,
+	type ServedPage,
+} from '../shared/reader';
 import { inScope, type Scope } from '../shared/groupName';
 
 export interface TriggerApi {
@@ -115,7 +121,9 @@ export function servedList(body: unknown): ServedList {
 	const pagination = ((object.meta ?? {}) as IDataObject).pagination as IDataObject | undefined;
 	const number = (value: unknown) => {
 		const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-		return typeof parsed === 'number' && Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
+		return typeof parsed === 'number' && Number.isFinite(parsed) && parsed >= 0
+			? parsed
+			: undefined;
 	};
 	return {
 		records,
@@ -165,7 +173,10 @@ export interface AlertCursor extends WindowCursor {
 	n?: number;
 }
 
-export function readAlertCursor(cursor: WindowCursor | undefined, raw: unknown): AlertCursor | undefined {
+export function readAlertCursor(
+	cursor: WindowCursor | undefined,
+	raw: unknown,
+): AlertCursor | undefined {
 	if (!cursor) return undefined;
 	const { o, x, n } = (raw ?? {}) as IDataObject;
 	const result: AlertCursor = { ...cursor };
@@ -207,7 +218,8 @@ export async function pollNewAlerts(
 	if (!cursor) return await alertBaseline(fetch);
 
 	let read: AlertRead | undefined;
-	if (cursor.o === 'a' || cursor.o === 'd') read = await readAlertsFromFloor(fetch, cursor, cursor.o, tieOf(cursor), limits, allowance);
+	if (cursor.o === 'a' || cursor.o === 'd')
+		read = await readAlertsFromFloor(fetch, cursor, cursor.o, tieOf(cursor), limits, allowance);
 	// No order known, or the list no longer runs the way it did: look at its first page.
 	if (!read) read = await probeAndReadAlerts(fetch, cursor, limits, allowance);
 
@@ -233,7 +245,9 @@ export async function pollNewAlerts(
 }
 
 /** First activation: the newest alerts mark "now"; nothing is emitted. */
-async function alertBaseline(fetch: (page: number, perPage: number) => Promise<ServedList>): Promise<PollOutcome<AlertCursor>> {
+async function alertBaseline(
+	fetch: (page: number, perPage: number) => Promise<ServedList>,
+): Promise<PollOutcome<AlertCursor>> {
 	const first = await fetch(1, ALERT_PAGE_SIZE);
 	let events = toAlertEvents(first.records);
 	const { sequence, tie } = timeSequenceOf(events);
@@ -242,8 +256,13 @@ async function alertBaseline(fetch: (page: number, perPage: number) => Promise<S
 	const lastPage = lastPageOf(first, ALERT_PAGE_SIZE);
 	if (order !== 'd' && lastPage > 1) {
 		// Oldest first: the newest alerts are on the last page. Unordered: every page is needed.
-		const pages = order === 'a' ? [lastPage] : Array.from({ length: lastPage - 1 }, (_, n) => n + 2);
-		const served = await mapConcurrent(pages, READ_CONCURRENCY, async (page) => await fetch(page, ALERT_PAGE_SIZE));
+		const pages =
+			order === 'a' ? [lastPage] : Array.from({ length: lastPage - 1 }, (_, n) => n + 2);
+		const served = await mapConcurrent(
+			pages,
+			READ_CONCURRENCY,
+			async (page) => await fetch(page, ALERT_PAGE_SIZE),
+		);
 		if (order === 'a') {
 			newestPage = served[0];
 			events = toAlertEvents(newestPage.records);
@@ -299,7 +318,10 @@ async function readAlertsFromFloor(
 		maxRequests: Math.max(0, allowance.left),
 	});
 	if (outcome.stoppedBy === 'unordered') return undefined;
-	const events = outcome.fresh.map(({ key, record }) => ({ ...(key as Stamped), record: record as IDataObject }));
+	const events = outcome.fresh.map(({ key, record }) => ({
+		...(key as Stamped),
+		record: record as IDataObject,
+	}));
 	const stoppedError = outcome.stoppedBy === 'error' ? outcome.error : undefined;
 	return {
 		events,
@@ -338,8 +360,17 @@ async function probeAndReadAlerts(
 			};
 		}
 		// The floor's last known place is still a good first guess when the list kept its order.
-		const hinted: AlertCursor = cursor.o === order ? cursor : { ...cursor, x: undefined, n: first.total };
-		const read = await readAlertsFromFloor(fetch, hinted, order, tie, limits, allowance, first.total);
+		const hinted: AlertCursor =
+			cursor.o === order ? cursor : { ...cursor, x: undefined, n: first.total };
+		const read = await readAlertsFromFloor(
+			fetch,
+			hinted,
+			order,
+			tie,
+			limits,
+			allowance,
+			first.total,
+		);
 		if (read) return read;
 	}
 	return await readAllAlerts(fetch, first, cursor, tie, limits);
@@ -370,7 +401,8 @@ async function readAllAlerts(
 		}
 	});
 	// Nothing is known until every page is in: the read covers no more than the floor.
-	if (stopped !== undefined) return { events: [], covers: floorKey(cursor.f), order: 'u', tie, error: stopped };
+	if (stopped !== undefined)
+		return { events: [], covers: floorKey(cursor.f), order: 'u', tie, error: stopped };
 	return { events, covers: 'all', order: 'u', tie };
 }
 
@@ -378,8 +410,15 @@ async function readAllAlerts(
  * Where the new floor is likely to be in the list, for the next poll's first request: the reader's end position,
  * moved back over the alerts read above the new floor.
  */
-function floorHint(read: AlertRead, next: AlertCursor, previous: AlertCursor): { x: number; n: number } | undefined {
-	if (!read.position) return previous.o === read.order && previous.x !== undefined ? { x: previous.x, n: previous.n ?? 0 } : undefined;
+function floorHint(
+	read: AlertRead,
+	next: AlertCursor,
+	previous: AlertCursor,
+): { x: number; n: number } | undefined {
+	if (!read.position)
+		return previous.o === read.order && previous.x !== undefined
+			? { x: previous.x, n: previous.n ?? 0 }
+			: undefined;
 	const tie = tieOf(next);
 	const above = read.events.filter((event) => !isCovered(event, next.f, tie)).length;
 	const direction = directionOf(read.order);
@@ -387,7 +426,10 @@ function floorHint(read: AlertRead, next: AlertCursor, previous: AlertCursor): {
 	return { x: Math.max(direction === 'backward' ? 0 : -1, x), n: read.position.total };
 }
 
-export async function sampleAlerts(api: TriggerApi, settings: PollSettings): Promise<IDataObject[] | NoEventYet> {
+export async function sampleAlerts(
+	api: TriggerApi,
+	settings: PollSettings,
+): Promise<IDataObject[] | NoEventYet> {
 	const first = servedList(await api.alertsPage(1, ALERT_PAGE_SIZE));
 	let events = toAlertEvents(first.records);
 	const lastPage = lastPageOf(first, ALERT_PAGE_SIZE);
@@ -425,10 +467,14 @@ async function readKeywordList(
 	let orderKnown = read.e !== undefined || read.x >= 0;
 	const fetch = async (page: number, perPage: number): Promise<ServedList> => {
 		allowance.take();
-		const served = servedList(await limits.budget.timed(async () => await api.keywordPage(job.name, page, perPage)));
+		const served = servedList(
+			await limits.budget.timed(async () => await api.keywordPage(job.name, page, perPage)),
+		);
 		if (!orderKnown && page === 1) {
 			orderKnown = true;
-			const sequence = idSequenceOf(served.records.map(keywordId).filter((id): id is string => id !== undefined));
+			const sequence = idSequenceOf(
+				served.records.map(keywordId).filter((id): id is string => id !== undefined),
+			);
 			if (sequence === 'descending') read.o = 'd';
 			else if (sequence === 'unordered') read.o = '?';
 		}
@@ -460,7 +506,11 @@ async function readKeywordList(
 			return await readPageByPage(fetch, { ...next, o: '?' }, records, limits, allowance);
 		}
 		if (read.o) next.o = read.o;
-		return { records, read: next, error: outcome.stoppedBy === 'error' ? outcome.error : undefined };
+		return {
+			records,
+			read: next,
+			error: outcome.stoppedBy === 'error' ? outcome.error : undefined,
+		};
 	} catch (error) {
 		// The project or group is gone (deleted or archived meanwhile): nothing more to report from it.
 		if ((error as { httpCode?: unknown }).httpCode === '404') return { records, read: 'done' };
@@ -514,7 +564,9 @@ export async function pollKeywordUpdates(
 		plan = planKeywordPoll(state, toContainers(body), settings.scope, serverTime);
 	}
 	if (!state) return { items: [], state: plan.next, complete: true };
-	const allowance = new RequestAllowance((limits.maxRequests ?? MAX_REQUESTS_PER_POLL) - (resuming ? 0 : 1));
+	const allowance = new RequestAllowance(
+		(limits.maxRequests ?? MAX_REQUESTS_PER_POLL) - (resuming ? 0 : 1),
+	);
 	const found: KeywordEvent[] = [];
 	const errors: unknown[] = [];
 	let progress = false;
@@ -537,17 +589,22 @@ export async function pollKeywordUpdates(
 		historyOrderOf(state),
 		events.map((event) => (event.record.attributes ?? {}) as IDataObject),
 	);
-	if (order === 'newestFirst' || order === 'oldestFirst') plan.next.o = order === 'newestFirst' ? 'n' : 'o';
+	if (order === 'newestFirst' || order === 'oldestFirst')
+		plan.next.o = order === 'newestFirst' ? 'n' : 'o';
 	const items = events
 		.filter(
 			(event) =>
-				!settings.onlyRankChanges || rankChange((event.record.attributes ?? {}) as IDataObject, order).rank_changed !== false,
+				!settings.onlyRankChanges ||
+				rankChange((event.record.attributes ?? {}) as IDataObject, order).rank_changed !== false,
 		)
 		.map((event) => keywordItem(event.record, settings.output, settings.token, order));
 	return { items, state: plan.next, complete: complete && !resuming, error: errors[0] };
 }
 
-export async function sampleKeywordUpdates(api: TriggerApi, settings: PollSettings): Promise<IDataObject[] | NoEventYet> {
+export async function sampleKeywordUpdates(
+	api: TriggerApi,
+	settings: PollSettings,
+): Promise<IDataObject[] | NoEventYet> {
 	const { body } = await api.activeGroups();
 	const updated = toContainers(body)
 		.filter((container) => container.u !== null && inScope(container.name, settings.scope))
@@ -561,9 +618,17 @@ export async function sampleKeywordUpdates(api: TriggerApi, settings: PollSettin
 			.sort((a, b) => b.at - a.at)
 			.map((entry) => entry.raw as IDataObject);
 		if (events.length === 0) continue;
-		const order = learnHistoryOrder(undefined, events.map((record) => (record.attributes ?? {}) as IDataObject));
-		const changed = events.filter((record) => rankChange((record.attributes ?? {}) as IDataObject, order).rank_changed !== false);
-		const chosen = (settings.onlyRankChanges && changed.length > 0 ? changed : events).slice(0, SAMPLE_SIZE).reverse();
+		const order = learnHistoryOrder(
+			undefined,
+			events.map((record) => (record.attributes ?? {}) as IDataObject),
+		);
+		const changed = events.filter(
+			(record) =>
+				rankChange((record.attributes ?? {}) as IDataObject, order).rank_changed !== false,
+		);
+		const chosen = (settings.onlyRankChanges && changed.length > 0 ? changed : events)
+			.slice(0, SAMPLE_SIZE)
+			.reverse();
 		return chosen.map((record) => keywordItem(record, settings.output, settings.token, order));
 	}
 	return (

@@ -17,7 +17,14 @@ export const DEFAULT_ADD_CHUNK_SIZE = 250;
 export const MAX_KEYWORD_LENGTH = 150;
 export const MAX_CHART_DAYS = 180;
 export const SHARE_OF_VOICE_RANGES = [7, 30, 90, 180, 365] as const;
-export const PROJECT_TIMEFRAMES = ['daily', 'weekly', 'monthly', 'semester', 'yearly', 'life'] as const;
+export const PROJECT_TIMEFRAMES = [
+	'daily',
+	'weekly',
+	'monthly',
+	'semester',
+	'yearly',
+	'life',
+] as const;
 export const AI_TIMEFRAMES = ['24h', '7d', '30d', '3m', '1y'] as const;
 export const AI_AGGREGATIONS = ['hourly', 'daily', 'weekly', 'monthly'] as const;
 

@@ -28,12 +28,12 @@ export interface ApiFailure {
 const ADVICE: Record<number, string> = {
 	400: 'The request was not understood. Check the values of the fields of this operation.',
 	401: 'The API token was rejected. Copy it again from Keyword.com → Settings → Account and update the credential.',
-	403: 'This token may not do this. Check your plan limits (keywords, daily additions, on-demand refreshes) and that the token is the account\'s master token.',
+	403: "This token may not do this. Check your plan limits (keywords, daily additions, on-demand refreshes) and that the token is the account's master token.",
 	404: 'Not found. Check the project or group name (case and spaces matter), the keyword id or the domain id.',
 	405: 'Keyword.com does not allow this method here. Check the Base URL of the credential.',
 	409: 'The request conflicts with the current state (for example a project that already exists).',
 	422: 'Keyword.com refused one of the values. The message above says which.',
-	429: 'Keyword.com limits how many requests an account may send. Wait a minute before running again, lower the node\'s Concurrency option, or spread the workflow\'s runs; check the API limits of your plan.',
+	429: "Keyword.com limits how many requests an account may send. Wait a minute before running again, lower the node's Concurrency option, or spread the workflow's runs; check the API limits of your plan.",
 };
 
 const STATUS_TITLES: Record<number, string> = {
@@ -92,7 +92,9 @@ export function extractApiMessage(body: unknown, token?: string): string | undef
 			if (typeof entry === 'string') return entry;
 			const error = (entry ?? {}) as IDataObject;
 			const detail = error.detail ?? error.message ?? error.title;
-			const pointer = (error.source as IDataObject | undefined)?.pointer ?? (error.source as IDataObject | undefined)?.parameter;
+			const pointer =
+				(error.source as IDataObject | undefined)?.pointer ??
+				(error.source as IDataObject | undefined)?.parameter;
 			return detail ? `${String(detail)}${pointer ? ` (${String(pointer)})` : ''}` : undefined;
 		});
 		const text = parts.filter(Boolean).join('; ');
@@ -101,7 +103,10 @@ export function extractApiMessage(body: unknown, token?: string): string | undef
 	if (object.errors && typeof object.errors === 'object' && !Array.isArray(object.errors)) {
 		// Laravel validation style: {errors: {field: [messages]}}
 		const text = Object.entries(object.errors as IDataObject)
-			.map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(', ') : String(messages)}`)
+			.map(
+				([field, messages]) =>
+					`${field}: ${Array.isArray(messages) ? messages.join(', ') : String(messages)}`,
+			)
 			.join('; ');
 		if (text) return clip(text, token);
 	}
@@ -117,7 +122,8 @@ export function extractApiMessage(body: unknown, token?: string): string | undef
 }
 
 const NETWORK_MESSAGES: Record<string, string> = {
-	ECONNREFUSED: 'Could not connect to Keyword.com (connection refused). Check the Base URL of the credential.',
+	ECONNREFUSED:
+		'Could not connect to Keyword.com (connection refused). Check the Base URL of the credential.',
 	ECONNRESET: 'The connection to Keyword.com was closed before an answer arrived.',
 	ENOTFOUND: 'The Keyword.com host could not be found. Check the Base URL of the credential.',
 	ETIMEDOUT: 'Keyword.com did not answer in time.',
@@ -138,13 +144,18 @@ function seconds(ms: number): string {
 }
 
 /** Message and description for a failure, with any trace of the token removed. */
-export function describeFailure(failure: ApiFailure, token?: string, context?: string): DescribedFailure {
+export function describeFailure(
+	failure: ApiFailure,
+	token?: string,
+	context?: string,
+): DescribedFailure {
 	const { status } = failure;
 	const apiMessage = extractApiMessage(failure.body, token);
 	let message: string;
 	let description: string;
 	if (status && status >= 400) {
-		const title = STATUS_TITLES[status] ?? (status >= 500 ? 'Keyword.com server error' : 'Request failed');
+		const title =
+			STATUS_TITLES[status] ?? (status >= 500 ? 'Keyword.com server error' : 'Request failed');
 		message = `${title} (HTTP ${status})${apiMessage ? `: ${apiMessage}` : ''}`;
 		description =
 			ADVICE[status] ??
@@ -156,7 +167,8 @@ export function describeFailure(failure: ApiFailure, token?: string, context?: s
 		description = `Network error ${failure.code}.`;
 	} else if (status && status < 400) {
 		message = `Keyword.com answered HTTP ${status} with a body that could not be read${apiMessage ? `: ${apiMessage}` : ''}`;
-		description = 'The answer was empty, cut off or not JSON. Try again; if it persists, contact Keyword.com support.';
+		description =
+			'The answer was empty, cut off or not JSON. Try again; if it persists, contact Keyword.com support.';
 	} else {
 		message = `The request to Keyword.com failed${failure.rawMessage ? `: ${clip(failure.rawMessage, token, 200)}` : ''}`;
 		description = 'Check the Base URL of the credential and the network connection of n8n.';
@@ -167,7 +179,8 @@ export function describeFailure(failure: ApiFailure, token?: string, context?: s
 	if (failure.mayHaveApplied) {
 		description = `${description} This request changes data and may have been carried out before the failure. The node did not send it again: check in Keyword.com before you run it again, so nothing is added or deleted twice.`;
 	}
-	if (context) description = `${description} (${failure.attempts && failure.attempts > 1 ? `after ${failure.attempts} attempts, ` : ''}${context})`;
+	if (context)
+		description = `${description} (${failure.attempts && failure.attempts > 1 ? `after ${failure.attempts} attempts, ` : ''}${context})`;
 	return {
 		message: redactTokenPieces(message, token),
 		description: redactTokenPieces(description, token),

@@ -21,7 +21,12 @@ interface LocatorSpec {
 /** A resource locator: a searchable list from the API, or the value typed in. */
 function locator(spec: LocatorSpec): INodeProperties {
 	const numericValidation = spec.typed.numeric
-		? [{ type: 'regex' as const, properties: { regex: '^[0-9]+$', errorMessage: 'An ID is a whole number' } }]
+		? [
+				{
+					type: 'regex' as const,
+					properties: { regex: '^[0-9]+$', errorMessage: 'An ID is a whole number' },
+				},
+			]
 		: undefined;
 	return {
 		displayName: spec.displayName,
@@ -51,7 +56,9 @@ function locator(spec: LocatorSpec): INodeProperties {
 
 /** Project picked from the account's list (#1) or typed by name. The value is the project name. */
 // Said for AI agents too ($fromAI): a name, not an ID.
-export const projectField = (description = 'The project to work on, by its name as shown in Keyword.com (not its ID)'): INodeProperties =>
+export const projectField = (
+	description = 'The project to work on, by its name as shown in Keyword.com (not its ID)',
+): INodeProperties =>
 	locator({
 		name: 'project',
 		displayName: 'Project',
@@ -76,7 +83,9 @@ export const groupField = (): INodeProperties =>
 	});
 
 /** Project or group chosen by its numeric id (the endpoints under /projects/{project_id}). */
-export const projectIdField = (description = 'The project or group, by its numeric ID'): INodeProperties =>
+export const projectIdField = (
+	description = 'The project or group, by its numeric ID',
+): INodeProperties =>
 	locator({
 		name: 'projectId',
 		displayName: 'Project',
@@ -118,7 +127,12 @@ export const keywordIdsField = (description: string): INodeProperties => ({
 	description: `${description}. Comma-separated, or a list from an expression.`,
 });
 
-export const dateField = (name: string, displayName: string, description: string, required = false): INodeProperties => ({
+export const dateField = (
+	name: string,
+	displayName: string,
+	description: string,
+	required = false,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
@@ -176,7 +190,11 @@ export const options = (fields: INodeProperties[], displayName = 'Options'): INo
 	options: fields,
 });
 
-export const stringListField = (name: string, displayName: string, description: string): INodeProperties => ({
+export const stringListField = (
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',

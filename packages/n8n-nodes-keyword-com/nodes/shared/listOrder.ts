@@ -35,7 +35,9 @@ export function compareIds(a: string, b: string): number {
 }
 
 function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /** A record's `id` as text; undefined when it has none. */
@@ -84,7 +86,11 @@ function byTime(tie: 1 | -1): RecordOrder<AlertKey> {
 }
 
 function reversed<K>(order: RecordOrder<K>): RecordOrder<K> {
-	return { name: `${order.name} descending`, keyOf: order.keyOf, compare: (a, b) => order.compare(b, a) };
+	return {
+		name: `${order.name} descending`,
+		keyOf: order.keyOf,
+		compare: (a, b) => order.compare(b, a),
+	};
 }
 
 function strictlyIncreasing<K>(keys: readonly K[], compare: (a: K, b: K) => number): boolean {
@@ -101,14 +107,19 @@ function erased<K>(order: RecordOrder<K>): RecordOrder {
  * The candidates `records` (page 1) fit, each turned the way the page runs. A page of fewer than two records, or
  * one with a record the candidate cannot key, shows no order.
  */
-export function ordersShown(candidates: readonly RecordOrder[], records: readonly unknown[]): RecordOrder[] {
+export function ordersShown(
+	candidates: readonly RecordOrder[],
+	records: readonly unknown[],
+): RecordOrder[] {
 	const fitting: RecordOrder[] = [];
 	if (records.length < 2) return fitting;
 	for (const candidate of candidates) {
 		const keys = records.map((record) => candidate.keyOf(record));
 		if (keys.some((key) => key === undefined)) continue;
-		if (strictlyIncreasing(keys, candidate.compare)) fitting.push({ ...candidate, name: `${candidate.name} ascending` });
-		else if (strictlyIncreasing(keys, (a, b) => candidate.compare(b, a))) fitting.push(reversed(candidate));
+		if (strictlyIncreasing(keys, candidate.compare))
+			fitting.push({ ...candidate, name: `${candidate.name} ascending` });
+		else if (strictlyIncreasing(keys, (a, b) => candidate.compare(b, a)))
+			fitting.push(reversed(candidate));
 	}
 	return fitting;
 }

@@ -40,7 +40,10 @@ function recordName(record: IDataObject): string {
 	return String(record.id ?? (record.attributes as IDataObject | undefined)?.name ?? '');
 }
 
-export async function searchProjects(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchProjects(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const records = await readGroups(this);
 	return sortByName(
 		records
@@ -51,7 +54,10 @@ export async function searchProjects(this: ILoadOptionsFunctions, filter?: strin
 }
 
 /** Groups of the project chosen in the Project field; the value is the group name alone. */
-export async function searchGroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchGroups(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const project = String(this.getCurrentNodeParameter('project', { extractValue: true }) ?? '');
 	const records = await readGroups(this);
 	if (project === '') return { results: [] };
@@ -63,7 +69,10 @@ export async function searchGroups(this: ILoadOptionsFunctions, filter?: string)
 }
 
 /** Projects and groups with their numeric ids, for the endpoints addressed by project id. */
-export async function searchProjectIds(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchProjectIds(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const records = await readGroups(this);
 	return sortByName(
 		records
@@ -75,7 +84,10 @@ export async function searchProjectIds(this: ILoadOptionsFunctions, filter?: str
 	);
 }
 
-export async function searchDomains(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchDomains(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const response = await apiRequest(this, {
 		method: 'GET',
 		url: `${API_PREFIX}/ai-visibility/domains`,
@@ -88,7 +100,9 @@ export async function searchDomains(this: ILoadOptionsFunctions, filter?: string
 		domains
 			.map((domain) => {
 				const attributes = (domain.attributes ?? domain) as IDataObject;
-				const label = String(attributes.domain ?? attributes.name ?? attributes.brandName ?? domain.id);
+				const label = String(
+					attributes.domain ?? attributes.name ?? attributes.brandName ?? domain.id,
+				);
 				return { name: label, value: String(domain.id ?? '') };
 			})
 			.filter((entry) => entry.value !== '' && matches(entry.name, filter)),

@@ -32,25 +32,34 @@ export const OUTPUT_CHOICE_VERSIONS = [{ _cnd: { gte: 2 } }];
 type Read = (key: string) => unknown;
 
 function readerOf(record: unknown): Read {
-	const object = (record && typeof record === 'object' && !Array.isArray(record) ? record : {}) as IDataObject;
+	const object = (
+		record && typeof record === 'object' && !Array.isArray(record) ? record : {}
+	) as IDataObject;
 	const { attributes } = object;
-	if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) return (key) => object[key];
+	if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes))
+		return (key) => object[key];
 	const attrs = attributes as IDataObject;
 	return (key) => (attrs[key] !== undefined ? attrs[key] : key === 'id' ? object.id : undefined);
 }
 
-const orNull = (value: unknown): IDataObject[string] => (value === undefined ? null : (value as IDataObject[string]));
+const orNull = (value: unknown): IDataObject[string] =>
+	value === undefined ? null : (value as IDataObject[string]);
 
 /** A project or group name as its two parts (both null when there is no name). */
 function partsOf(name: unknown): { project: string | null; group: string | null } {
-	return typeof name === 'string' && name !== '' ? splitGroupName(name) : { project: null, group: null };
+	return typeof name === 'string' && name !== ''
+		? splitGroupName(name)
+		: { project: null, group: null };
 }
 
 /** Epoch seconds or a date string as ISO 8601 (null when absent or unreadable). */
 export function isoTime(value: unknown): string | null {
-	if (typeof value === 'number' && Number.isFinite(value)) return new Date(value * 1000).toISOString();
+	if (typeof value === 'number' && Number.isFinite(value))
+		return new Date(value * 1000).toISOString();
 	if (typeof value === 'string' && value !== '') {
-		const parsed = Date.parse(value.includes('T') || value.includes('Z') ? value : value.replace(' ', 'T') + 'Z');
+		const parsed = Date.parse(
+			value.includes('T') || value.includes('Z') ? value : value.replace(' ', 'T') + 'Z',
+		);
 		return Number.isNaN(parsed) ? value : new Date(parsed).toISOString();
 	}
 	return null;
@@ -69,7 +78,11 @@ export function currentRank(read: Read): number | null {
 /** Positions moved up (positive) or down; a side outside the top results counts as 101. */
 export function alertChange(previous: unknown, current: unknown): number | null {
 	const rank = (value: unknown): number | undefined =>
-		value === null || value === 0 ? 101 : typeof value === 'number' && value > 0 ? value : undefined;
+		value === null || value === 0
+			? 101
+			: typeof value === 'number' && value > 0
+				? value
+				: undefined;
 	const before = rank(previous);
 	const after = rank(current);
 	return before === undefined || after === undefined ? null : before - after;
@@ -77,13 +90,18 @@ export function alertChange(previous: unknown, current: unknown): number | null 
 
 function tagNames(tags: unknown): string[] {
 	if (!Array.isArray(tags)) return [];
-	return tags.map((tag) => (tag && typeof tag === 'object' ? String((tag as IDataObject).name) : String(tag)));
+	return tags.map((tag) =>
+		tag && typeof tag === 'object' ? String((tag as IDataObject).name) : String(tag),
+	);
 }
 
 function keywordCount(counts: unknown): number | null {
 	if (typeof counts === 'number') return counts;
 	if (counts && typeof counts === 'object' && !Array.isArray(counts)) {
-		return Object.values(counts as IDataObject).reduce<number>((sum, value) => sum + (Number(value) || 0), 0);
+		return Object.values(counts as IDataObject).reduce<number>(
+			(sum, value) => sum + (Number(value) || 0),
+			0,
+		);
 	}
 	return Array.isArray(counts) ? 0 : null;
 }
@@ -149,7 +167,8 @@ const SIMPLIFIED: Partial<Record<RecordKind, (read: Read) => IDataObject>> = {
 	}),
 	metrics: (read) => {
 		const timeframe = typeof read('timeframe') === 'string' ? String(read('timeframe')) : 'monthly';
-		const movement = ((read('movements') as IDataObject | undefined)?.[timeframe] ?? {}) as IDataObject;
+		const movement = ((read('movements') as IDataObject | undefined)?.[timeframe] ??
+			{}) as IDataObject;
 		const ranges = Array.isArray(read('ranges')) ? (read('ranges') as IDataObject[]) : [];
 		return {
 			id: orNull(read('id')),
@@ -176,7 +195,9 @@ function simplifyPlain(record: unknown): IDataObject {
 	const result: IDataObject = {};
 	for (const key of Object.keys(flat).slice(0, MAX_SIMPLIFIED_FIELDS)) {
 		const value = flat[key];
-		result[key] = Array.isArray(value) ? (value.slice(0, MAX_SIMPLIFIED_FIELDS) as IDataObject[]) : value;
+		result[key] = Array.isArray(value)
+			? (value.slice(0, MAX_SIMPLIFIED_FIELDS) as IDataObject[])
+			: value;
 	}
 	return result;
 }
@@ -197,7 +218,11 @@ function withoutAccountToken(record: IDataObject): IDataObject {
 }
 
 /** One record as the user chose to see it. */
-export function shapeForOutput(record: unknown, kind: RecordKind, choice: OutputChoice): IDataObject {
+export function shapeForOutput(
+	record: unknown,
+	kind: RecordKind,
+	choice: OutputChoice,
+): IDataObject {
 	if (choice.version < 2) return shapeRecord(record, kind, choice.simplify);
 	const object =
 		record && typeof record === 'object' && !Array.isArray(record)
@@ -214,33 +239,112 @@ export function shapeForOutput(record: unknown, kind: RecordKind, choice: Output
 	const simplify = SIMPLIFIED[kind];
 	const simplified = simplify ? simplify(readerOf(raw)) : simplifyPlain(raw);
 	// Nine fields of their own, so the token the user asked for is the tenth.
-	if (kind === 'account' && choice.revealToken) simplified.api_token = orNull(readerOf(object)('api_token'));
+	if (kind === 'account' && choice.revealToken)
+		simplified.api_token = orNull(readerOf(object)('api_token'));
 	return simplified;
 }
 
 /** Field names offered by Selected Fields, per record kind (a flat record: `id` plus the attributes). */
 export const RECORD_FIELDS: Partial<Record<RecordKind, string[]>> = {
 	keyword: [
-		'id', 'project_id', 'category', 'kw', 'url', 'region', 'language', 'type', 'status', 'grank', 'grank_int',
-		'best', 'start', 'gpage', 'rankingurl', 'ms', 'cpc', 'competition', 'clicks', 'impressions', 'ctr', 'near', 'gmb',
-		'isfav', 'notes', 'tags', 'tag', 'features', 'trends', 'grankhistory', 'search_intents', 'updated_at', 'crawled_at',
+		'id',
+		'project_id',
+		'category',
+		'kw',
+		'url',
+		'region',
+		'language',
+		'type',
+		'status',
+		'grank',
+		'grank_int',
+		'best',
+		'start',
+		'gpage',
+		'rankingurl',
+		'ms',
+		'cpc',
+		'competition',
+		'clicks',
+		'impressions',
+		'ctr',
+		'near',
+		'gmb',
+		'isfav',
+		'notes',
+		'tags',
+		'tag',
+		'features',
+		'trends',
+		'grankhistory',
+		'search_intents',
+		'updated_at',
+		'crawled_at',
 	],
 	alert: [
-		'id', 'category', 'keyword_id', 'kw', 'url', 'region', 'language', 'prevrank', 'result', 'ms', 'time', 'created_at',
+		'id',
+		'category',
+		'keyword_id',
+		'kw',
+		'url',
+		'region',
+		'language',
+		'prevrank',
+		'result',
+		'ms',
+		'time',
+		'created_at',
 		'read',
 	],
 	group: [
-		'id', 'project_id', 'name', 'url', 'keywords_count', 'tags_count', 'tags', 'keywords_last_updated_at', 'crawled_at',
-		'updated_at', 'currency_code', 'shortkey', 'notes_count', 'company_name', 'project_overview_settings',
+		'id',
+		'project_id',
+		'name',
+		'url',
+		'keywords_count',
+		'tags_count',
+		'tags',
+		'keywords_last_updated_at',
+		'crawled_at',
+		'updated_at',
+		'currency_code',
+		'shortkey',
+		'notes_count',
+		'company_name',
+		'project_overview_settings',
 	],
 	account: [
-		'id', 'user_id', 'name', 'access_level', 'package', 'package_info', 'used', 'refreshes', 'daily_added',
-		'currency_code', 'gsc_connected', 'is_free_plan', 'serp_and_ranking_history_limit_date', 'country', 'created_at',
+		'id',
+		'user_id',
+		'name',
+		'access_level',
+		'package',
+		'package_info',
+		'used',
+		'refreshes',
+		'daily_added',
+		'currency_code',
+		'gsc_connected',
+		'is_free_plan',
+		'serp_and_ranking_history_limit_date',
+		'country',
+		'created_at',
 		'last_login_at',
 	],
 	searchTerm: [
-		'id', 'term', 'status', 'interval', 'region', 'aiSearchEngines', 'websearch', 'executionsAmount',
-		'searchTermTopicRef', 'tags', 'createdAt', 'lastExecutionTime', 'nextScheduledExecutionTime',
+		'id',
+		'term',
+		'status',
+		'interval',
+		'region',
+		'aiSearchEngines',
+		'websearch',
+		'executionsAmount',
+		'searchTermTopicRef',
+		'tags',
+		'createdAt',
+		'lastExecutionTime',
+		'nextScheduledExecutionTime',
 	],
 	metrics: ['id', 'timeframe', 'total', 'ranges', 'movements', 'chart'],
 };
@@ -299,13 +403,24 @@ export function outputFields(fields?: string[], allowSelected = true): INodeProp
 
 /** The Fields parameter as a list of names (a multi-select gives an array, the text form a comma-separated string). */
 export function fieldList(value: unknown): string[] {
-	const names = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+	const names = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
 	return [...new Set(names.map((name) => name.trim()).filter((name) => name !== ''))];
 }
 
 /** Output and Fields of version 2 as the user set them, checked before any request. */
-export function readOutputMode(get: (name: string, fallback: unknown) => unknown): { mode: OutputMode; fields: string[] } {
-	const mode = checkOneOf('Output', get('output', 'simplified'), ['simplified', 'raw', 'selected']) as OutputMode;
+export function readOutputMode(get: (name: string, fallback: unknown) => unknown): {
+	mode: OutputMode;
+	fields: string[];
+} {
+	const mode = checkOneOf('Output', get('output', 'simplified'), [
+		'simplified',
+		'raw',
+		'selected',
+	]) as OutputMode;
 	const fields = mode === 'selected' ? fieldList(get('fields', [])) : [];
 	if (mode === 'selected' && fields.length === 0) {
 		throw new InputError('Fields', 'pick at least one field to return (Output: Selected Fields)');

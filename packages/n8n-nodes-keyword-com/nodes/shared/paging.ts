@@ -2,10 +2,16 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from './constants';
 import type { OrderOf, RecordOrder } from './listOrder';
-import { judgeInOrder, readPipelined, servedSizes, windowAround, type PageSizes, type ServedPage } from './reader';
+import {
+	judgeInOrder,
+	readPipelined,
+	servedSizes,
+	windowAround,
+	type PageSizes,
+	type ServedPage,
+} from './reader';
 import { RequestSlots, slotHooks } from './slots';
 import type { AttemptHooks } from './transport';
-
 
 /**
  * The API pages its lists in two shapes:
@@ -41,17 +47,22 @@ export function readPage(style: PageStyle, body: unknown, page: number, perPage:
 	const total = Number(style === 'pagination' ? pagination?.total_pages : pagination?.last_page);
 	const totalPages = Number.isFinite(total) && total >= 0 ? total : undefined;
 	const hasNext =
-		totalPages !== undefined
-			? page < totalPages
-			: links.next
-				? true
-				: records.length >= perPage;
+		totalPages !== undefined ? page < totalPages : links.next ? true : records.length >= perPage;
 	const served = count(pagination?.per_page);
-	return { records, totalPages, total: count(pagination?.total), perPage: served && served > 0 ? served : undefined, hasNext };
+	return {
+		records,
+		totalPages,
+		total: count(pagination?.total),
+		perPage: served && served > 0 ? served : undefined,
+		hasNext,
+	};
 }
 
 /** How many records to ask per page and at most how many pages to read for Return All / Limit. */
-export function planPages(returnAll: boolean, limit: number): { perPage: number; maxRecords: number } {
+export function planPages(
+	returnAll: boolean,
+	limit: number,
+): { perPage: number; maxRecords: number } {
 	if (returnAll) return { perPage: MAX_PAGE_SIZE, maxRecords: Number.POSITIVE_INFINITY };
 	return { perPage: Math.min(MAX_PAGE_SIZE, Math.max(1, limit)), maxRecords: limit };
 }
@@ -122,7 +133,10 @@ export class ListChangedError extends Error {
  * The pages Return All asks for, in order, on a list of `total` records in an order that does not change while it is
  * read: page 1, then overlapping windows (see readInOrder).
  */
-export function quietReadWindows(total: number, perPage: number = MAX_PAGE_SIZE): Array<{ page: number; perPage: number }> {
+export function quietReadWindows(
+	total: number,
+	perPage: number = MAX_PAGE_SIZE,
+): Array<{ page: number; perPage: number }> {
 	const sizes = { min: Math.ceil(perPage / 2), max: perPage };
 	const windows = [{ page: 1, perPage }];
 	for (let edge = perPage - 1; edge < total - 1; ) {
@@ -163,10 +177,21 @@ export async function collectPages<T = unknown>(
 	let changedTries = 0;
 	for (;;) {
 		const first = readPage(style, await fetchPage(1, perPage), 1, perPage);
-		if (first.records.length >= maxRecords || !first.hasNext) return shape(first.records).slice(0, maxRecords);
-		const order = settings.order?.(first.records).find((candidate) => !failedOrders.has(candidate.name));
+		if (first.records.length >= maxRecords || !first.hasNext)
+			return shape(first.records).slice(0, maxRecords);
+		const order = settings
+			.order?.(first.records)
+			.find((candidate) => !failedOrders.has(candidate.name));
 		if (order && first.total !== undefined) {
-			const read = await readInOrder(style, fetchPage, first, order, plan, shape, settings.identity);
+			const read = await readInOrder(
+				style,
+				fetchPage,
+				first,
+				order,
+				plan,
+				shape,
+				settings.identity,
+			);
 			if (read.results) return read.results;
 			// A later page broke the order page 1 showed: read again in the next order page 1 fits, or as served.
 			if (read.stoppedBy === 'unordered') {
@@ -178,7 +203,8 @@ export async function collectPages<T = unknown>(
 		const read = await readAsServed(style, fetchPage, first, plan, shape, settings.identity);
 		if (read.changed === 0) return read.results;
 		changedTries++;
-		if (changedTries >= LIST_READ_TRIES) throw new ListChangedError(read.changed, changedTries, read.requests);
+		if (changedTries >= LIST_READ_TRIES)
+			throw new ListChangedError(read.changed, changedTries, read.requests);
 	}
 }
 
@@ -220,8 +246,13 @@ async function readInOrder<T>(
 		return records.length;
 	};
 	// A page 1 shorter than asked while more follow: the API's largest page, when it does not say so itself.
-	const firstSize = first.perPage ?? (first.records.length < perPage ? first.records.length : undefined);
-	const sizes: PageSizes = servedSizes({ min: Math.ceil(perPage / 2), max: perPage }, perPage, firstSize);
+	const firstSize =
+		first.perPage ?? (first.records.length < perPage ? first.records.length : undefined);
+	const sizes: PageSizes = servedSizes(
+		{ min: Math.ceil(perPage / 2), max: perPage },
+		perPage,
+		firstSize,
+	);
 	const verdict = judgeInOrder(
 		{ page: 1, perPage, start: 0 },
 		{ ...served(first), perPage: firstSize },
@@ -233,7 +264,8 @@ async function readInOrder<T>(
 	take(verdict.fresh);
 	if (verdict.end || results.length >= maxRecords) return { results, requests: 1 };
 	const outcome = await readPipelined(verdict.position, {
-		fetch: async (page, size, hooks) => served(readPage(style, await fetchPage(page, size, hooks), page, size)),
+		fetch: async (page, size, hooks) =>
+			served(readPage(style, await fetchPage(page, size, hooks), page, size)),
 		keyOf: order.keyOf,
 		compare: order.compare,
 		sizes,
@@ -256,7 +288,10 @@ interface PageFacts {
 	ids?: string[];
 }
 
-function factsOf(info: PageInfo, identity: ((record: unknown) => string | undefined) | undefined): PageFacts {
+function factsOf(
+	info: PageInfo,
+	identity: ((record: unknown) => string | undefined) | undefined,
+): PageFacts {
 	let ids: string[] | undefined = identity ? [] : undefined;
 	for (const record of info.records) {
 		const id = identity?.(record);
@@ -273,13 +308,20 @@ function factsOf(info: PageInfo, identity: ((record: unknown) => string | undefi
  * How many records the pages show were added or removed while they were read (0: no sign of a change): totals or page
  * counts that differ, a record on two pages, or a count of distinct records other than the list's total.
  */
-function changeShown(pages: readonly PageFacts[], expected: (total: number) => number | undefined): number {
-	const totals = pages.map((page) => page.total).filter((total): total is number => total !== undefined);
+function changeShown(
+	pages: readonly PageFacts[],
+	expected: (total: number) => number | undefined,
+): number {
+	const totals = pages
+		.map((page) => page.total)
+		.filter((total): total is number => total !== undefined);
 	let changed = totals.length > 0 ? Math.max(...totals) - Math.min(...totals) : 0;
 	if (new Set(pages.map((page) => page.totalPages)).size > 1) changed = Math.max(changed, 1);
 	let distinct = pages.reduce((sum, page) => sum + page.count, 0);
 	// Identities count only when every record has one and no page repeats one (then they do not tell records apart).
-	const usable = pages.every((page) => page.ids !== undefined && new Set(page.ids).size === page.ids.length);
+	const usable = pages.every(
+		(page) => page.ids !== undefined && new Set(page.ids).size === page.ids.length,
+	);
 	if (usable) {
 		const all = new Set<string>();
 		for (const page of pages) for (const id of page.ids as string[]) all.add(id);
@@ -316,7 +358,12 @@ async function readAsServed<T>(
 				try {
 					// A failed page fails the whole read: the pages still waiting for a slot are not requested.
 					if (failed) return [];
-					const info = readPage(style, await fetchPage(page, perPage, slotHooks(lease)), page, perPage);
+					const info = readPage(
+						style,
+						await fetchPage(page, perPage, slotHooks(lease)),
+						page,
+						perPage,
+					);
 					facts[page - 1] = factsOf(info, identity);
 					const result = shape(info.records);
 					done = true;
@@ -334,8 +381,16 @@ async function readAsServed<T>(
 		// Read to the end: as many records as the total. Stopped early for Limit: full pages, when their size is known.
 		const size = first.perPage;
 		const expected = (total: number) =>
-			neededPages >= totalPages ? total : size !== undefined ? Math.min(total, neededPages * size) : undefined;
-		return { results: results.slice(0, maxRecords), changed: changeShown(facts, expected), requests: neededPages };
+			neededPages >= totalPages
+				? total
+				: size !== undefined
+					? Math.min(total, neededPages * size)
+					: undefined;
+		return {
+			results: results.slice(0, maxRecords),
+			changed: changeShown(facts, expected),
+			requests: neededPages,
+		};
 	}
 
 	let page = 2;

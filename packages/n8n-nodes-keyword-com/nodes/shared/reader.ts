@@ -99,7 +99,13 @@ export function windowAround(index: number, direction: Direction, sizes: PageSiz
  * forward, no window is planned past `total` records (when known) but the first: the rest of a short list is not
  * asked for.
  */
-export function planWindows(index: number, direction: Direction, sizes: PageSizes, count: number, total = 0): Window[] {
+export function planWindows(
+	index: number,
+	direction: Direction,
+	sizes: PageSizes,
+	count: number,
+	total = 0,
+): Window[] {
 	const windows: Window[] = [];
 	let at = index;
 	for (let n = 0; n < count; n++) {
@@ -115,7 +121,12 @@ export function planWindows(index: number, direction: Direction, sizes: PageSize
 
 export type Verdict<K> =
 	/** The window connects: `fresh` are the records after the edge, in reading order. */
-	| { kind: 'accept'; fresh: Array<{ key: K; record: unknown }>; position: ReadPosition<K>; end: boolean }
+	| {
+			kind: 'accept';
+			fresh: Array<{ key: K; record: unknown }>;
+			position: ReadPosition<K>;
+			end: boolean;
+	  }
 	/** No record after the edge in this window, and the list ends here: the read is complete. */
 	| { kind: 'end'; position: ReadPosition<K> }
 	/** The window does not connect (the list shifted, or the estimate was off): ask again around `position.index`. */
@@ -140,7 +151,8 @@ export function judgeWindow<K>(
 	// Where the window really starts: the page number times the page size the API used.
 	const size = served.perPage && served.perPage > 0 ? served.perPage : window.perPage;
 	const start = (window.page - 1) * size;
-	const inReadingOrder = direction === 'forward' ? [...served.records] : [...served.records].reverse();
+	const inReadingOrder =
+		direction === 'forward' ? [...served.records] : [...served.records].reverse();
 	const keyed: Array<{ key: K; record: unknown }> = [];
 	for (const record of inReadingOrder) {
 		const key = keyOf(record);
@@ -152,12 +164,16 @@ export function judgeWindow<K>(
 	const atListStart = direction === 'forward' ? start === 0 : start + count >= total;
 	const atListEnd = direction === 'forward' ? count < size || start + count >= total : start === 0;
 	const edge = position.edge;
-	const before = edge === undefined ? 0 : keyed.filter((entry) => compare(entry.key, edge) <= 0).length;
+	const before =
+		edge === undefined ? 0 : keyed.filter((entry) => compare(entry.key, edge) <= 0).length;
 	// Index of the window's last record in reading order.
 	const lastIndex = direction === 'forward' ? start + count - 1 : start;
 	if (count === 0) {
 		// An empty list, or a page past its end: the list is shorter than believed, or the read is through.
-		if (start === 0 || (direction === 'forward' && position.exact === true && position.index >= start - 1)) {
+		if (
+			start === 0 ||
+			(direction === 'forward' && position.exact === true && position.index >= start - 1)
+		) {
 			return { kind: 'end', position: { ...position, total } };
 		}
 		const index = Math.min(position.index, total - 1);
@@ -174,26 +190,41 @@ export function judgeWindow<K>(
 	}
 	// A page next to the edge's page connects when nothing was added or deleted in between (same total).
 	const connectsByAdjacency =
-		window.adjacent === true && position.exact === true && served.total !== undefined && served.total === position.total;
+		window.adjacent === true &&
+		position.exact === true &&
+		served.total !== undefined &&
+		served.total === position.total;
 	if (edge !== undefined && before === 0 && !atListStart && !connectsByAdjacency) {
 		// Everything here is after the edge, and records may lie between: the list moved towards this window. Where
 		// the edge is now: past this window, and (as far as the totals tell) shifted by what was added or deleted.
 		const shifted = shiftedIndex(position, total, direction);
-		const index = direction === 'forward' ? Math.min(start - 1, shifted) : Math.max(start + count, shifted);
+		const index =
+			direction === 'forward' ? Math.min(start - 1, shifted) : Math.max(start + count, shifted);
 		return { kind: 'move', position: { ...position, index, total, exact: false }, toward: 'start' };
 	}
 	if (before === keyed.length) {
 		// Nothing after the edge here: the window's last record is at or before the edge (the edge itself, maybe).
 		const last = keyed[keyed.length - 1];
-		const exact = edge !== undefined && last !== undefined && compare(last.key, edge) === 0 && lastIsKeyed(served, direction, keyOf);
+		const exact =
+			edge !== undefined &&
+			last !== undefined &&
+			compare(last.key, edge) === 0 &&
+			lastIsKeyed(served, direction, keyOf);
 		const moved: ReadPosition<K> = { ...position, index: lastIndex, total, exact };
-		return atListEnd ? { kind: 'end', position: moved } : { kind: 'move', position: moved, toward: 'end' };
+		return atListEnd
+			? { kind: 'end', position: moved }
+			: { kind: 'move', position: moved, toward: 'end' };
 	}
 	const fresh = keyed.slice(before);
 	return {
 		kind: 'accept',
 		fresh,
-		position: { edge: fresh[fresh.length - 1].key, index: lastIndex, total, exact: lastIsKeyed(served, direction, keyOf) },
+		position: {
+			edge: fresh[fresh.length - 1].key,
+			index: lastIndex,
+			total,
+			exact: lastIsKeyed(served, direction, keyOf),
+		},
 		end: atListEnd,
 	};
 }
@@ -203,13 +234,21 @@ export function judgeWindow<K>(
  * added arrived in front of the edge and pushed it back; read forward, only a list that got shorter moved it forward
  * (records added at the end do not move it). An estimate only: every window is checked against the edge anyway.
  */
-export function shiftedIndex<K>(position: ReadPosition<K>, total: number, direction: Direction): number {
+export function shiftedIndex<K>(
+	position: ReadPosition<K>,
+	total: number,
+	direction: Direction,
+): number {
 	const delta = total - position.total;
 	return position.index + (direction === 'backward' ? delta : Math.min(0, delta));
 }
 
 /** Whether the window's last record in reading order is an event (then `lastIndex` is exactly its index). */
-function lastIsKeyed<K>(served: ServedPage, direction: Direction, keyOf: (record: unknown) => K | undefined): boolean {
+function lastIsKeyed<K>(
+	served: ServedPage,
+	direction: Direction,
+	keyOf: (record: unknown) => K | undefined,
+): boolean {
 	const records = served.records;
 	const last = direction === 'forward' ? records[records.length - 1] : records[0];
 	return last !== undefined && keyOf(last) !== undefined;
@@ -247,7 +286,11 @@ export interface ReadOutcome<K> {
  * maximum; a different size than asked below its maximum means it serves one size only (then pages cannot be made to
  * overlap, see Window.adjacent).
  */
-export function servedSizes(sizes: PageSizes, asked: number, served: number | undefined): PageSizes {
+export function servedSizes(
+	sizes: PageSizes,
+	asked: number,
+	served: number | undefined,
+): PageSizes {
 	if (served === undefined || served <= 0 || served === asked) return sizes;
 	if (served < asked && sizes.max !== served) {
 		return { min: Math.max(1, Math.ceil(served / 2)), max: served };
@@ -267,14 +310,19 @@ function jump(toward: 'start' | 'end', direction: Direction, streak: number): nu
  * follow. Windows are fetched `concurrency` at a time and judged in order; the first that does not connect ends the
  * batch (the later ones were planned from a position that no longer holds).
  */
-export async function readAfter<K>(start: ReadPosition<K>, options: ReadOptions<K>): Promise<ReadOutcome<K>> {
+export async function readAfter<K>(
+	start: ReadPosition<K>,
+	options: ReadOptions<K>,
+): Promise<ReadOutcome<K>> {
 	const fresh: Array<{ key: K; record: unknown }> = [];
 	let position = start;
 	let requests = 0;
 	let sizes = options.sizes;
 	let streak = 0;
 	let lastToward: 'start' | 'end' | undefined;
-	const finish = (outcome: Omit<ReadOutcome<K>, 'fresh' | 'position' | 'requests'>): ReadOutcome<K> => ({
+	const finish = (
+		outcome: Omit<ReadOutcome<K>, 'fresh' | 'position' | 'requests'>,
+	): ReadOutcome<K> => ({
 		fresh,
 		position,
 		requests,
@@ -292,12 +340,22 @@ export async function readAfter<K>(start: ReadPosition<K>, options: ReadOptions<
 		);
 		if (windows.length === 0) return finish({ complete: true });
 		requests += windows.length;
-		const answers = await Promise.allSettled(windows.map(async (window) => await options.fetch(window.page, window.perPage)));
+		const answers = await Promise.allSettled(
+			windows.map(async (window) => await options.fetch(window.page, window.perPage)),
+		);
 		for (let n = 0; n < windows.length; n++) {
 			const answer = answers[n];
-			if (answer.status === 'rejected') return finish({ complete: false, stoppedBy: 'error', error: answer.reason });
+			if (answer.status === 'rejected')
+				return finish({ complete: false, stoppedBy: 'error', error: answer.reason });
 			sizes = servedSizes(sizes, windows[n].perPage, answer.value.perPage);
-			const verdict = judgeWindow(windows[n], answer.value, position, options.direction, options.keyOf, options.compare);
+			const verdict = judgeWindow(
+				windows[n],
+				answer.value,
+				position,
+				options.direction,
+				options.keyOf,
+				options.compare,
+			);
 			if (verdict.kind === 'unordered') return finish({ complete: false, stoppedBy: 'unordered' });
 			if (verdict.kind === 'end') {
 				position = verdict.position;
@@ -306,7 +364,10 @@ export async function readAfter<K>(start: ReadPosition<K>, options: ReadOptions<
 			if (verdict.kind === 'move') {
 				streak = verdict.toward === lastToward ? streak + 1 : 1;
 				lastToward = verdict.toward;
-				position = { ...verdict.position, index: verdict.position.index + jump(verdict.toward, options.direction, streak) };
+				position = {
+					...verdict.position,
+					index: verdict.position.index + jump(verdict.toward, options.direction, streak),
+				};
 				break;
 			}
 			streak = 0;
@@ -385,7 +446,10 @@ export function judgeInOrder<K>(
  * the read is taken once, in order. A quiet list costs only the overlap of one record a window (page sizes permitting);
  * once records are deleted before the edge, the windows overlap a little more for a while (`margin`).
  */
-export async function readPipelined<K>(start: ReadPosition<K>, options: PipelineOptions<K>): Promise<PipelineOutcome<K>> {
+export async function readPipelined<K>(
+	start: ReadPosition<K>,
+	options: PipelineOptions<K>,
+): Promise<PipelineOutcome<K>> {
 	const slots = new RequestSlots(options.concurrency);
 	// More windows planned than slots: a slot freed by an answer goes at once to the next window (its request leaves
 	// before that answer is parsed), and an answer that comes late does not leave the other slots idle.
@@ -441,15 +505,22 @@ export async function readPipelined<K>(start: ReadPosition<K>, options: Pipeline
 			if (queue.length > 0 && (planAt >= position.total - 1 || planAt >= lastWanted)) break;
 			const waiting = queue.filter((entry) => !entry.sent).length;
 			if (requests + waiting >= options.maxRequests(position.total)) break;
-			let window = windowAround(planAt < 0 ? planAt : Math.max(0, planAt - margin), 'forward', sizes);
+			let window = windowAround(
+				planAt < 0 ? planAt : Math.max(0, planAt - margin),
+				'forward',
+				sizes,
+			);
 			// Only a window that reaches past the edge helps (with one page size, none but the next page does).
-			if (window.start + window.perPage - 1 <= planAt) window = windowAround(planAt, 'forward', sizes);
+			if (window.start + window.perPage - 1 <= planAt)
+				window = windowAround(planAt, 'forward', sizes);
 			queue.push(launch(window));
 			planAt = window.start + window.perPage - 1;
 		}
 	};
 
-	const outcome = (rest: Omit<PipelineOutcome<K>, 'position' | 'requests'>): PipelineOutcome<K> => ({
+	const outcome = (
+		rest: Omit<PipelineOutcome<K>, 'position' | 'requests'>,
+	): PipelineOutcome<K> => ({
 		position,
 		requests,
 		...rest,
@@ -465,7 +536,13 @@ export async function readPipelined<K>(start: ReadPosition<K>, options: Pipeline
 			if (!answer.ok) throw answer.error;
 			const before = sizes;
 			sizes = servedSizes(sizes, head.window.perPage, answer.value.perPage);
-			const verdict = judgeInOrder(head.window, answer.value, position, options.keyOf, options.compare);
+			const verdict = judgeInOrder(
+				head.window,
+				answer.value,
+				position,
+				options.keyOf,
+				options.compare,
+			);
 			if (verdict.kind === 'unordered') return outcome({ complete: false, stoppedBy: 'unordered' });
 			if (verdict.kind === 'end') {
 				position = verdict.position;
@@ -475,16 +552,26 @@ export async function readPipelined<K>(start: ReadPosition<K>, options: Pipeline
 				if (verdict.toward === 'start') margin = Math.min(maxMargin, Math.max(4, 2 * margin));
 				streak = verdict.toward === lastToward ? streak + 1 : 1;
 				lastToward = verdict.toward;
-				position = { ...verdict.position, index: verdict.position.index + jump(verdict.toward, 'forward', streak) };
+				position = {
+					...verdict.position,
+					index: verdict.position.index + jump(verdict.toward, 'forward', streak),
+				};
 				discardAll();
 			} else {
 				streak = 0;
 				lastToward = undefined;
 				// How far the edge moved back since it was read (records deleted before it): keep twice that in hand.
-				const size = answer.value.perPage && answer.value.perPage > 0 ? answer.value.perPage : head.window.perPage;
-				const found = (head.window.page - 1) * size + answer.value.records.length - verdict.fresh.length - 1;
+				const size =
+					answer.value.perPage && answer.value.perPage > 0
+						? answer.value.perPage
+						: head.window.perPage;
+				const found =
+					(head.window.page - 1) * size + answer.value.records.length - verdict.fresh.length - 1;
 				const drift = position.edge === undefined ? 0 : position.index - found;
-				margin = drift > 0 ? Math.min(maxMargin, Math.max(margin, 2 * drift)) : Math.floor((margin * 3) / 4);
+				margin =
+					drift > 0
+						? Math.min(maxMargin, Math.max(margin, 2 * drift))
+						: Math.floor((margin * 3) / 4);
 				position = verdict.position;
 				taken += options.take(verdict.fresh);
 				if (verdict.end || taken >= options.wanted) return outcome({ complete: true });

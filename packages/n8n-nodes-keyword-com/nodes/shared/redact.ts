@@ -10,10 +10,12 @@ const TOKEN_ASSIGNMENT = /\bapi_token(=|%3D)(?!\[redacted\])[^&#\s"',;)]+/gi;
 
 /** Removes the `api_token` query parameter from a URL-like string, keeping the rest of the query intact. */
 export function stripTokenParameter(text: string): string {
-	return text
-		// `?api_token=x` alone goes with its `?`; `?api_token=x&a=1` keeps `?a=1`. A "?" that ends ordinary text stays.
-		.replace(TOKEN_PARAMETER, (_match, lead: string, trail: string) => (trail ? lead : ''))
-		.replace(TOKEN_ASSIGNMENT, (_match, sign: string) => `api_token${sign}${REDACTED}`);
+	return (
+		text
+			// `?api_token=x` alone goes with its `?`; `?api_token=x&a=1` keeps `?a=1`. A "?" that ends ordinary text stays.
+			.replace(TOKEN_PARAMETER, (_match, lead: string, trail: string) => (trail ? lead : ''))
+			.replace(TOKEN_ASSIGNMENT, (_match, sign: string) => `api_token${sign}${REDACTED}`)
+	);
 }
 
 function escapeRegExp(text: string): string {
@@ -25,7 +27,11 @@ function tokenForms(token: string): string[] {
 	const forms = new Set([token]);
 	try {
 		const component = encodeURIComponent(token);
-		forms.add(component).add(component.replace(/%20/g, '+')).add(encodeURI(token)).add(encodeURIComponent(component));
+		forms
+			.add(component)
+			.add(component.replace(/%20/g, '+'))
+			.add(encodeURI(token))
+			.add(encodeURIComponent(component));
 	} catch {
 		// A token that is not valid Unicode has no encoded form; the plain form is still removed.
 	}

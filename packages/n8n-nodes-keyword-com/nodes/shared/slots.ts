@@ -65,7 +65,9 @@ export class RequestSlots {
 			this.free--;
 			return;
 		}
-		await new Promise<void>((resolve) => (first ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
+		await new Promise<void>((resolve) =>
+			first ? this.waiting.unshift(resolve) : this.waiting.push(resolve),
+		);
 	}
 
 	/** True when the slot went straight to a waiting page. */

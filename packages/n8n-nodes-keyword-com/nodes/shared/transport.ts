@@ -41,7 +41,11 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 60_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 5,
+	baseDelayMs: 1000,
+	maxDelayMs: 60_000,
+};
 
 export interface ApiRequest {
 	method: IHttpRequestOptions['method'];
@@ -92,11 +96,12 @@ export function keywordComError(
 	itemIndex?: number,
 ): KeywordComApiError {
 	const { message, description, httpCode } = facts;
-	return new KeywordComApiError(
-		context.getNode(),
-		{ message, httpCode } as JsonObject,
-		{ message, description, httpCode: httpCode ?? undefined, itemIndex },
-	).pin(message, description, httpCode);
+	return new KeywordComApiError(context.getNode(), { message, httpCode } as JsonObject, {
+		message,
+		description,
+		httpCode: httpCode ?? undefined,
+		itemIndex,
+	}).pin(message, description, httpCode);
 }
 
 /** Below this much time left before a deadline, no request is started (it could not get an answer in time). */
@@ -113,10 +118,18 @@ export function withDescription(
 	extra: string,
 	itemIndex?: number,
 ): KeywordComApiError {
-	const source = error as { message?: string; description?: string | null; httpCode?: string | null };
+	const source = error as {
+		message?: string;
+		description?: string | null;
+		httpCode?: string | null;
+	};
 	const message = source?.message ?? String(error);
 	const description = `${source?.description ?? ''} ${extra}`.trim();
-	return keywordComError(context, { message, description, httpCode: source?.httpCode ?? null }, itemIndex);
+	return keywordComError(
+		context,
+		{ message, description, httpCode: source?.httpCode ?? null },
+		itemIndex,
+	);
 }
 
 const RETRYABLE_NETWORK_CODES = new Set([
@@ -192,7 +205,8 @@ function networkFailure(error: unknown): ApiFailure {
 		seen.add(current);
 		const node = current as IDataObject & { cause?: unknown; response?: IDataObject };
 		if (!code && typeof node.code === 'string' && /^E[A-Z_]+$/.test(node.code)) code = node.code;
-		if (!status && node.response && typeof node.response.status === 'number') status = node.response.status;
+		if (!status && node.response && typeof node.response.status === 'number')
+			status = node.response.status;
 		if (body === undefined && node.response) body = node.response.data;
 		current = node.cause;
 	}
@@ -220,12 +234,17 @@ export function toApiError(
 }
 
 /** URL parsing resolves "." and ".." (also as %2E): `DELETE …/groups/..` would reach another endpoint. */
-async function dotSegmentError(context: RequestContext, what: string, itemIndex?: number): Promise<KeywordComApiError> {
+async function dotSegmentError(
+	context: RequestContext,
+	what: string,
+	itemIndex?: number,
+): Promise<KeywordComApiError> {
 	const message = redactTokenPieces(
 		`A project, group or id named "." or ".." cannot be used: the request ${what} would reach another address`,
 		await getToken(context),
 	);
-	const description = 'Rename the project or group in Keyword.com, or check the value the expression gives.';
+	const description =
+		'Rename the project or group in Keyword.com, or check the value the expression gives.';
 	return keywordComError(context, { message, description, httpCode: null }, itemIndex);
 }
 
@@ -241,7 +260,8 @@ export class SharedPause {
 	}
 
 	async wait(): Promise<void> {
-		for (let left = this.until - Date.now(); left > 0; left = this.until - Date.now()) await sleep(left);
+		for (let left = this.until - Date.now(); left > 0; left = this.until - Date.now())
+			await sleep(left);
 	}
 }
 
@@ -303,10 +323,20 @@ async function sendOnce(
 	if (httpOptions.body === undefined) delete httpOptions.body;
 	// An attempt never outlives the deadline: it times out at it (and counts as a dropped connection).
 	if (timeoutMs !== undefined) {
-		httpOptions.timeout = Math.max(1, Math.min(base.timeout ?? Number.POSITIVE_INFINITY, Math.floor(timeoutMs)));
+		httpOptions.timeout = Math.max(
+			1,
+			Math.min(base.timeout ?? Number.POSITIVE_INFINITY, Math.floor(timeoutMs)),
+		);
 	}
 	const credentialsDecrypted = options.credentials
-		? { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: options.credentials } }
+		? {
+				credentialsDecrypted: {
+					id: '',
+					name: '',
+					type: CREDENTIAL_TYPE,
+					data: options.credentials,
+				},
+			}
 		: undefined;
 	let response: IN8nHttpFullResponse;
 	try {
@@ -328,7 +358,10 @@ async function sendOnce(
 		return { response: { status, body: parsed.value, headers: response.headers ?? {} } };
 	}
 	const body = parsed.ok ? parsed.value : response.body;
-	return { failure: { status, body: success && parsed.ok ? undefined : body }, headers: response.headers };
+	return {
+		failure: { status, body: success && parsed.ok ? undefined : body },
+		headers: response.headers,
+	};
 }
 
 /**
@@ -342,7 +375,12 @@ function classify(
 ): { retryable: boolean; retryAfterMs?: number } {
 	const { failure } = attempt;
 	if (attempt.network) {
-		return { retryable: safeToRepeat && failure.status === undefined && RETRYABLE_NETWORK_CODES.has(failure.code ?? '') };
+		return {
+			retryable:
+				safeToRepeat &&
+				failure.status === undefined &&
+				RETRYABLE_NETWORK_CODES.has(failure.code ?? ''),
+		};
 	}
 	const status = failure.status ?? 0;
 	if (status >= 200 && status < 300) return { retryable: safeToRepeat }; // an unreadable or empty answer
@@ -361,11 +399,18 @@ function classify(
 async function finalError(
 	context: RequestContext,
 	failure: ApiFailure,
-	facts: { attempts: number; safeToRepeat: boolean; what: string; itemIndex?: number; outOfTime: boolean },
+	facts: {
+		attempts: number;
+		safeToRepeat: boolean;
+		what: string;
+		itemIndex?: number;
+		outOfTime: boolean;
+	},
 ): Promise<KeywordComApiError> {
 	failure.attempts = facts.attempts;
 	const refused = failure.status !== undefined && failure.status >= 400 && failure.status < 500;
-	if (!facts.safeToRepeat && !refused && !NEVER_SENT_CODES.has(failure.code ?? '')) failure.mayHaveApplied = true;
+	if (!facts.safeToRepeat && !refused && !NEVER_SENT_CODES.has(failure.code ?? ''))
+		failure.mayHaveApplied = true;
 	const error = toApiError(context, failure, await getToken(context), facts.itemIndex, facts.what);
 	error.outOfTime = facts.outOfTime;
 	return error;
@@ -383,25 +428,43 @@ export async function apiRequest(
 	const safeToRepeat = method === 'GET' || (method === 'POST' && READ_ONLY_POSTS.test(path));
 	const what = `${request.method ?? 'GET'} ${path}`;
 	if (hasDotSegment(request.url)) throw await dotSegmentError(context, what, options.itemIndex);
-	const timeLeft = () => (options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - Date.now());
-	const facts = (attempts: number, outOfTime: boolean) =>
-		({ attempts, safeToRepeat, what, itemIndex: options.itemIndex, outOfTime });
+	const timeLeft = () =>
+		options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - Date.now();
+	const facts = (attempts: number, outOfTime: boolean) => ({
+		attempts,
+		safeToRepeat,
+		what,
+		itemIndex: options.itemIndex,
+		outOfTime,
+	});
 	let lastFailure: ApiFailure | undefined;
 	for (let attempt = 1; ; attempt++) {
 		if (attempt > 1) await options.hooks?.beforeRetry?.();
 		if (options.pause) await options.pause.wait();
 		if (timeLeft() < MIN_REQUEST_TIME_MS) {
-			const failure = lastFailure ?? { code: 'ETIMEDOUT', rawMessage: 'no time left before the deadline' };
+			const failure = lastFailure ?? {
+				code: 'ETIMEDOUT',
+				rawMessage: 'no time left before the deadline',
+			};
 			throw await finalError(context, failure, { ...facts(attempt - 1, true), safeToRepeat: true });
 		}
-		const outcome = await sendOnce(context, request, options, options.deadline === undefined ? undefined : timeLeft());
+		const outcome = await sendOnce(
+			context,
+			request,
+			options,
+			options.deadline === undefined ? undefined : timeLeft(),
+		);
 		if ('response' in outcome) return outcome.response;
 		const { retryable, retryAfterMs } = classify(outcome, safeToRepeat, policy);
 		const delay = retryDelay(policy, attempt, retryAfterMs);
 		// A retry that could not be answered before the deadline is not started.
 		const outOfTime = retryable && timeLeft() < delay + MIN_REQUEST_TIME_MS;
 		if (!retryable || attempt >= policy.maxAttempts || outOfTime) {
-			throw await finalError(context, outcome.failure, facts(attempt, outOfTime && attempt < policy.maxAttempts));
+			throw await finalError(
+				context,
+				outcome.failure,
+				facts(attempt, outOfTime && attempt < policy.maxAttempts),
+			);
 		}
 		lastFailure = outcome.failure;
 		if (outcome.failure.status === 429) options.pause?.hold(delay);

@@ -35,9 +35,14 @@ const quoteAny = (value: unknown): Quoted =>
 export type MessageParts = ReadonlyArray<string | Quoted>;
 
 /** Tagged template for input error messages: said`keyword ${quote(kw)} is too long`. */
-export function said(strings: TemplateStringsArray, ...values: Array<string | number | Quoted>): MessageParts {
+export function said(
+	strings: TemplateStringsArray,
+	...values: Array<string | number | Quoted>
+): MessageParts {
 	const parts: Array<string | Quoted> = [strings[0]];
-	values.forEach((value, index) => parts.push(value instanceof Quoted ? value : String(value), strings[index + 1]));
+	values.forEach((value, index) =>
+		parts.push(value instanceof Quoted ? value : String(value), strings[index + 1]),
+	);
 	return parts;
 }
 
@@ -132,7 +137,6 @@ export function checkName(field: string, value: unknown, { allowEmpty = false } 
 	return name;
 }
 
-
 export function checkKeywordText(field: string, value: unknown): string {
 	const kw = requireText(field, value ?? '').trim();
 	if (kw === '') throw new InputError(field, 'a keyword must not be empty');
@@ -152,7 +156,8 @@ export function checkKeywordText(field: string, value: unknown): string {
 /** One or many values: a list, or text split on commas and line breaks. */
 export function toList(field: string, value: unknown): unknown[] {
 	if (value === undefined || value === null || value === '') return [];
-	if (Array.isArray(value)) return value.flatMap((entry) => (Array.isArray(entry) ? entry : [entry]));
+	if (Array.isArray(value))
+		return value.flatMap((entry) => (Array.isArray(entry) ? entry : [entry]));
 	if (typeof value === 'string') {
 		return value
 			.split(/[,\n\r]+/)
@@ -166,7 +171,10 @@ export function toList(field: string, value: unknown): unknown[] {
 export function checkNumericId(field: string, value: unknown): string {
 	const text = typeof value === 'number' ? String(value) : requireText(field, value ?? '').trim();
 	if (!/^[1-9]\d{0,17}$/.test(text)) {
-		throw new InputError(field, said`${quote(text)} is not a valid id (expected a positive whole number)`);
+		throw new InputError(
+			field,
+			said`${quote(text)} is not a valid id (expected a positive whole number)`,
+		);
 	}
 	return text;
 }
@@ -199,21 +207,30 @@ export function checkOpaqueId(field: string, value: unknown): string {
 export function checkCurrency(field: string, value: unknown): string {
 	const code = requireText(field, value ?? '').trim();
 	if (!/^[A-Za-z]{3}$/.test(code)) {
-		throw new InputError(field, said`${quote(code, 20)} is not a 3-letter currency code such as USD or EUR`);
+		throw new InputError(
+			field,
+			said`${quote(code, 20)} is not a 3-letter currency code such as USD or EUR`,
+		);
 	}
 	return code.toUpperCase();
 }
 
 function isRealDate(year: number, month: number, day: number): boolean {
 	const date = new Date(Date.UTC(year, month - 1, day));
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	return (
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+	);
 }
 
 /** `YYYY-MM-DD`, or an ISO date-time (the date part is kept), or a Date-like object with toISOString. */
 export function checkDate(field: string, value: unknown): string {
 	let text: string;
 	if (value instanceof Date) text = value.toISOString();
-	else if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+	else if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISO?: unknown }).toISO === 'function'
+	) {
 		text = String((value as { toISO: () => string }).toISO());
 	} else text = requireText(field, value ?? '').trim();
 	const match = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(text);
@@ -246,7 +263,11 @@ export function checkInteger(field: string, value: unknown, min: number, max: nu
 	return number;
 }
 
-export function checkOneOf<T extends string | number>(field: string, value: unknown, allowed: readonly T[]): T {
+export function checkOneOf<T extends string | number>(
+	field: string,
+	value: unknown,
+	allowed: readonly T[],
+): T {
 	const match = allowed.find((candidate) => String(candidate) === String(value).trim());
 	if (match === undefined) {
 		throw new InputError(field, said`${quoteAny(value)} is not one of ${allowed.join(', ')}`);
@@ -257,7 +278,8 @@ export function checkOneOf<T extends string | number>(field: string, value: unkn
 export const checkDaysRange = (field: string, value: unknown) =>
 	checkOneOf(field, value, SHARE_OF_VOICE_RANGES);
 
-export const checkChartDays = (field: string, value: unknown) => checkInteger(field, value, 1, MAX_CHART_DAYS);
+export const checkChartDays = (field: string, value: unknown) =>
+	checkInteger(field, value, 1, MAX_CHART_DAYS);
 
 export const checkProjectTimeframe = (field: string, value: unknown) =>
 	checkOneOf(field, value, PROJECT_TIMEFRAMES);
@@ -267,7 +289,10 @@ export function checkAiTimeframe(field: string, value: unknown): string {
 	const text = requireText(field, value ?? '').trim();
 	if ((AI_TIMEFRAMES as readonly string[]).includes(text)) return text;
 	if (/^\d+$/.test(text)) return String(checkInteger(field, text, 1, 365));
-	throw new InputError(field, said`${quote(text, 20)} is not one of ${AI_TIMEFRAMES.join(', ')} or a number of days`);
+	throw new InputError(
+		field,
+		said`${quote(text, 20)} is not one of ${AI_TIMEFRAMES.join(', ')} or a number of days`,
+	);
 }
 
 /** 0 is the current period; -1 … -365 are earlier ones. */
@@ -276,7 +301,8 @@ export function checkPeriodOffset(field: string, value: unknown): number {
 	return offset === 0 ? 0 : offset;
 }
 
-export const checkAggregation = (field: string, value: unknown) => checkOneOf(field, value, AI_AGGREGATIONS);
+export const checkAggregation = (field: string, value: unknown) =>
+	checkOneOf(field, value, AI_AGGREGATIONS);
 
 /** A list of non-empty texts (topics, search terms, engines, tags). */
 export function checkTextList(field: string, value: unknown): string[] {

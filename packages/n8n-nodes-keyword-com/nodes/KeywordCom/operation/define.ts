@@ -26,7 +26,13 @@ import { identityOf, orderOfList } from '../../shared/listOrder';
 import { collectPages, ListChangedError, type PageStyle } from '../../shared/paging';
 import type { RecordKind } from '../../shared/records';
 import { redactDeep } from '../../shared/redact';
-import { apiRequest, SharedPause, type ApiRequest, type ApiResponse, type AttemptHooks } from '../../shared/transport';
+import {
+	apiRequest,
+	SharedPause,
+	type ApiRequest,
+	type ApiResponse,
+	type AttemptHooks,
+} from '../../shared/transport';
 import { capToolResult, isToolNode, TOOL_DEFAULT_LIMIT } from './tool';
 import { checkInteger, InputError } from '../../shared/validation';
 
@@ -78,7 +84,10 @@ export type OutputSpec =
 	 */
 	| { type: 'report'; legacy: 'record' | 'body' }
 	/** Operations whose answer body is not documented: a confirmation item, plus the answer when there is one. */
-	| { type: 'confirmation'; result: (input: OperationInput, prepared: PreparedRequest) => IDataObject };
+	| {
+			type: 'confirmation';
+			result: (input: OperationInput, prepared: PreparedRequest) => IDataObject;
+	  };
 
 export interface OperationRuntime {
 	input: OperationInput;
@@ -119,7 +128,11 @@ export interface OperationDefinition {
 }
 
 function scope(field: INodeProperties, resource: string, operation: string): INodeProperties {
-	const show = { ...(field.displayOptions?.show ?? {}), resource: [resource], operation: [operation] };
+	const show = {
+		...(field.displayOptions?.show ?? {}),
+		resource: [resource],
+		operation: [operation],
+	};
 	return { ...field, displayOptions: { ...(field.displayOptions ?? {}), show } };
 }
 
@@ -153,17 +166,24 @@ function toOperationError(node: INode, error: unknown, itemIndex: number, token?
 		});
 	}
 	if (error instanceof ListChangedError) {
-		return new NodeOperationError(node, error.message, { itemIndex, description: error.description });
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description: error.description,
+		});
 	}
 	return error as Error;
 }
 
 /** Options from the declarative routing that the runner keeps (base URL, time-out, proxy, allowed domains…). */
-function baseOptions(options: DeclarativeRestApiSettings.HttpRequestOptions): Partial<IHttpRequestOptions> {
-	const { baseURL, timeout, proxy, skipSslCertificateValidation, allowedDomains, headers } = options as IHttpRequestOptions;
+function baseOptions(
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Partial<IHttpRequestOptions> {
+	const { baseURL, timeout, proxy, skipSslCertificateValidation, allowedDomains, headers } =
+		options as IHttpRequestOptions;
 	const base: Partial<IHttpRequestOptions> = { baseURL, timeout, headers };
 	if (proxy) base.proxy = proxy;
-	if (skipSslCertificateValidation) base.skipSslCertificateValidation = skipSslCertificateValidation;
+	if (skipSslCertificateValidation)
+		base.skipSslCertificateValidation = skipSslCertificateValidation;
 	if (allowedDomains) base.allowedDomains = allowedDomains;
 	return base;
 }
@@ -174,7 +194,11 @@ function withoutLinks(body: IDataObject): IDataObject {
 	return rest;
 }
 
-function shapeOutput(config: OperationConfig, body: unknown, runtime: OperationRuntime): IDataObject[] {
+function shapeOutput(
+	config: OperationConfig,
+	body: unknown,
+	runtime: OperationRuntime,
+): IDataObject[] {
 	const { output } = config;
 	const object = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	switch (output.type) {
@@ -189,13 +213,16 @@ function shapeOutput(config: OperationConfig, body: unknown, runtime: OperationR
 		case 'record':
 			return [runtime.shape(object.data ?? body, output.kind)];
 		case 'body':
-			if (!body || typeof body !== 'object' || Array.isArray(body)) return [{ data: body as never }];
+			if (!body || typeof body !== 'object' || Array.isArray(body))
+				return [{ data: body as never }];
 			return [withoutLinks(object)];
 		case 'report': {
-			if (!body || typeof body !== 'object' || Array.isArray(body)) return [{ data: body as never }];
+			if (!body || typeof body !== 'object' || Array.isArray(body))
+				return [{ data: body as never }];
 			const data = object.data;
 			const unwrap = versionOf(runtime.input) >= 2 || output.legacy === 'record';
-			if (unwrap && data && typeof data === 'object' && !Array.isArray(data)) return [data as IDataObject];
+			if (unwrap && data && typeof data === 'object' && !Array.isArray(data))
+				return [data as IDataObject];
 			return [withoutLinks(object)];
 		}
 		case 'confirmation': {
@@ -212,7 +239,9 @@ export function versionOf(input: OperationInput): number {
 
 /** Whether the operation offers the Output choice (version 2): every operation that returns records. */
 function hasOutputChoice(config: OperationConfig): boolean {
-	return config.simplify === true || config.output.type === 'records' || config.output.type === 'record';
+	return (
+		config.simplify === true || config.output.type === 'records' || config.output.type === 'record'
+	);
 }
 
 /** A list answered whole (no paging): version 2 adds Return All / Limit, applied to what came back. */
@@ -238,7 +267,8 @@ function readOutputChoice(config: OperationConfig, input: OperationInput): Outpu
 		const simplify = config.simplify ? input.get('simplify', true) === true : false;
 		return { version, simplify, mode: 'raw', fields: [], revealToken };
 	}
-	if (!hasOutputChoice(config)) return { version, simplify: false, mode: 'raw', fields: [], revealToken };
+	if (!hasOutputChoice(config))
+		return { version, simplify: false, mode: 'raw', fields: [], revealToken };
 	return { version, simplify: false, ...readOutputMode(input.get), revealToken };
 }
 
@@ -254,7 +284,15 @@ function readListSize(
 	const returnAll = asTool ? false : (context.getNodeParameter('returnAll', false) as boolean);
 	if (returnAll) return { returnAll, limit: 0 };
 	const fallback = asTool ? TOOL_DEFAULT_LIMIT : 50;
-	return { returnAll, limit: checkInteger('Limit', context.getNodeParameter('limit', fallback), 1, Number.MAX_SAFE_INTEGER) };
+	return {
+		returnAll,
+		limit: checkInteger(
+			'Limit',
+			context.getNodeParameter('limit', fallback),
+			1,
+			Number.MAX_SAFE_INTEGER,
+		),
+	};
 }
 
 /**
@@ -333,7 +371,8 @@ function executeOperation(config: OperationConfig) {
 		if (config.run) {
 			results = (await config.run(runtime)).map(clean);
 		} else if (config.paged) {
-			const concurrency = Number(this.getNodeParameter('options.concurrency', DEFAULT_PAGE_CONCURRENCY)) || 1;
+			const concurrency =
+				Number(this.getNodeParameter('options.concurrency', DEFAULT_PAGE_CONCURRENCY)) || 1;
 			const kind = config.output.type === 'records' ? config.output.kind : 'plain';
 			try {
 				results = await collectPages(
@@ -345,7 +384,13 @@ function executeOperation(config: OperationConfig) {
 								hooks,
 							)
 						).body,
-					{ returnAll, limit, concurrency, order: orderOfList(kind, prepared.qs), identity: identityOf },
+					{
+						returnAll,
+						limit,
+						concurrency,
+						order: orderOfList(kind, prepared.qs),
+						identity: identityOf,
+					},
 					// Shaped page by page while later pages are in flight (one result per record: paged lists have no `select`).
 					(records) => shapeOutput(config, { data: records }, runtime).map(clean),
 				);
@@ -381,7 +426,10 @@ function listSizeFields(versions?: typeof OUTPUT_CHOICE_VERSIONS): INodeProperti
 	const onVersions = versions ? { '@version': versions } : {};
 	return [
 		{ ...returnAll, displayOptions: { show: { ...onVersions }, hide: { ...asToolOnly } } },
-		{ ...limit, displayOptions: { show: { ...onVersions, returnAll: [false] }, hide: { ...asToolOnly } } },
+		{
+			...limit,
+			displayOptions: { show: { ...onVersions, returnAll: [false] }, hide: { ...asToolOnly } },
+		},
 		{
 			...limit,
 			default: TOOL_DEFAULT_LIMIT,
@@ -394,21 +442,33 @@ function listSizeFields(versions?: typeof OUTPUT_CHOICE_VERSIONS): INodeProperti
 export function defineOperation(config: OperationConfig): OperationDefinition {
 	if (config.paged && (config.output.type !== 'records' || config.output.select)) {
 		// Pages are shaped as they arrive (collectPages), which needs one result per record.
-		throw new Error(`${config.resource} ${config.value}: a paged list needs a 'records' output without select`);
+		throw new Error(
+			`${config.resource} ${config.value}: a paged list needs a 'records' output without select`,
+		);
 	}
 	const fields = [...(config.fields ?? [])];
 	if (config.paged) fields.push(...listSizeFields());
 	else if (isWholeList(config)) fields.push(...listSizeFields(OUTPUT_CHOICE_VERSIONS));
-	if (config.simplify) fields.push({ ...simplifyField(), displayOptions: { show: { '@version': [1] } } });
+	if (config.simplify)
+		fields.push({ ...simplifyField(), displayOptions: { show: { '@version': [1] } } });
 	if (hasOutputChoice(config)) {
 		const { output } = config;
-		const listed = output.type === 'records' || output.type === 'record' ? output.fields : undefined;
+		const listed =
+			output.type === 'records' || output.type === 'record' ? output.fields : undefined;
 		const kind = output.type === 'records' || output.type === 'record' ? output.kind : 'plain';
-		fields.push(...outputFields(listed === false ? undefined : (listed ?? RECORD_FIELDS[kind]), listed !== false));
+		fields.push(
+			...outputFields(
+				listed === false ? undefined : (listed ?? RECORD_FIELDS[kind]),
+				listed !== false,
+			),
+		);
 	}
 	if (config.paged) {
-		const existing = fields.find((field) => field.name === 'options' && field.type === 'collection');
-		if (existing) existing.options = [...(existing.options ?? []), concurrencyOption()] as INodeProperties[];
+		const existing = fields.find(
+			(field) => field.name === 'options' && field.type === 'collection',
+		);
+		if (existing)
+			existing.options = [...(existing.options ?? []), concurrencyOption()] as INodeProperties[];
 		else
 			fields.push({
 				displayName: 'Options',

@@ -50,6 +50,8 @@ export function capToolResult(results: IDataObject[]): IDataObject[] {
 			: `Result cut to fit one tool answer (${TOOL_RESULT_MAX_CHARACTERS} characters): lists and objects of the record were left out (see left_out).`;
 	return [
 		...kept,
-		{ note: `${note} Ask for fewer records (a smaller limit, a group or a filter) or set Output to Selected Fields.` },
+		{
+			note: `${note} Ask for fewer records (a smaller limit, a group or a filter) or set Output to Selected Fields.`,
+		},
 	];
 }

@@ -63,7 +63,11 @@ export function alertCategory(record: IDataObject): string {
 }
 
 /** The item emitted for one alert. Simplify as in the action node, plus project/group; the token never appears. */
-export function alertItem(record: IDataObject, output: OutputChoice, token: string | undefined): IDataObject {
+export function alertItem(
+	record: IDataObject,
+	output: OutputChoice,
+	token: string | undefined,
+): IDataObject {
 	// Version 2: the same item as the action node's Alert → Get Many (one output model).
 	if (output.version >= 2) return redactDeep(shapeForOutput(record, 'alert', output), token);
 	if (!output.simplify) return redactDeep(record, token);

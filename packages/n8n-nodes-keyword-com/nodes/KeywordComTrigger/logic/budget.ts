@@ -29,7 +29,10 @@ const FIRST_GUESS_MS = 1_000;
 
 /** The budget of this poll: n8n's where it says (capped), the default where it does not. */
 export function pollBudgetMs(fromN8n: number | undefined): number {
-	const budget = fromN8n !== undefined && Number.isFinite(fromN8n) && fromN8n > 0 ? fromN8n : DEFAULT_POLL_BUDGET_MS;
+	const budget =
+		fromN8n !== undefined && Number.isFinite(fromN8n) && fromN8n > 0
+			? fromN8n
+			: DEFAULT_POLL_BUDGET_MS;
 	return Math.min(budget, MAX_POLL_BUDGET_MS);
 }
 

@@ -80,7 +80,11 @@ export function tieOf(cursor: WindowCursor | undefined): TieOrder {
 }
 
 /** Whether an alert was emitted before: under the floor, or one of the ids kept above it. */
-export function isSeen(record: Stamped, cursor: WindowCursor, seenIds: ReadonlySet<string>): boolean {
+export function isSeen(
+	record: Stamped,
+	cursor: WindowCursor,
+	seenIds: ReadonlySet<string>,
+): boolean {
 	return isCovered(record, cursor.f, tieOf(cursor)) || seenIds.has(record.id);
 }
 
@@ -138,7 +142,8 @@ export function advance<T extends Stamped>(
 	if (t === Number.MIN_SAFE_INTEGER) t = 0;
 
 	// Nothing below the oldest alert read is known when only the newest were read: everything there counts as seen.
-	if (options.covers === 'newest-only' && all.length > 0) floor = maxFloor(floor, [all[0].at, all[0].id], tie);
+	if (options.covers === 'newest-only' && all.length > 0)
+		floor = maxFloor(floor, [all[0].at, all[0].id], tie);
 	floor = maxFloor(floor, [t - Math.max(0, options.lookback) - 1, null], tie);
 	// A read that stopped at a key knows nothing above it: the floor may not rise past that key.
 	const stoppedAt = typeof options.covers === 'object' ? options.covers : undefined;

@@ -327,12 +327,17 @@ export function keywordItem(
  * previous rank and change in place of the best rank and search volume; Raw is the record plus the update's ranks;
  * Selected Fields picks from both.
  */
-function keywordItemV2(record: IDataObject, output: OutputChoice, summary: IDataObject): IDataObject {
+function keywordItemV2(
+	record: IDataObject,
+	output: OutputChoice,
+	summary: IDataObject,
+): IDataObject {
 	if (output.mode === 'raw') return { ...record, ...summary };
 	if (output.mode === 'selected') {
 		const flat = { ...flattenRecord(record), ...summary };
 		const picked: IDataObject = {};
-		for (const field of output.fields) picked[field] = flat[field] === undefined ? null : flat[field];
+		for (const field of output.fields)
+			picked[field] = flat[field] === undefined ? null : flat[field];
 		return picked;
 	}
 	const shaped = shapeForOutput(record, 'keyword', output);

@@ -42,7 +42,8 @@ export function timeSequenceOf(alerts: readonly Stamped[], knownTie: TieOrder = 
 		// A list all in one second shows only its ids' order, which the known tie order reads as time.
 		if (bySecond !== undefined && bySecond !== 'unordered' && sequence !== bySecond) continue;
 		let tieShown = false;
-		for (let n = 1; n < alerts.length && !tieShown; n++) tieShown = alerts[n - 1].at === alerts[n].at;
+		for (let n = 1; n < alerts.length && !tieShown; n++)
+			tieShown = alerts[n - 1].at === alerts[n].at;
 		return { sequence, tie, tieShown: tieShown && bySecond !== undefined };
 	}
 	return { sequence: 'unordered', tie: knownTie, tieShown: false };

@@ -91,7 +91,8 @@ export function learnHistoryOrder(
 }
 
 function movement(rank: number | null, current: number, previous: number | undefined): RankChange {
-	if (previous === undefined) return { rank, previous_rank: null, change: null, rank_changed: null };
+	if (previous === undefined)
+		return { rank, previous_rank: null, change: null, rank_changed: null };
 	const change = previous - current;
 	return {
 		rank,
@@ -122,9 +123,14 @@ export function rankChange(
 	if (order === 'conflict') return movement(rank, current, undefined);
 	const last = history.length - 1;
 	const newestFirst = rankValue(history[0]) === current ? rankValue(history[1]) : undefined;
-	const oldestFirst = rankValue(history[last]) === current ? rankValue(history[last - 1]) : undefined;
+	const oldestFirst =
+		rankValue(history[last]) === current ? rankValue(history[last - 1]) : undefined;
 	if (order === 'newestFirst') return movement(rank, current, newestFirst);
 	if (order === 'oldestFirst') return movement(rank, current, oldestFirst);
 	// Order not known yet: only an entry both orders agree on is certain.
-	return movement(rank, current, newestFirst !== undefined && newestFirst === oldestFirst ? newestFirst : undefined);
+	return movement(
+		rank,
+		current,
+		newestFirst !== undefined && newestFirst === oldestFirst ? newestFirst : undefined,
+	);
 }

@@ -51,14 +51,18 @@ function keywordStateFromVersion1(value: unknown): KeywordState | undefined {
 }
 
 /** The state of `event` in the node's static data, or undefined (first poll, another event, unknown version). */
-export function readEventState(event: EventName, staticData: IDataObject): { state: EventState; raw: unknown } | undefined {
+export function readEventState(
+	event: EventName,
+	staticData: IDataObject,
+): { state: EventState; raw: unknown } | undefined {
 	if (staticData.e !== event) return undefined;
 	if (staticData.v === STATE_VERSION || staticData.v === 1) {
 		if (event === 'newAlert') {
 			const cursor = readCursor(staticData.c);
 			return cursor ? { state: cursor, raw: staticData.c } : undefined;
 		}
-		const state = staticData.v === 1 ? keywordStateFromVersion1(staticData.c) : readKeywordState(staticData.c);
+		const state =
+			staticData.v === 1 ? keywordStateFromVersion1(staticData.c) : readKeywordState(staticData.c);
 		return state ? { state, raw: staticData.c } : undefined;
 	}
 	return undefined;
@@ -82,8 +86,14 @@ function baselines(globalData: IDataObject): IDataObject {
  * The activation baseline of this node for `event`, when one is there and not used yet: it is marked used (the mark is
  * saved with the state of the poll that used it).
  */
-export function takeBaseline(event: EventName, globalData: IDataObject, nodeId: string): { state: EventState; raw: unknown } | undefined {
-	const entry = isObject(globalData[BASELINE_KEY]) ? (globalData[BASELINE_KEY] as IDataObject)[nodeId] : undefined;
+export function takeBaseline(
+	event: EventName,
+	globalData: IDataObject,
+	nodeId: string,
+): { state: EventState; raw: unknown } | undefined {
+	const entry = isObject(globalData[BASELINE_KEY])
+		? (globalData[BASELINE_KEY] as IDataObject)[nodeId]
+		: undefined;
 	if (!isObject(entry) || entry.a === 1) return undefined;
 	const found = readEventState(event, entry);
 	if (!found) return undefined;
@@ -92,6 +102,11 @@ export function takeBaseline(event: EventName, globalData: IDataObject, nodeId: 
 }
 
 /** Records the state a first poll placed at "now" as this node's activation baseline. */
-export function putBaseline(event: EventName, state: EventState, globalData: IDataObject, nodeId: string): void {
+export function putBaseline(
+	event: EventName,
+	state: EventState,
+	globalData: IDataObject,
+	nodeId: string,
+): void {
 	baselines(globalData)[nodeId] = storedState(event, state) as unknown as IDataObject;
 }

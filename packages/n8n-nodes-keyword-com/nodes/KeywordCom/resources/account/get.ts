@@ -21,7 +21,7 @@ export const getAccount = defineOperation({
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to include the account\'s API token in the output. Off by default: the token would be stored with every execution.',
+					"Whether to include the account's API token in the output. Off by default: the token would be stored with every execution.",
 			},
 		]),
 	],

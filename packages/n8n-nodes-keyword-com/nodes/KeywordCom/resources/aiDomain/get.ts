@@ -13,6 +13,8 @@ export const getAiDomain = defineOperation({
 	method: 'GET',
 	path: `${API_PREFIX}/ai-visibility/domains/{domainId}`,
 	fields: [domainField()],
-	prepare: (input) => ({ path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) } }),
+	prepare: (input) => ({
+		path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) },
+	}),
 	output: { type: 'record', kind: 'plain' },
 });

@@ -9,13 +9,15 @@ export const getManyAiDomains = defineOperation({
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many AI visibility domains',
-	description: 'List the domains (brands) tracked in AI visibility, one item per domain; their IDs are used by the other AI operations',
+	description:
+		'List the domains (brands) tracked in AI visibility, one item per domain; their IDs are used by the other AI operations',
 	method: 'GET',
 	path: `${API_PREFIX}/ai-visibility/domains`,
 	output: {
 		type: 'records',
 		kind: 'plain',
 		// The body is not documented: accept a `data` list or a bare list.
-		select: (body) => (Array.isArray(body) ? body : Array.isArray(body.data) ? body.data : []) as IDataObject[],
+		select: (body) =>
+			(Array.isArray(body) ? body : Array.isArray(body.data) ? body.data : []) as IDataObject[],
 	},
 });

@@ -15,6 +15,8 @@ export const getManyAiSearchTerms = defineOperation({
 	path: `${API_PREFIX}/ai-visibility/domains/{domainId}/search-terms`,
 	fields: [domainField()],
 	simplify: true,
-	prepare: (input) => ({ path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) } }),
+	prepare: (input) => ({
+		path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) },
+	}),
 	output: { type: 'records', kind: 'searchTerm' },
 });

@@ -1,4 +1,8 @@
 import { describeResource } from '../../operation/define';
 import { getManyAiSearchTerms } from './getMany';
 
-export const aiSearchTermDescription = describeResource('aiSearchTerm', [getManyAiSearchTerms], 'getMany');
+export const aiSearchTermDescription = describeResource(
+	'aiSearchTerm',
+	[getManyAiSearchTerms],
+	'getMany',
+);

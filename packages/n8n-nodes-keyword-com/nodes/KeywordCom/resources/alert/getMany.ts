@@ -57,7 +57,8 @@ export const getManyAlerts = defineOperation({
 		const qs: IDataObject = {};
 		const opts = (input.get('options', {}) ?? {}) as IDataObject;
 		if (opts.last !== undefined) qs.last = checkInteger('Last (Days)', opts.last, 1, 3650);
-		if (opts.sortDirection !== undefined) qs.sort_direction = checkOneOf('Sort Direction', opts.sortDirection, ['asc', 'desc']);
+		if (opts.sortDirection !== undefined)
+			qs.sort_direction = checkOneOf('Sort Direction', opts.sortDirection, ['asc', 'desc']);
 		if (opts.sortField) qs.sort_field = requireText('Sort Field', opts.sortField).trim();
 		if (opts.viewType) qs.view_type = requireText('View Type', opts.viewType).trim();
 		return { qs };

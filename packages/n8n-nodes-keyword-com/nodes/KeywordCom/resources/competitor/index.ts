@@ -1,4 +1,8 @@
 import { describeResource } from '../../operation/define';
 import { getCompetitorHistory } from './getHistory';
 
-export const competitorDescription = describeResource('competitor', [getCompetitorHistory], 'getHistory');
+export const competitorDescription = describeResource(
+	'competitor',
+	[getCompetitorHistory],
+	'getHistory',
+);

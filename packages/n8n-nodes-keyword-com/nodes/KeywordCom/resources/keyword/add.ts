@@ -110,7 +110,8 @@ export const addKeywords = defineOperation({
 					name: 'source',
 					type: 'number',
 					default: 1,
-					description: 'How the keyword was added: 1 = API (default), 2 = suggestions, 3 = manual, 4 = bulk import',
+					description:
+						'How the keyword was added: 1 = API (default), 2 = suggestions, 3 = manual, 4 = bulk import',
 				},
 				{
 					displayName: 'Tags',
@@ -134,20 +135,22 @@ export const addKeywords = defineOperation({
 			'Additional Fields',
 		),
 		options([
-				{
-					displayName: 'Chunk Size',
-					name: 'chunkSize',
-					type: 'number',
-					default: DEFAULT_ADD_CHUNK_SIZE,
-					typeOptions: { minValue: 1, maxValue: 1000 },
-					description: `Keywords sent per request when an item carries many keywords (default ${DEFAULT_ADD_CHUNK_SIZE})`,
-				},
+			{
+				displayName: 'Chunk Size',
+				name: 'chunkSize',
+				type: 'number',
+				default: DEFAULT_ADD_CHUNK_SIZE,
+				typeOptions: { minValue: 1, maxValue: 1000 },
+				description: `Keywords sent per request when an item carries many keywords (default ${DEFAULT_ADD_CHUNK_SIZE})`,
+			},
 		]),
 	],
 	simplify: true,
 	prepare: (input) => {
 		const target = readTarget(input);
-		const keywords = toList('Keywords', input.get('keywords', [])).map((kw) => checkKeywordText('Keywords', kw));
+		const keywords = toList('Keywords', input.get('keywords', [])).map((kw) =>
+			checkKeywordText('Keywords', kw),
+		);
 		if (keywords.length === 0) throw new InputError('Keywords', 'give at least one keyword');
 		const extra = (input.get('additionalFields', {}) ?? {}) as IDataObject;
 		const attributes: IDataObject = {
@@ -162,14 +165,22 @@ export const addKeywords = defineOperation({
 			if (key === 'tags') attributes.tags = checkTextList('Tags', value);
 			else if (key === 'source') attributes.source = checkInteger('Source', value, 1, 4);
 			else if (key === 'url_tracking_method')
-				attributes.url_tracking_method = checkOneOf('URL Tracking Method', value, ['broad', 'Exact']);
+				attributes.url_tracking_method = checkOneOf('URL Tracking Method', value, [
+					'broad',
+					'Exact',
+				]);
 			else attributes[key] = value;
 		}
 		return {
 			path: { target: target.encoded },
 			body: keywords.map((kw) => ({ type: 'keyword', attributes: { ...attributes, kw } })),
 			settings: {
-				chunkSize: checkInteger('Chunk Size', input.get('options.chunkSize', DEFAULT_ADD_CHUNK_SIZE), 1, 1000),
+				chunkSize: checkInteger(
+					'Chunk Size',
+					input.get('options.chunkSize', DEFAULT_ADD_CHUNK_SIZE),
+					1,
+					1000,
+				),
 			},
 		};
 	},
@@ -214,7 +225,8 @@ export const addKeywords = defineOperation({
 				added,
 				duplicates,
 				requested: entries.length,
-				title: titles.length === 1 ? titles[0] : `${added} keywords added, ${duplicates} duplicates`,
+				title:
+					titles.length === 1 ? titles[0] : `${added} keywords added, ${duplicates} duplicates`,
 				keywords,
 			},
 		];

@@ -1,5 +1,11 @@
 import { API_PREFIX } from '../../../shared/constants';
-import { dateField, groupField, keywordIdField, options, projectField } from '../../../shared/fields';
+import {
+	dateField,
+	groupField,
+	keywordIdField,
+	options,
+	projectField,
+} from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
 import { readTarget } from '../../operation/target';
 import { keywordPath } from './keywordSegment';
@@ -10,14 +16,17 @@ export const deleteKeyword = defineOperation({
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a keyword',
-	description: 'Stop tracking one keyword. Its whole ranking history is deleted; this cannot be undone.',
+	description:
+		'Stop tracking one keyword. Its whole ranking history is deleted; this cannot be undone.',
 	method: 'DELETE',
 	path: `${API_PREFIX}/groups/{target}/keywords/{keyword}`,
 	fields: [
 		projectField(),
 		groupField(),
 		keywordIdField(),
-		options([dateField('date', 'Date', 'Date suffix the API accepts on this path (rarely needed)')]),
+		options([
+			dateField('date', 'Date', 'Date suffix the API accepts on this path (rarely needed)'),
+		]),
 	],
 	prepare: (input) => ({ path: keywordPath(input) }),
 	output: {

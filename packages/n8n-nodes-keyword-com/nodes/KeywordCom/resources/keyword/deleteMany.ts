@@ -13,7 +13,10 @@ export const deleteManyKeywords = defineOperation({
 		'Stop tracking several keywords of a project at once. Their ranking history is deleted; this cannot be undone.',
 	method: 'DELETE',
 	path: `${API_PREFIX}/projects/{projectId}/keywords`,
-	fields: [projectIdField('The project or group the keywords belong to'), keywordIdsField('IDs of the keywords to delete')],
+	fields: [
+		projectIdField('The project or group the keywords belong to'),
+		keywordIdsField('IDs of the keywords to delete'),
+	],
 	prepare: (input) => ({
 		path: { projectId: checkNumericId('Project', input.get('projectId')) },
 		body: { data: { type: 'keyword', ids: checkIdList('Keyword IDs', input.get('keywordIds')) } },

@@ -1,5 +1,11 @@
 import { API_PREFIX } from '../../../shared/constants';
-import { dateField, groupField, keywordIdField, options, projectField } from '../../../shared/fields';
+import {
+	dateField,
+	groupField,
+	keywordIdField,
+	options,
+	projectField,
+} from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
 import { keywordPath } from './keywordSegment';
 
@@ -17,7 +23,9 @@ export const getKeyword = defineOperation({
 		projectField(),
 		groupField(),
 		keywordIdField(),
-		options([dateField('date', 'Date', 'Return the ranking data of this date instead of the latest')]),
+		options([
+			dateField('date', 'Date', 'Return the ranking data of this date instead of the latest'),
+		]),
 	],
 	simplify: true,
 	prepare: (input) => ({ path: keywordPath(input) }),

@@ -19,7 +19,9 @@ export const getManyKeywords = defineOperation({
 	fields: [
 		projectField(),
 		groupField(),
-		options([dateField('date', 'Date', 'Return the ranking data of this date instead of the latest')]),
+		options([
+			dateField('date', 'Date', 'Return the ranking data of this date instead of the latest'),
+		]),
 	],
 	paged: 'pagination',
 	simplify: true,

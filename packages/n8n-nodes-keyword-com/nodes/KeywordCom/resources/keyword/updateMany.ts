@@ -25,15 +25,51 @@ const updateFields: INodeProperties[] = [
 			{ name: 'Maps', value: 'maps' },
 		],
 	},
-	{ displayName: 'Favourite', name: 'isfav', type: 'boolean', default: false, description: 'Whether the keyword is a favourite' },
-	{ displayName: 'Ignore Featured Snippet', name: 'ignore_featured', type: 'boolean', default: false, description: 'Whether to ignore featured snippets when ranking' },
-	{ displayName: 'Ignore Local Listings', name: 'ignore_local', type: 'boolean', default: false, description: 'Whether to ignore local listings when ranking' },
+	{
+		displayName: 'Favourite',
+		name: 'isfav',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the keyword is a favourite',
+	},
+	{
+		displayName: 'Ignore Featured Snippet',
+		name: 'ignore_featured',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to ignore featured snippets when ranking',
+	},
+	{
+		displayName: 'Ignore Local Listings',
+		name: 'ignore_local',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to ignore local listings when ranking',
+	},
 	{ displayName: 'Language', name: 'language', type: 'string', default: '' },
 	{ displayName: 'Location', name: 'near', type: 'string', default: '' },
 	{ displayName: 'Notes', name: 'notes', type: 'string', default: '' },
-	{ displayName: 'Region', name: 'region', type: 'string', default: '', placeholder: 'e.g. google.co.uk' },
-	{ displayName: 'Tags', name: 'tagsSplited', type: 'string', default: '', description: 'Tags of the keywords, comma-separated (replaces their tags)' },
-	{ displayName: 'URL', name: 'url', type: 'string', default: '', description: 'New tracked address' },
+	{
+		displayName: 'Region',
+		name: 'region',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. google.co.uk',
+	},
+	{
+		displayName: 'Tags',
+		name: 'tagsSplited',
+		type: 'string',
+		default: '',
+		description: 'Tags of the keywords, comma-separated (replaces their tags)',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		description: 'New tracked address',
+	},
 	{
 		displayName: 'Other Attributes (JSON)',
 		name: 'json',
@@ -74,7 +110,10 @@ export const updateManyKeywords = defineOperation({
 			if (key === 'json') {
 				const parsed = typeof value === 'string' ? safeJson(value) : value;
 				if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-					throw new InputError('Other Attributes (JSON)', 'must be a JSON object (check the JSON syntax)');
+					throw new InputError(
+						'Other Attributes (JSON)',
+						'must be a JSON object (check the JSON syntax)',
+					);
 				}
 				Object.assign(attributes, parsed);
 			} else if (key === 'tagsSplited') attributes.tagsSplited = checkTextList('Tags', value);

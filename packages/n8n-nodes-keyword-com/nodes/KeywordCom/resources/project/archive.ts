@@ -9,7 +9,8 @@ export const archiveProject = defineOperation({
 	value: 'archive',
 	name: 'Archive',
 	action: 'Archive a project or group',
-	description: 'Archive a project or group (status 2). Its keywords stop updating until it is restored.',
+	description:
+		'Archive a project or group (status 2). Its keywords stop updating until it is restored.',
 	method: 'PUT',
 	path: `${API_PREFIX}/groups/{target}`,
 	fields: [projectField('The project to archive'), groupField()],

@@ -21,7 +21,8 @@ export const createProject = defineOperation({
 			default: '',
 			required: true,
 			placeholder: 'e.g. Acme Shoes',
-			description: 'Name of the new project, or of the existing parent project when creating a group',
+			description:
+				'Name of the new project, or of the existing parent project when creating a group',
 		},
 		{
 			displayName: 'Group Name',
@@ -29,7 +30,8 @@ export const createProject = defineOperation({
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. Blog',
-			description: 'Set to create a group inside the project instead of a project. The parent project must exist.',
+			description:
+				'Set to create a group inside the project instead of a project. The parent project must exist.',
 		},
 		{
 			displayName: 'Currency Code',
@@ -48,7 +50,10 @@ export const createProject = defineOperation({
 		const currency = checkCurrency('Currency Code', input.get('currencyCode'));
 		return {
 			body: {
-				data: { type: 'project', attributes: { category: composeName(project, group), currency_code: currency } },
+				data: {
+					type: 'project',
+					attributes: { category: composeName(project, group), currency_code: currency },
+				},
 			},
 		};
 	},

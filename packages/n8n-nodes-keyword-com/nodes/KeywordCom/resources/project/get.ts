@@ -9,7 +9,8 @@ export const getProject = defineOperation({
 	value: 'get',
 	name: 'Get',
 	action: 'Get a project or group',
-	description: 'Get one project or group by name, with its tags, keyword counts and report settings',
+	description:
+		'Get one project or group by name, with its tags, keyword counts and report settings',
 	method: 'GET',
 	path: `${API_PREFIX}/groups/{target}`,
 	fields: [projectField(), groupField()],

@@ -47,7 +47,9 @@ export const getProjectMetrics = defineOperation({
 		]),
 	],
 	prepare: (input) => {
-		const qs: IDataObject = { timeframe: checkProjectTimeframe('Timeframe', input.get('timeframe', 'monthly')) };
+		const qs: IDataObject = {
+			timeframe: checkProjectTimeframe('Timeframe', input.get('timeframe', 'monthly')),
+		};
 		const tagId = input.get('options.tagId', '');
 		if (tagId !== '' && tagId !== undefined) qs.tagId = checkNumericId('Tag ID', tagId);
 		return { path: { target: readTarget(input).encoded }, qs };

@@ -9,7 +9,8 @@ export const getProjectRegions = defineOperation({
 	value: 'getRegions',
 	name: 'Get Regions',
 	action: 'Get the tracked regions of a project',
-	description: 'List the search engine regions, languages and device types tracked in a project, with keyword counts',
+	description:
+		'List the search engine regions, languages and device types tracked in a project, with keyword counts',
 	method: 'GET',
 	path: `${API_PREFIX}/groups/{target}/regions`,
 	fields: [projectField(), groupField()],

@@ -11,8 +11,15 @@ import { checkChartDays, checkIdList } from '../../../shared/validation';
  */
 export function simplifyChart(entry: IDataObject): IDataObject {
 	const parts = Array.isArray(entry.data) ? (entry.data as unknown[]) : [];
-	const [series, , label, , details] = parts as [IDataObject[] | undefined, unknown, unknown, unknown, IDataObject | undefined];
-	const [domain, keyword, project, region, language] = typeof label === 'string' ? label.split('|') : [];
+	const [series, , label, , details] = parts as [
+		IDataObject[] | undefined,
+		unknown,
+		unknown,
+		unknown,
+		IDataObject | undefined,
+	];
+	const [domain, keyword, project, region, language] =
+		typeof label === 'string' ? label.split('|') : [];
 	return {
 		keyword_id: entry.kwid,
 		keyword,
@@ -23,7 +30,10 @@ export function simplifyChart(entry: IDataObject): IDataObject {
 		days: details?.days,
 		history: Array.isArray(details?.rankingurls) ? details?.rankingurls : [],
 		series: Array.isArray(series)
-			? series.map((line) => ({ name: line.name, points: Array.isArray(line.data) ? line.data.length : 0 }))
+			? series.map((line) => ({
+					name: line.name,
+					points: Array.isArray(line.data) ? line.data.length : 0,
+				}))
 			: [],
 	};
 }

@@ -1,4 +1,8 @@
 import { describeResource } from '../../operation/define';
 import { getRankingChart } from './getChart';
 
-export const rankingHistoryDescription = describeResource('rankingHistory', [getRankingChart], 'getChart');
+export const rankingHistoryDescription = describeResource(
+	'rankingHistory',
+	[getRankingChart],
+	'getChart',
+);

@@ -5,7 +5,13 @@ import { projectIdField } from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
 import { checkDaysRange, checkNumericId } from '../../../shared/validation';
 
-const POINT_EVERY: Record<number, string> = { 7: '1 day', 30: '7 days', 90: '14 days', 180: '30 days', 365: '60 days' };
+const POINT_EVERY: Record<number, string> = {
+	7: '1 day',
+	30: '7 days',
+	90: '14 days',
+	180: '30 days',
+	365: '60 days',
+};
 
 /** #19 GET /api/v2/projects/{project_id}/mindshare/from-cache?daysrange=N */
 export const getShareOfVoiceHistory = defineOperation({
@@ -13,7 +19,8 @@ export const getShareOfVoiceHistory = defineOperation({
 	value: 'getHistory',
 	name: 'Get History',
 	action: 'Get the share of voice history of a project',
-	description: 'Get the share of voice of a project over the last 7, 30, 90, 180 or 365 days, one item per data point',
+	description:
+		'Get the share of voice of a project over the last 7, 30, 90, 180 or 365 days, one item per data point',
 	method: 'GET',
 	path: `${API_PREFIX}/projects/{projectId}/mindshare/from-cache`,
 	fields: [

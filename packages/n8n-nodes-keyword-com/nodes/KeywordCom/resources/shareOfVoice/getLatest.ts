@@ -10,10 +10,14 @@ export const getLatestShareOfVoice = defineOperation({
 	name: 'Get Latest',
 	action: 'Get the latest share of voice of a project',
 	description:
-		'Get the 10 domains with the largest share of voice for the project\'s keywords: estimated clicks, percentage and monthly change',
+		"Get the 10 domains with the largest share of voice for the project's keywords: estimated clicks, percentage and monthly change",
 	method: 'GET',
 	path: `${API_PREFIX}/metrics/{target}/mindshare/latest`,
 	fields: [projectField(), groupField()],
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
-	output: { type: 'records', kind: 'plain', fields: ['title', 'url', 'clicks', 'percentage', 'changes'] },
+	output: {
+		type: 'records',
+		kind: 'plain',
+		fields: ['title', 'url', 'clicks', 'percentage', 'changes'],
+	},
 });

@@ -11,7 +11,8 @@ export const getManyTags = defineOperation({
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get the tags of a project',
-	description: 'List the tags of a project or group (ID, name, dates); use a tag ID to filter metrics',
+	description:
+		'List the tags of a project or group (ID, name, dates); use a tag ID to filter metrics',
 	method: 'GET',
 	path: `${API_PREFIX}/groups/{target}`,
 	fields: [projectField(), groupField()],
