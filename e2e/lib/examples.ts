@@ -30,6 +30,7 @@ import * as path from 'node:path';
 import { FakeModel, fakeModelCredential, type ScriptStep, type StepContext } from './fake-model';
 import { nodeOutput, type ExecuteResult, type RealN8n } from './real-n8n';
 import { repoRoot } from './paths';
+import { retryUntil } from './retry';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -536,21 +537,6 @@ export interface ExampleRun {
 	summary: string;
 }
 
-/** Retries `attempt` until it resolves (the MCP endpoint is registered while n8n activates the workflow at start-up). */
-async function retry<T>(what: string, attempt: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	for (let delay = 100; Date.now() < deadline; delay = Math.min(delay * 2, 1_000)) {
-		try {
-			return await attempt();
-		} catch (error) {
-			last = error;
-			await new Promise((resolve) => setTimeout(resolve, delay));
-		}
-	}
-	throw new Error(`${what} did not succeed within ${timeoutMs / 1000} s: ${String(last)}`);
-}
-
 /**
  * Calls a published MCP example with the official MCP SDK (Streamable HTTP) at its production URL, with the bearer
  * token: tools/list, then the spec's `mcpCall`; then checks that an `initialize` without the token is refused.
@@ -570,7 +556,7 @@ export async function callMcpExample(
 	const { StreamableHTTPClientTransport } = await import(
 		'@modelcontextprotocol/sdk/client/streamableHttp.js'
 	);
-	const client = await retry(`connecting to the MCP server ${url}`, async () => {
+	const client = await retryUntil(`connecting to the MCP server ${url}`, async () => {
 		const c = new Client({ name: 'keyword-com-examples', version: '1.0.0' });
 		await c.connect(
 			new StreamableHTTPClientTransport(new URL(url), {

@@ -21,6 +21,7 @@ import {
 	removeTarball,
 	runError,
 } from '../../e2e/lib';
+import { retryUntil } from '../../e2e/lib/retry';
 
 const credentials = { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } };
 const acme = { __rl: true, mode: 'name', value: 'Acme Shoes' };
@@ -46,19 +47,6 @@ const actions: Array<{ name: string; typeVersion: number; parameters: Record<str
 	},
 	{ name: 'Account (v2)', typeVersion: 2, parameters: { resource: 'account', operation: 'get' } },
 ];
-
-/** n8n 1.x answers its health check before its REST routes are mounted: a call may 404 for a few seconds. */
-async function untilRestReady(call: () => Promise<unknown>): Promise<void> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			await call();
-			return;
-		} catch (error) {
-			if (attempt >= 30) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 1_000));
-		}
-	}
-}
 
 describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 	let tarball: string;
@@ -153,7 +141,8 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 	test('the trigger polls: activation marks "now", the next poll emits the new alerts once', async () => {
 		await n8n.publish(TRIGGER_ID);
 		await n8n.start();
-		await untilRestReady(() => n8n.setupOwnerAndLogin());
+		// n8n 1.x answers its health check before its REST routes are mounted: a call may 404 for a few seconds.
+		await retryUntil('the owner setup', () => n8n.setupOwnerAndLogin(), 30_000);
 		const deadline = Date.now() + 60_000;
 		while (
 			(await fake.requests()).filter((request) => request.path === '/api/v2/alerts').length === 0
@@ -165,7 +154,11 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 			data: Array<{ id: string }>;
 		};
 		await n8n.restart(); // activation again: the stored cursor is older than the new alerts
-		await untilRestReady(() => n8n.listExecutions(TRIGGER_ID));
+		await retryUntil(
+			'the REST API after the restart',
+			() => n8n.listExecutions(TRIGGER_ID),
+			30_000,
+		);
 		const [execution] = await n8n.waitForExecutions(TRIGGER_ID, 1, { timeoutMs: 120_000 });
 		const emitted = (nodeOutput(execution, 'New alert') ?? []).map((item: { id: unknown }) =>
 			String(item.id),

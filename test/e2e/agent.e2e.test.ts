@@ -35,6 +35,7 @@ import {
 	openAiChatModelNode,
 	type ChatRequest,
 } from '../../e2e/lib/fake-model';
+import { assertKeywordRecords, recordsOf } from './tool-records';
 
 const ACME = 'Acme Shoes';
 const LIMIT = 5;
@@ -117,12 +118,6 @@ function agentWorkflow(): Record<string, unknown> {
 		connections,
 		settings: { executionOrder: 'v1' },
 	};
-}
-
-/** Records in a tool result: the JSON n8n sent the model is an array of items (or one object). */
-function recordsOf(content: string): any[] {
-	const parsed = JSON.parse(content);
-	return Array.isArray(parsed) ? parsed : [parsed];
 }
 
 describe(
@@ -249,24 +244,12 @@ describe(
 					r.bytes > 0 && r.bytes < MAX_TOOL_RESULT_BYTES,
 					`${r.name}: ${r.bytes} bytes < ${MAX_TOOL_RESULT_BYTES}`,
 				);
-			// A note item (the result was cut) may come along with the records; records have an id.
-			const records = recordsOf(listResult.content).filter(
-				(r) => r && typeof r === 'object' && 'id' in r,
-			);
-			assert.ok(
-				records.length >= 1 && records.length <= LIMIT,
-				`1..${LIMIT} keyword records (got ${records.length})`,
-			);
-			// Version 1 names the project `category` (the API's field), version 2's simplified output `project`.
-			assert.ok(
-				records.every((r) => r.category === ACME || r.project === ACME),
-				'keywords of Acme Shoes',
-			);
-			if (TOOL_NODE_VERSION >= 2)
-				assert.ok(
-					records.every((r) => Object.keys(r).length <= 10),
-					'simplified records: at most 10 fields',
-				);
+			const records = recordsOf(listResult.content);
+			assertKeywordRecords(records, {
+				limit: LIMIT,
+				project: ACME,
+				nodeVersion: TOOL_NODE_VERSION,
+			});
 			assert.ok(
 				records.some((r) => String(r.id) === keywordId),
 				`the list holds keyword ${keywordId}`,

@@ -27,6 +27,8 @@ import {
 	removeTarball,
 } from '../../e2e/lib';
 import { MCP_TRIGGER_NODE, MCP_TRIGGER_NODE_VERSION } from '../../e2e/lib/fake-model';
+import { retryUntil } from '../../e2e/lib/retry';
+import { assertKeywordRecords, recordsOf } from './tool-records';
 
 const ACME = 'Acme Shoes';
 const LIMIT = 3;
@@ -95,35 +97,12 @@ function mcpWorkflow(): Record<string, unknown> {
 	};
 }
 
-/** Polls until `attempt` resolves (the production webhook is registered as n8n activates the workflow at start-up). */
-async function waitFor<T>(what: string, attempt: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	for (let delay = 100; Date.now() < deadline; delay = Math.min(delay * 2, 1_000)) {
-		try {
-			return await attempt();
-		} catch (error) {
-			last = error;
-			await new Promise((resolve) => setTimeout(resolve, delay));
-		}
-	}
-	throw new Error(`e2e: ${what} did not succeed within ${timeoutMs / 1000} s: ${String(last)}`);
-}
-
 /** The text parts of a tool call result, joined. */
 function textOf(result: any): string {
 	return (result.content as any[])
 		.filter((c) => c.type === 'text')
 		.map((c) => c.text)
 		.join('\n');
-}
-
-/** The records in a result text: n8n returns the tool's items as JSON (an array, or one object). */
-function recordsOf(text: string): any[] {
-	const parsed = JSON.parse(text);
-	return (Array.isArray(parsed) ? parsed : [parsed]).filter(
-		(r) => r && typeof r === 'object' && 'id' in r,
-	);
 }
 
 describe(
@@ -168,7 +147,7 @@ describe(
 		});
 
 		test('Streamable HTTP: lists the two tools, each with a description and an input schema', async () => {
-			const client = await waitFor('connecting to the MCP server', () =>
+			const client = await retryUntil('connecting to the MCP server', () =>
 				connect('streamable-http'),
 			);
 			const { tools } = await client.listTools();
@@ -192,7 +171,7 @@ describe(
 		});
 
 		test('Streamable HTTP: a call returns at most the limit of records, bounded in size, from one API request', async () => {
-			const client = await waitFor('connecting to the MCP server', () =>
+			const client = await retryUntil('connecting to the MCP server', () =>
 				connect('streamable-http'),
 			);
 			await fake.clearRequests();
@@ -210,24 +189,11 @@ describe(
 			const bytes = Buffer.byteLength(JSON.stringify(result));
 			assert.ok(bytes < MAX_RESULT_BYTES, `the result is ${bytes} bytes < ${MAX_RESULT_BYTES}`);
 			const records = recordsOf(text);
-			assert.ok(
-				records.length >= 1 && records.length <= LIMIT,
-				`1..${LIMIT} records (got ${records.length})`,
-			);
-			// Version 1 names the project `category` (the API's field), version 2's simplified output `project`.
-			assert.ok(
-				records.every((r) => r.category === ACME || r.project === ACME),
-				'keywords of Acme Shoes',
-			);
-			if (TOOL_NODE_VERSION >= 2)
-				assert.ok(
-					records.every((r) => Object.keys(r).length <= 10),
-					'simplified records: at most 10 fields',
-				);
-			assert.ok(
-				records.every((r) => /^\d+$/.test(String(r.id))),
-				'each record has its numeric keyword id',
-			);
+			assertKeywordRecords(records, {
+				limit: LIMIT,
+				project: ACME,
+				nodeVersion: TOOL_NODE_VERSION,
+			});
 
 			const requests = await fake.requests();
 			const summary = requests.map((r) => `${r.method} ${r.path}?${r.rawQuery}`).join(', ');
@@ -242,7 +208,7 @@ describe(
 		});
 
 		test('Streamable HTTP: an unknown project comes back as a tool error the client can read', async () => {
-			const client = await waitFor('connecting to the MCP server', () =>
+			const client = await retryUntil('connecting to the MCP server', () =>
 				connect('streamable-http'),
 			);
 			await fake.clearRequests();
@@ -266,7 +232,7 @@ describe(
 		});
 
 		test('SSE transport: the same server answers a keyword lookup', async () => {
-			const client = await waitFor('connecting over SSE', () => connect('sse'));
+			const client = await retryUntil('connecting over SSE', () => connect('sse'));
 			const { tools } = await client.listTools();
 			answers.push(tools);
 			assert.deepEqual(tools.map((t) => t.name).sort(), TOOL_NAMES);

@@ -41,8 +41,8 @@ export class KeywordCom implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'keywordComApi', required: true }],
+		// No baseURL here: the runner sends every request, to the credential's base URL (shared/credentials.ts).
 		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		},
 		properties: [

@@ -59,8 +59,8 @@ export async function searchGroups(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const project = String(this.getCurrentNodeParameter('project', { extractValue: true }) ?? '');
-	const records = await readGroups(this);
 	if (project === '') return { results: [] };
+	const records = await readGroups(this);
 	return sortByName(
 		groupsOf(project, records.map(recordName))
 			.filter((group) => matches(group, filter))

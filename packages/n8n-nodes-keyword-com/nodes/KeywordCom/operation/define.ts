@@ -174,11 +174,15 @@ function toOperationError(node: INode, error: unknown, itemIndex: number, token?
 	return error as Error;
 }
 
-/** Options from the declarative routing that the runner keeps (base URL, time-out, proxy, allowed domains…). */
+/**
+ * The options of a request: the credential's base URL, and what the declarative routing carries (time-out, headers,
+ * proxy, allowed domains…).
+ */
 function baseOptions(
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
+	baseURL: string,
 ): Partial<IHttpRequestOptions> {
-	const { baseURL, timeout, proxy, skipSslCertificateValidation, allowedDomains, headers } =
+	const { timeout, proxy, skipSslCertificateValidation, allowedDomains, headers } =
 		options as IHttpRequestOptions;
 	const base: Partial<IHttpRequestOptions> = { baseURL, timeout, headers };
 	if (proxy) base.proxy = proxy;
@@ -334,7 +338,7 @@ function executeOperation(config: OperationConfig) {
 		const { itemIndex, node } = input;
 		const asTool = isToolNode(node);
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-		const { token } = accessOf(credentials);
+		const { token, baseUrl } = accessOf(credentials);
 		let prepared: PreparedRequest;
 		let url: string;
 		let choice: OutputChoice;
@@ -351,7 +355,7 @@ function executeOperation(config: OperationConfig) {
 		}
 		const { returnAll, limit } = size;
 		const method = (requestData.options.method ?? config.method) as IHttpRequestMethods;
-		const base = baseOptions(requestData.options);
+		const base = baseOptions(requestData.options, baseUrl);
 		const pause = new SharedPause();
 		const runtime: OperationRuntime = {
 			input,
