@@ -7,9 +7,8 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
+import { OUTSIDE, currentRankValue } from '../../packages/n8n-nodes-keyword-com/nodes/shared/ranks';
 import {
-	OUTSIDE,
-	currentRankValue,
 	historyOrderEvidence,
 	learnHistoryOrder,
 	rankChange,

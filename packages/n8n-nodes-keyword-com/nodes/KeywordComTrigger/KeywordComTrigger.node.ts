@@ -13,7 +13,7 @@ import { listSearch } from '../shared/listSearch';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { accessOf } from '../shared/credentials';
 import { groupField, projectField, simplifyField } from '../shared/fields';
-import { outputFields, readOutputMode, RECORD_FIELDS, type OutputChoice } from '../shared/output';
+import { outputFields, readOutputChoice, RECORD_FIELDS, versionOf } from '../shared/output';
 import { redactTokenPieces } from '../shared/redact';
 import { InputError } from '../shared/validation';
 import { createApi } from './fetch';
@@ -49,7 +49,12 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 				context.getNodeParameter('group', '', { extractValue: true }),
 				options.includeGroups !== false,
 			),
-			output: readOutput(context),
+			// Version 1: Simplify; version 2: the Output choice, as in the action node.
+			output: readOutputChoice(
+				versionOf(context.getNode()),
+				(name, fallback) => context.getNodeParameter(name, fallback as never) as unknown,
+				{ simplify: true, output: true },
+			),
 			onlyRankChanges:
 				event === 'keywordUpdated' &&
 				(context.getNodeParameter('onlyRankChanges', false) as boolean),
@@ -63,18 +68,6 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 		}
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}
-}
-
-/** Version 1: Simplify. Version 2: the Output choice, as in the action node. */
-function readOutput(context: IPollFunctions): OutputChoice {
-	const version = Number(context.getNode().typeVersion) || 1;
-	if (version < 2) {
-		const simplify = context.getNodeParameter('simplify', true) as boolean;
-		return { version, simplify, mode: 'raw', fields: [] };
-	}
-	const get = (name: string, fallback: unknown) =>
-		context.getNodeParameter(name, fallback as never) as unknown;
-	return { version, simplify: false, ...readOutputMode(get) };
 }
 
 /** What Selected Fields offers per event: the record's fields, and for Keyword Updated the update's ranks. */

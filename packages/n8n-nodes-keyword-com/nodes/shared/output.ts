@@ -1,7 +1,8 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { isGroupName, splitName as splitGroupName } from './groupName';
-import { flattenRecord, shapeRecord, type RecordKind } from './records';
+import { currentRank, rankDifference } from './ranks';
+import { flattenRecord, readerOf, shapeRecord, tagNames, type RecordKind } from './records';
 import { checkOneOf, InputError } from './validation';
 
 /**
@@ -31,17 +32,6 @@ export const OUTPUT_CHOICE_VERSIONS = [{ _cnd: { gte: 2 } }];
 
 type Read = (key: string) => unknown;
 
-function readerOf(record: unknown): Read {
-	const object = (
-		record && typeof record === 'object' && !Array.isArray(record) ? record : {}
-	) as IDataObject;
-	const { attributes } = object;
-	if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes))
-		return (key) => object[key];
-	const attrs = attributes as IDataObject;
-	return (key) => (attrs[key] !== undefined ? attrs[key] : key === 'id' ? object.id : undefined);
-}
-
 const orNull = (value: unknown): IDataObject[string] =>
 	value === undefined ? null : (value as IDataObject[string]);
 
@@ -65,36 +55,6 @@ export function isoTime(value: unknown): string | null {
 	return null;
 }
 
-/** The current rank per the document: none (null) when `grank_int` is 0 or `grank` is null. */
-export function currentRank(read: Read): number | null {
-	const exact = read('grank_int');
-	if (exact === 0 || exact === '0') return null;
-	const rank = read('grank');
-	if (rank === null || rank === undefined) return null;
-	const value = Number(rank);
-	return Number.isInteger(value) && value > 0 ? value : null;
-}
-
-/** Positions moved up (positive) or down; a side outside the top results counts as 101. */
-export function alertChange(previous: unknown, current: unknown): number | null {
-	const rank = (value: unknown): number | undefined =>
-		value === null || value === 0
-			? 101
-			: typeof value === 'number' && value > 0
-				? value
-				: undefined;
-	const before = rank(previous);
-	const after = rank(current);
-	return before === undefined || after === undefined ? null : before - after;
-}
-
-function tagNames(tags: unknown): string[] {
-	if (!Array.isArray(tags)) return [];
-	return tags.map((tag) =>
-		tag && typeof tag === 'object' ? String((tag as IDataObject).name) : String(tag),
-	);
-}
-
 function keywordCount(counts: unknown): number | null {
 	if (typeof counts === 'number') return counts;
 	if (counts && typeof counts === 'object' && !Array.isArray(counts)) {
@@ -113,7 +73,7 @@ const SIMPLIFIED: Partial<Record<RecordKind, (read: Read) => IDataObject>> = {
 		keyword: orNull(read('kw')),
 		...partsOf(read('category')),
 		region: orNull(read('region')),
-		rank: currentRank(read),
+		rank: currentRank({ grank: read('grank'), grank_int: read('grank_int') } as IDataObject),
 		best_rank: orNull(read('best')),
 		ranking_url: orNull(read('rankingurl')),
 		search_volume: orNull(read('ms')),
@@ -127,7 +87,7 @@ const SIMPLIFIED: Partial<Record<RecordKind, (read: Read) => IDataObject>> = {
 		url: orNull(read('url')),
 		previous_rank: orNull(read('prevrank')),
 		rank: orNull(read('result')),
-		change: alertChange(read('prevrank'), read('result')),
+		change: rankDifference(read('prevrank'), read('result')),
 		created_at: isoTime(read('created_at') ?? read('time')),
 	}),
 	group: (read) => ({
@@ -136,7 +96,7 @@ const SIMPLIFIED: Partial<Record<RecordKind, (read: Read) => IDataObject>> = {
 		is_group: isGroupName(read('id')),
 		url: orNull(read('url')),
 		keywords: keywordCount(read('keywords_count')),
-		tags: tagNames(read('tags')),
+		tags: tagNames(read('tags')) ?? [],
 		currency_code: orNull(read('currency_code')),
 		keywords_last_updated_at: isoTime(read('keywords_last_updated_at')),
 		crawled_at: isoTime(read('crawled_at')),
@@ -411,11 +371,25 @@ export function fieldList(value: unknown): string[] {
 	return [...new Set(names.map((name) => name.trim()).filter((name) => name !== ''))];
 }
 
-/** Output and Fields of version 2 as the user set them, checked before any request. */
-export function readOutputMode(get: (name: string, fallback: unknown) => unknown): {
-	mode: OutputMode;
-	fields: string[];
-} {
+/** The node's version (1 when it does not say). */
+export function versionOf(node: INode): number {
+	return Number(node.typeVersion) || 1;
+}
+
+/**
+ * How the user chose to see records, checked before any request: version 1's Simplify, version 2's Output and
+ * Fields. `offered` says which of them the node or operation has (an operation without records has neither).
+ */
+export function readOutputChoice(
+	version: number,
+	get: (name: string, fallback: unknown) => unknown,
+	offered: { simplify: boolean; output: boolean },
+): OutputChoice {
+	if (version < 2) {
+		const simplify = offered.simplify && get('simplify', true) === true;
+		return { version, simplify, mode: 'raw', fields: [] };
+	}
+	if (!offered.output) return { version, simplify: false, mode: 'raw', fields: [] };
 	const mode = checkOneOf('Output', get('output', 'simplified'), [
 		'simplified',
 		'raw',
@@ -425,5 +399,5 @@ export function readOutputMode(get: (name: string, fallback: unknown) => unknown
 	if (mode === 'selected' && fields.length === 0) {
 		throw new InputError('Fields', 'pick at least one field to return (Output: Selected Fields)');
 	}
-	return { mode, fields };
+	return { version, simplify: false, mode, fields };
 }

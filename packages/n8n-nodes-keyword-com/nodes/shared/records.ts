@@ -30,7 +30,8 @@ export function flattenRecord(record: unknown): IDataObject {
 	return { ...(record as IDataObject) };
 }
 
-function tagNames(tags: unknown): string[] | undefined {
+/** The names of a record's tags (tag records or plain names); undefined when it has no tag list. */
+export function tagNames(tags: unknown): string[] | undefined {
 	if (!Array.isArray(tags)) return undefined;
 	return tags.map((tag) =>
 		tag && typeof tag === 'object' ? String((tag as IDataObject).name) : String(tag),
@@ -45,7 +46,7 @@ function tagNames(tags: unknown): string[] | undefined {
 type Field = string | [name: string, compute: (read: (key: string) => unknown) => unknown];
 
 /** Reads a key as `flattenRecord` would hold it. None of the keys read is an Object.prototype name. */
-function readerOf(record: IDataObject): (key: string) => unknown {
+export function readerOf(record: IDataObject): (key: string) => unknown {
 	const { attributes } = record;
 	if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes))
 		return (key) => record[key];

@@ -17,7 +17,8 @@ import { concurrencyOption, returnAllFields, simplifyField } from '../../shared/
 import {
 	OUTPUT_CHOICE_VERSIONS,
 	outputFields,
-	readOutputMode,
+	readOutputChoice,
+	versionOf,
 	RECORD_FIELDS,
 	shapeForOutput,
 	type OutputChoice,
@@ -224,7 +225,7 @@ function shapeOutput(
 			if (!body || typeof body !== 'object' || Array.isArray(body))
 				return [{ data: body as never }];
 			const data = object.data;
-			const unwrap = versionOf(runtime.input) >= 2 || output.legacy === 'record';
+			const unwrap = versionOf(runtime.input.node) >= 2 || output.legacy === 'record';
 			if (unwrap && data && typeof data === 'object' && !Array.isArray(data))
 				return [data as IDataObject];
 			return [withoutLinks(object)];
@@ -235,10 +236,6 @@ function shapeOutput(
 			return [{ ...result, ...answer }];
 		}
 	}
-}
-
-export function versionOf(input: OperationInput): number {
-	return Number(input.node.typeVersion) || 1;
 }
 
 /** Whether the operation offers the Output choice (version 2): every operation that returns records. */
@@ -258,22 +255,16 @@ function isWholeList(config: OperationConfig): boolean {
  * whose `select` shapes the records itself (the ranking chart).
  */
 export function wantsSimplified(input: OperationInput): boolean {
-	return versionOf(input) >= 2
+	return versionOf(input.node) >= 2
 		? input.get('output', 'simplified') === 'simplified'
 		: input.get('simplify', true) === true;
 }
 
 /** The Output choice of the item, checked before any request. */
-function readOutputChoice(config: OperationConfig, input: OperationInput): OutputChoice {
-	const version = versionOf(input);
-	const revealToken = config.revealToken?.(input) ?? false;
-	if (version < 2) {
-		const simplify = config.simplify ? input.get('simplify', true) === true : false;
-		return { version, simplify, mode: 'raw', fields: [], revealToken };
-	}
-	if (!hasOutputChoice(config))
-		return { version, simplify: false, mode: 'raw', fields: [], revealToken };
-	return { version, simplify: false, ...readOutputMode(input.get), revealToken };
+function outputChoiceOf(config: OperationConfig, input: OperationInput): OutputChoice {
+	const offered = { simplify: config.simplify === true, output: hasOutputChoice(config) };
+	const choice = readOutputChoice(versionOf(input.node), input.get, offered);
+	return { ...choice, revealToken: config.revealToken?.(input) ?? false };
 }
 
 /** Return All / Limit of the item. A tool never returns all: an agent's context is small. */
@@ -283,7 +274,7 @@ function readListSize(
 	input: OperationInput,
 	asTool: boolean,
 ): { returnAll: boolean; limit: number } {
-	const sized = config.paged !== undefined || (isWholeList(config) && versionOf(input) >= 2);
+	const sized = config.paged !== undefined || (isWholeList(config) && versionOf(input.node) >= 2);
 	if (!sized) return { returnAll: true, limit: 0 };
 	const returnAll = asTool ? false : (context.getNodeParameter('returnAll', false) as boolean);
 	if (returnAll) return { returnAll, limit: 0 };
@@ -344,7 +335,7 @@ function executeOperation(config: OperationConfig) {
 		let choice: OutputChoice;
 		let size: { returnAll: boolean; limit: number };
 		try {
-			choice = readOutputChoice(config, input);
+			choice = outputChoiceOf(config, input);
 			size = readListSize(this, config, input, asTool);
 			prepared = config.prepare?.(input) ?? {};
 			// The request sent is the one the description's routing names: its method, its path with the placeholders

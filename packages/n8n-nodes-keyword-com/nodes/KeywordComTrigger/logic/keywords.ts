@@ -333,12 +333,9 @@ function keywordItemV2(
 	summary: IDataObject,
 ): IDataObject {
 	if (output.mode === 'raw') return { ...record, ...summary };
+	// Selected Fields picks from the record's fields and the update's ranks alike.
 	if (output.mode === 'selected') {
-		const flat = { ...flattenRecord(record), ...summary };
-		const picked: IDataObject = {};
-		for (const field of output.fields)
-			picked[field] = flat[field] === undefined ? null : flat[field];
-		return picked;
+		return shapeForOutput({ ...flattenRecord(record), ...summary }, 'keyword', output);
 	}
 	const shaped = shapeForOutput(record, 'keyword', output);
 	return {

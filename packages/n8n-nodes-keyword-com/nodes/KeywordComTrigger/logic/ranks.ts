@@ -18,8 +18,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-/** Outside the top results: 0 or null in the API's data; 101 in a change, as the app's trends count it. */
-export const OUTSIDE = 101;
+import { currentRank, currentRankValue, OUTSIDE, rankValue } from '../../shared/ranks';
 
 /** Which end of `grankhistory` is the newest. */
 export type HistoryOrder = 'newestFirst' | 'oldestFirst';
@@ -33,24 +32,6 @@ export interface RankChange {
 	change: number | null;
 	/** Null when the history cannot tell. */
 	rank_changed: boolean | null;
-}
-
-/** A rank as a number for comparisons: 1…100, OUTSIDE for 0/null; undefined when the value is not a rank. */
-function rankValue(value: unknown): number | undefined {
-	if (value === null || value === 0) return OUTSIDE;
-	if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-	if (typeof value === 'string' && /^\d+$/.test(value)) return rankValue(Number(value));
-	return undefined;
-}
-
-/** The current rank as a number (OUTSIDE outside the top results), or undefined when the record does not say. */
-export function currentRankValue(attributes: IDataObject): number | undefined {
-	const { grank, grank_int: grankInt } = attributes;
-	if (grankInt === 0 || grankInt === '0') return OUTSIDE;
-	if (grank === null) return OUTSIDE;
-	const fromGrank = rankValue(grank);
-	if (fromGrank !== undefined) return fromGrank;
-	return grankInt === undefined ? undefined : rankValue(grankInt);
 }
 
 function historyOf(attributes: IDataObject): unknown[] {
@@ -108,7 +89,7 @@ export function rankChange(
 	order: HistoryOrder | 'conflict' | undefined,
 ): RankChange {
 	const current = currentRankValue(attributes);
-	const rank = current === undefined || current === OUTSIDE ? null : current;
+	const rank = currentRank(attributes);
 	const history = historyOf(attributes);
 	if (current === undefined) return { rank, previous_rank: null, change: null, rank_changed: null };
 	if (history.length < 2) {
