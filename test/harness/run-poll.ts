@@ -36,6 +36,12 @@ export interface RunPollOptions {
 	activation?: WorkflowActivateMode;
 	/** Default 'Keyword.com Trigger'. */
 	nodeName?: string;
+	/**
+	 * The workflow's id. Default: a new one for every poll, so that polls run side by side in one test process (lanes
+	 * standing for separate workflows) never share what n8n keys by workflow; give the same id to two polls to have
+	 * them run as one workflow's (two Poll Times firing together).
+	 */
+	workflowId?: string;
 	credentialTypes?: ICredentialType[];
 	loopbackOnly?: boolean;
 	/**
@@ -76,6 +82,8 @@ export function copyStaticData<T>(value: T): T {
 	return out as T;
 }
 
+let workflowCount = 0;
+
 export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	ensureN8nEnvironment();
 	const mode = options.mode ?? 'trigger';
@@ -96,7 +104,7 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		workflowStaticData[`node:${nodeName}`] = copyStaticData(options.staticData);
 
 	const workflow = new Workflow({
-		id: 'harness-workflow',
+		id: options.workflowId ?? `harness-workflow-${++workflowCount}`,
 		name: 'Harness workflow',
 		nodes: [node],
 		connections: {},

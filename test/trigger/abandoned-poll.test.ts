@@ -1,5 +1,6 @@
 /**
- * A poll that outlives the budget n8n gave it (`getPollBudgetMs()`): n8n may have abandoned it without cancelling it,
+ * A poll that outlives n8n's timeout behind the budget it gave (`getPollBudgetMs()`): n8n may have abandoned it
+ * without cancelling it,
  * and without durable cursors a late state write would land in the workflow's static data that the next emitting poll
  * saves — moving the cursor past items n8n threw away. Requests end at the budget, so only a stalled machine gets a
  * poll there; the test stalls the event loop while a page is on the wire (through n8n's engine, real HTTP to the fake).
@@ -12,7 +13,10 @@ import { after, before, describe, it } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-import { mayHaveBeenAbandoned } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/budget';
+import {
+	mayHaveBeenAbandoned,
+	timeoutBehind,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/budget';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { clearCapturedLogs, getCapturedLogs, runPoll } from '../harness';
 
@@ -30,21 +34,27 @@ function stallEventLoop(ms: number): void {
 }
 
 describe('mayHaveBeenAbandoned', () => {
-	it('only when n8n told a budget and the poll ran longer than it', () => {
+	it("only when n8n told a budget and the poll ran up to the timeout behind it (n8n's own margin rule)", () => {
 		assert.equal(
 			mayHaveBeenAbandoned(undefined, 10 * 60_000),
 			false,
 			'older n8n: no budget, nothing abandons',
 		);
-		assert.equal(mayHaveBeenAbandoned(2_500, 2_500), false);
-		assert.equal(mayHaveBeenAbandoned(2_500, 2_501), true);
-		assert.equal(mayHaveBeenAbandoned(36_000, 30_000), false);
+		assert.equal(timeoutBehind(2_500), 5_000);
+		assert.equal(timeoutBehind(5_000), 10_000);
+		assert.equal(timeoutBehind(36_000), 45_000);
+		// Past the budget is not abandoned: the time between budget and timeout is the poll's to finish its work in.
+		assert.equal(mayHaveBeenAbandoned(2_500, 2_501), false);
+		assert.equal(mayHaveBeenAbandoned(2_500, 4_000), false);
+		assert.equal(mayHaveBeenAbandoned(2_500, 4_999), true, 'too close to the 5 s timeout');
+		assert.equal(mayHaveBeenAbandoned(36_000, 40_000), false);
+		assert.equal(mayHaveBeenAbandoned(36_000, 44_500), true);
 		assert.equal(mayHaveBeenAbandoned(Number.NaN, 99_999), false);
 		assert.equal(mayHaveBeenAbandoned(0, 99_999), false);
 	});
 });
 
-describe('a poll that ran past its budget (n8n may have abandoned it)', () => {
+describe("a poll that ran up to n8n's timeout (n8n may have abandoned it)", () => {
 	let fake: FakeKeywordApi;
 	const parameters: INodeParameters = { event: 'newAlert' };
 
@@ -83,13 +93,13 @@ describe('a poll that ran past its budget (n8n may have abandoned it)', () => {
 		const stall = setInterval(() => {
 			if (fake.requests.length < sent + 6) return;
 			clearInterval(stall);
-			stallEventLoop(BUDGET_MS + 500);
+			stallEventLoop(timeoutBehind(BUDGET_MS));
 		}, 5);
 		const started = Date.now();
 		const late = await poll(structuredClone(state), structuredClone(globalState));
 		clearInterval(stall);
 		const took = Date.now() - started;
-		assert.ok(took > BUDGET_MS, `the poll ran past its budget (${took} ms)`);
+		assert.ok(took > timeoutBehind(BUDGET_MS), `the poll ran past n8n's timeout (${took} ms)`);
 		assert.equal(late.error, undefined, late.error?.message);
 		assert.equal(late.items, null, 'nothing emitted');
 		assert.deepEqual(late.staticData, state, 'the state is exactly as it was');

@@ -107,7 +107,10 @@ describe('New Alert: exactly once in every list order', () => {
 			const first = await run.poll();
 			assert.deepEqual(first, burst, 'oldest first, each once');
 			assert.deepEqual(await run.poll(), []);
-			assert.ok(run.cursor!.k.length <= ALERT_ID_CAP);
+			// A list whose alerts of one second come in no id order keeps every id of its newest second (a late alert of
+			// that second is told by its id); otherwise at most ALERT_ID_CAP.
+			const newestSecond = order === 'unordered' ? 600 : 0;
+			assert.ok(run.cursor!.k.length <= Math.max(ALERT_ID_CAP, newestSecond));
 			assert.ok(JSON.stringify(run.cursor).length < 4_000);
 		});
 
@@ -163,17 +166,18 @@ describe('New Alert: exactly once in every list order', () => {
 		}
 	}
 
-	it('unordered: a list that fits in the budget is read whole; one that does not fails the poll, loses nothing', async () => {
+	it('unordered: a list that fits in the budget is read whole; one that does not is reported, loses nothing', async () => {
 		const run = new Run('unordered');
 		run.add(100, run.now - 500);
 		await run.poll();
 		run.api.latencyMs = 1_000;
 		const burst = run.add(3_000);
-		await assert.rejects(
-			async () =>
-				await pollNewAlerts(run.api, run.cursor, settings, { budget: run.api.budget(2_500) }),
-			/time ran out/,
-		);
+		const short = await pollNewAlerts(run.api, run.cursor, settings, {
+			budget: run.api.budget(2_500),
+		});
+		assert.deepEqual(short.items, []);
+		assert.deepEqual(short.state.f, run.cursor?.f, 'the cursor stays');
+		assert.match(short.problems[0]?.message ?? '', /no time order.*did not fit/);
 		await run.drain(36_000);
 		run.assertExactlyOnce(burst);
 	});
@@ -205,7 +209,7 @@ describe('New Alert: exactly once in every list order', () => {
 				budget: run.api.budget(36_000),
 			});
 			run.api.beforeRequest = undefined;
-			assert.ok(outcome.error, 'the failure is reported');
+			assert.equal(outcome.problems.length, 1, 'the failure is reported');
 			assert.ok(
 				outcome.items.length > 0 && outcome.items.length < 2_000,
 				`${order}: progress kept (${outcome.items.length})`,

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
-import { runPoll, type RunPollResult } from '../harness';
+import { clearCapturedLogs, getCapturedLogs, runPoll, type RunPollResult } from '../harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 interface Fixture {
@@ -383,7 +383,7 @@ describe('Keyword Updated through n8n', () => {
 		state = restart(noGroups.persistedStaticData);
 	});
 
-	it('manual run returns the latest updated keywords and moves no cursor; a failed poll changes nothing', async () => {
+	it('manual run returns the latest updated keywords and moves no cursor; a failing list is parked, reported, then read', async () => {
 		const manual = await f.poll(KEYWORDS, state, 'manual');
 		const items = f.items(manual);
 		assert.ok(items.length >= 1 && items.length <= 5);
@@ -392,12 +392,23 @@ describe('Keyword Updated through n8n', () => {
 		f.tick();
 		f.api.simulateRankUpdate({ category: 'Small One' });
 		f.api.injectFault({ path: /\/keywords\/?$/, times: 50, kind: 'status', status: 503 });
+		clearCapturedLogs();
+		// The list fails: the poll does not (groups/active answered); the project is parked, and n8n's log says so.
 		const failed = await f.poll(KEYWORDS, state);
-		assert.ok(failed.error);
-		assert.match(failed.error.message, /503/);
-		assert.deepEqual(failed.staticData, state);
+		assert.equal(failed.error, undefined, failed.error?.message);
+		assert.equal(failed.items, null);
+		const warning = getCapturedLogs().find(
+			(log) => log.level === 'warn' && log.message.includes('"Small One"'),
+		);
+		assert.match(warning?.message ?? '', /HTTP 503.*tried again at every poll/);
+		// A manual run reads the failing list too, and says which one fails.
+		const manualFailing = await f.poll(KEYWORDS, failed.staticData, 'manual');
+		assert.match(
+			manualFailing.error?.message ?? '',
+			/keyword list of "Small One".*could not be read/,
+		);
 		f.api.clearFaults();
-		const retry = await f.poll(KEYWORDS, state);
+		const retry = await f.poll(KEYWORDS, failed.staticData);
 		assert.equal(f.items(retry).length, 30);
 	});
 });

@@ -25,15 +25,20 @@ import {
 	type Stamped,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
 import {
-	SETTLE_SECONDS,
-	keywordItem,
-	planKeywordPoll,
-	planResume,
-	readKeywordState,
-	settleJob,
+	nameKey,
 	toContainers,
-	windowEvents,
 	type Container,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/containers';
+import { keywordItem } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywordItem';
+import {
+	SETTLE_SECONDS,
+	planKeywordPoll,
+	readKeywordState,
+	readsInProgress,
+	settleJob,
+	storedKeywordState,
+	windowEvents,
+	type ContainerState,
 	type KeywordState,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
 import {
@@ -44,10 +49,11 @@ import { ALL, inScope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/
 import { parseScope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
 import {
 	BASELINE_KEY,
+	dropBaseline,
+	findBaseline,
 	putBaseline,
 	readEventState,
 	storedState,
-	takeBaseline,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/state';
 import { alertRecord, keywordRecord } from './memory-api';
 
@@ -201,10 +207,26 @@ describe('poll budget', () => {
 	});
 });
 
-describe('Keyword Updated: windows', () => {
-	const containers = (entries: Record<string, number | null>): Container[] =>
-		Object.entries(entries).map(([name, u]) => ({ name, u: u === null ? null : at(u) }));
+/** Containers known by name (no project_id), with their update times (null: never updated). */
+const containers = (entries: Record<string, number | null>): Container[] =>
+	Object.entries(entries).map(([name, u]) =>
+		u === null ? { key: nameKey(name), name } : { key: nameKey(name), name, u },
+	);
 
+/** A state of containers known by name. */
+const stateOf = (
+	s: number,
+	entries: Record<string, Omit<ContainerState, 'name'>>,
+): KeywordState => ({
+	s,
+	p: new Map(Object.entries(entries).map(([name, entry]) => [nameKey(name), { name, ...entry }])),
+});
+
+/** The containers of a state by name, for comparisons. */
+const byName = (state: KeywordState): Record<string, Omit<ContainerState, 'name'>> =>
+	Object.fromEntries([...state.p.values()].map(({ name, ...entry }) => [name, entry]));
+
+describe('Keyword Updated: windows', () => {
 	it('first activation reads nothing: every container done up to its own last update', () => {
 		const plan = planKeywordPoll(
 			undefined,
@@ -213,14 +235,12 @@ describe('Keyword Updated: windows', () => {
 			5_000,
 		);
 		assert.deepEqual(plan.jobs, []);
-		assert.deepEqual(plan.next, { s: 2_000, p: { A: { w: 1_000 }, B: { w: 2_000 } } });
+		assert.equal(plan.next.s, 2_000);
+		assert.deepEqual(byName(plan.next), { A: { w: 1_000 }, B: { w: 2_000 } });
 	});
 
 	it('reads only in-scope containers whose update moved, with the window up to that update', () => {
-		const state: KeywordState = {
-			s: 2_000,
-			p: { A: { w: 1_000 }, B: { w: 2_000 }, 'A[sub]G': { w: 1_500 } },
-		};
+		const state = stateOf(2_000, { A: { w: 1_000 }, B: { w: 2_000 }, 'A[sub]G': { w: 1_500 } });
 		const plan = planKeywordPoll(
 			state,
 			containers({ A: 3_000, B: 2_000, 'A[sub]G': 3_100, Z: 3_200 }),
@@ -231,13 +251,12 @@ describe('Keyword Updated: windows', () => {
 			plan.jobs.map((job) => [job.name, job.w, job.read.h]),
 			[['A', 1_000, 3_000]],
 		);
-		assert.deepEqual(Object.keys(plan.next.p), [], 'out-of-scope containers are not tracked');
+		assert.deepEqual(byName(plan.next), {}, 'out-of-scope containers are not tracked');
 		assert.equal(plan.next.s, 3_200);
 	});
 
 	it('a container seen for the first time is done up to the newest update seen before', () => {
-		const state: KeywordState = { s: 2_000, p: {} };
-		const plan = planKeywordPoll(state, containers({ New: 2_500 }), ALL, 9_000);
+		const plan = planKeywordPoll(stateOf(2_000, {}), containers({ New: 2_500 }), ALL, 9_000);
 		assert.deepEqual(
 			plan.jobs.map((job) => [job.name, job.w, job.read.h]),
 			[['New', 2_000, 2_500]],
@@ -245,15 +264,15 @@ describe('Keyword Updated: windows', () => {
 	});
 
 	it("an update in the API's last two seconds: its second is held back once, then read", () => {
-		const state: KeywordState = { s: 1_000, p: { A: { w: 1_000 } } };
+		const state = stateOf(1_000, { A: { w: 1_000 } });
 		const serverNow = 2_000 + SETTLE_SECONDS - 1;
 		const plan = planKeywordPoll(state, containers({ A: 2_000 }), ALL, serverNow);
 		assert.deepEqual(
 			plan.jobs.map((job) => [job.w, job.read.h, job.q]),
 			[[1_000, 1_999, 2_000]],
 		);
-		settleJob(plan.next, plan.jobs[0], 'done');
-		assert.deepEqual(plan.next.p.A, { w: 1_999, q: 2_000 });
+		settleJob(plan.next, plan.jobs[0], { kind: 'done' });
+		assert.deepEqual(byName(plan.next).A, { w: 1_999, q: 2_000 });
 		// Next poll: the same update, even if the API's clock still looks close: its second is read now.
 		const again = planKeywordPoll(plan.next, containers({ A: 2_000 }), ALL, serverNow);
 		assert.deepEqual(
@@ -262,19 +281,21 @@ describe('Keyword Updated: windows', () => {
 		);
 	});
 
-	it('a read in progress goes on first, without groups/active; the others stay as they were', () => {
-		const state: KeywordState = {
-			s: 5_000,
-			p: { A: { w: 1_000, r: { h: 4_000, e: '77', x: 500, n: 900 } }, B: { w: 5_000 } },
-		};
-		const plan = planResume(state);
+	it('a read in progress goes on while groups/active is asked; the plan then leaves it to the read', () => {
+		const state = stateOf(5_000, {
+			A: { w: 1_000, r: { h: 4_000, e: '77', x: 500, n: 900 } },
+			B: { w: 5_000 },
+		});
+		const started = readsInProgress(state);
 		assert.deepEqual(
-			plan.jobs.map((job) => [job.name, job.w, job.read.e]),
+			started.map((job) => [job.name, job.w, job.read.e]),
 			[['A', 1_000, '77']],
 		);
-		assert.deepEqual(plan.next.p, { B: { w: 5_000 } });
-		settleJob(plan.next, plan.jobs[0], 'done');
-		assert.deepEqual(plan.next.p, { B: { w: 5_000 }, A: { w: 4_000 } });
+		const plan = planKeywordPoll(state, containers({ A: 6_000, B: 5_000 }), ALL, 9_000, started);
+		assert.deepEqual(plan.jobs, [], 'A is being read already');
+		assert.deepEqual(byName(plan.next), { B: { w: 5_000 } });
+		settleJob(plan.next, started[0], { kind: 'done' });
+		assert.deepEqual(byName(plan.next), { B: { w: 5_000 }, A: { w: 4_000 } });
 	});
 
 	it('window events: crawled after w and at or before h', () => {
@@ -301,17 +322,20 @@ describe('Keyword Updated: windows', () => {
 			],
 		});
 		assert.equal(container.count, 42);
-		assert.deepEqual(
-			readKeywordState({
-				s: 1,
-				p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } }, B: { w: 'x' } },
-			}),
-			{
-				s: 1,
-				p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } } },
-			},
-		);
+		const read = readKeywordState({
+			s: 1,
+			p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } }, B: { w: 'x' } },
+		});
+		assert.deepEqual(read && byName(read), {
+			A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } },
+		});
 		assert.equal(readKeywordState({ t: 1, p: {} }), undefined);
+		// Stored as a list, read back the same.
+		const state = stateOf(7, { A: { w: 1, f: { s: '500', n: 2 } }, ['__proto__']: { w: 3 } });
+		assert.deepEqual(
+			readKeywordState(JSON.parse(JSON.stringify(storedKeywordState(state)))),
+			state,
+		);
 	});
 });
 
@@ -332,25 +356,26 @@ describe('stored state and the activation baseline', () => {
 				p: { A: { u: at(800), c: { t: 850, f: [849, null], k: [] } }, B: { u: at(700) } },
 			},
 		};
-		assert.deepEqual(readEventState('keywordUpdated', v1)?.state, {
-			s: 900,
-			p: { A: { w: 850 }, B: { w: 700 } },
-		});
-		assert.equal(readEventState('newAlert', { v: 3, e: 'newAlert', c: cursorAt(1) }), undefined);
+		const carried = readEventState('keywordUpdated', v1)?.state as KeywordState;
+		assert.equal(carried.s, 900);
+		assert.deepEqual(byName(carried), { A: { w: 850 }, B: { w: 700 } });
+		assert.equal(readEventState('newAlert', { v: 4, e: 'newAlert', c: cursorAt(1) }), undefined);
 	});
 
-	it('a baseline is found by node and event, and used once', () => {
+	it('a baseline is found by node and event, until the node writes its own state', () => {
 		const global: Record<string, unknown> = {};
 		putBaseline('newAlert', cursorAt(42), global as never, 'node-1');
 		assert.equal(
-			takeBaseline('keywordUpdated', global as never, 'node-1'),
+			findBaseline('keywordUpdated', global as never, 'node-1'),
 			undefined,
 			'another event',
 		);
-		assert.equal(takeBaseline('newAlert', global as never, 'node-2'), undefined, 'another node');
-		assert.deepEqual(takeBaseline('newAlert', global as never, 'node-1')?.state, cursorAt(42));
-		assert.equal(takeBaseline('newAlert', global as never, 'node-1'), undefined, 'used once');
-		assert.ok(BASELINE_KEY in global);
+		assert.equal(findBaseline('newAlert', global as never, 'node-2'), undefined, 'another node');
+		assert.deepEqual(findBaseline('newAlert', global as never, 'node-1')?.state, cursorAt(42));
+		assert.deepEqual(findBaseline('newAlert', global as never, 'node-1')?.state, cursorAt(42));
+		dropBaseline(global as never, 'node-1');
+		assert.equal(findBaseline('newAlert', global as never, 'node-1'), undefined, 'removed');
+		assert.ok(!(BASELINE_KEY in global), 'nothing left behind');
 	});
 });
 

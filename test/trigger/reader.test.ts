@@ -71,8 +71,17 @@ async function readAll(
 		sizes: SIZES,
 		concurrency,
 		mayContinue: () => true,
-		maxRequests,
+		grant: grantOf(maxRequests),
 	});
+}
+
+/** A request allowance of `left` requests, as a poll grants them to its reads. */
+function grantOf(left: number): (wanted: number) => number {
+	return (wanted) => {
+		const granted = Math.max(0, Math.min(wanted, left));
+		left -= granted;
+		return granted;
+	};
 }
 
 describe('reader: windows', () => {
@@ -297,7 +306,7 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 					sizes: SIZES,
 					concurrency: 2,
 					mayContinue: () => budget-- > 0,
-					maxRequests: 1_000,
+					grant: grantOf(1_000),
 				});
 				got.push(...outcome.fresh.map((f) => f.key));
 				position = outcome.position;
@@ -328,7 +337,7 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 				sizes: SIZES,
 				concurrency: 1,
 				mayContinue: () => true,
-				maxRequests: 100,
+				grant: grantOf(100),
 			},
 		);
 		assert.equal(failing.stoppedBy, 'error');

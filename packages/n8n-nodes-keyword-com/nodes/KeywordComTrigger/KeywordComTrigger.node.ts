@@ -17,27 +17,32 @@ import { outputFields, readOutputChoice, RECORD_FIELDS, versionOf } from '../sha
 import { redactTokenPieces } from '../shared/redact';
 import { InputError } from '../shared/validation';
 import { createApi } from './fetch';
-import { PollBudget, mayHaveBeenAbandoned, pollBudgetMs } from './logic/budget';
+import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from './logic/budget';
 import type { WindowCursor } from './logic/cursor';
 import type { KeywordState } from './logic/keywords';
 import { parseScope } from './logic/scope';
 import {
+	dropBaseline,
+	findBaseline,
 	putBaseline,
 	readEventState,
 	storedState,
-	takeBaseline,
 	type EventName,
 	type EventState,
 } from './logic/state';
 import {
+	ListFailure,
 	pollKeywordUpdates,
 	pollNewAlerts,
 	readAlertCursor,
 	sampleAlerts,
 	sampleKeywordUpdates,
 	type PollOutcome,
+	type PollProblem,
 	type PollSettings,
+	type TriggerApi,
 } from './poll';
+import { takePollLock } from './pollLock';
 
 function readSettings(context: IPollFunctions, token: string | undefined): PollSettings {
 	const event = context.getNodeParameter('event') as EventName;
@@ -179,65 +184,123 @@ export class KeywordComTrigger implements INodeType {
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const { token, baseUrl } = accessOf(credentials);
 		const settings = readSettings(this, token);
+		const nodeData = this.getWorkflowStaticData('node');
 
-		if (this.getMode() === 'manual') {
-			// "Fetch Test Event": the latest real events, whatever the cursor; static data is left alone.
-			const api = createApi(this, baseUrl, undefined, credentials);
-			const sample =
-				event === 'newAlert'
-					? await sampleAlerts(api, settings)
-					: await sampleKeywordUpdates(api, settings);
-			if (typeof sample === 'string') {
-				throw new NodeOperationError(this.getNode(), sample, {
-					description: 'A test run shows the latest real events; there is none yet.',
-				});
-			}
-			return [this.helpers.returnJsonArray(sample)];
-		}
+		if (this.getMode() === 'manual')
+			return await testRun(
+				this,
+				event,
+				settings,
+				nodeData,
+				createApi(this, baseUrl, undefined, credentials),
+			);
 
 		// n8n 2.41+ says how long a poll may run; older n8n does not (the method is missing there).
 		const fromN8n = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
-		const limits = { budget: new PollBudget(pollBudgetMs(fromN8n)) };
-		const api = createApi(this, baseUrl, limits.budget, credentials);
-		const nodeData = this.getWorkflowStaticData('node');
-		const globalData = this.getWorkflowStaticData('global');
+		const budgetMs = pollBudgetMs(fromN8n);
+		const hardMs = hardDeadlineMs(fromN8n, budgetMs);
+		const where = { workflowId: this.getWorkflow().id, node: this.getNode().name };
 		const nodeId = this.getNode().id ?? this.getNode().name;
-		const stored = readEventState(event, nodeData) ?? takeBaseline(event, globalData, nodeId);
-
-		let outcome: PollOutcome<EventState>;
-		if (event === 'newAlert') {
-			const cursor = readAlertCursor(stored?.state as WindowCursor | undefined, stored?.raw);
-			outcome = await pollNewAlerts(api, cursor, settings, limits);
-		} else {
-			outcome = await pollKeywordUpdates(
-				api,
-				stored?.state as KeywordState | undefined,
-				settings,
-				limits,
-			);
-		}
-		const elapsedMs = limits.budget.elapsedMs();
-		if (mayHaveBeenAbandoned(fromN8n, elapsedMs)) {
-			this.logger.warn(
-				`Keyword.com Trigger: the poll ran ${Math.round(elapsedMs)} ms, past the ${Math.round(fromN8n ?? 0)} ms n8n allows; n8n may have abandoned it, so it keeps nothing and the next poll reads the same events again`,
-				{ workflowId: this.getWorkflow().id, node: this.getNode().name },
+		// One poll at a time per node (two Poll Times firing together would emit the same events twice).
+		const lock = takePollLock(`${this.getWorkflow().id ?? ''}:${nodeId}`, hardMs + 5_000);
+		if (!lock) {
+			this.logger.debug(
+				'Keyword.com Trigger: a poll of this node is still running; this one does nothing',
+				where,
 			);
 			return null;
 		}
-		// Only now, after the poll returned, is the state replaced (a throw leaves it as it was).
-		Object.assign(nodeData, storedState(event, outcome.state));
-		// A first poll places "now"; kept where n8n's activation saves it even when it drops the node's static data.
-		if (!stored) putBaseline(event, outcome.state, globalData, nodeId);
-		if (outcome.error !== undefined) {
-			const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-			this.logger.warn(
-				redactTokenPieces(
-					`Keyword.com Trigger: a request failed after part of the list was read; what was read is emitted and the next poll goes on from there (${reason})`,
-					token,
-				),
-				{ workflowId: this.getWorkflow().id, node: this.getNode().name },
-			);
+		try {
+			const globalData = this.getWorkflowStaticData('global');
+			const stored = readEventState(event, nodeData) ?? findBaseline(event, globalData, nodeId);
+			const budget = new PollBudget(budgetMs, Date.now, hardMs, stored?.measured);
+			const limits = { budget };
+			const api = createApi(this, baseUrl, budget, credentials);
+
+			const outcome: PollOutcome<EventState> =
+				event === 'newAlert'
+					? await pollNewAlerts(
+							api,
+							readAlertCursor(stored?.state as WindowCursor | undefined, stored?.raw),
+							settings,
+							limits,
+						)
+					: await pollKeywordUpdates(
+							api,
+							stored?.state as KeywordState | undefined,
+							settings,
+							limits,
+						);
+			const elapsedMs = budget.elapsedMs();
+			if (mayHaveBeenAbandoned(fromN8n, elapsedMs) || !lock.holds()) {
+				this.logger.warn(
+					`Keyword.com Trigger: the poll ran ${Math.round(elapsedMs)} ms, up to the timeout behind the ${Math.round(fromN8n ?? 0)} ms budget n8n gave it; n8n may have abandoned it, so it keeps nothing and the next poll reads the same events again`,
+					where,
+				);
+				return null;
+			}
+			// Only now, after the poll returned, is the state replaced (a throw leaves it as it was).
+			Object.assign(nodeData, storedState(event, outcome.state, budget.measured()));
+			// A first poll places "now", also where n8n's activation saves it even when it drops the node's static
+			// data; once the node's own state is written, that baseline has done its work.
+			if (stored) dropBaseline(globalData, nodeId);
+			else putBaseline(event, outcome.state, globalData, nodeId);
+			for (const problem of outcome.problems) {
+				const line = redactTokenPieces(describeProblem(problem), token);
+				if (problem.gone) this.logger.info(line, where);
+				else this.logger.warn(line, where);
+			}
+			return outcome.items.length > 0 ? [this.helpers.returnJsonArray(outcome.items)] : null;
+		} finally {
+			lock.release();
 		}
-		return outcome.items.length > 0 ? [this.helpers.returnJsonArray(outcome.items)] : null;
 	}
+}
+
+/** A problem a poll got past, for n8n's log (every poll while it lasts). */
+function describeProblem(problem: PollProblem): string {
+	const status = problem.status ? ` (HTTP ${problem.status})` : '';
+	if (problem.gone)
+		return `Keyword.com Trigger: "${problem.container}" is no longer in groups/active and its keyword list is gone${status}; it is no longer read`;
+	if (problem.container !== undefined) {
+		const polls = (problem.polls ?? 1) > 1 ? `, ${problem.polls} polls in a row` : '';
+		return `Keyword.com Trigger: the keyword list of "${problem.container}" could not be read${status}${polls}: ${problem.message}. Every other project and group is read as usual; this one is tried again at every poll, from where it stood.`;
+	}
+	return `Keyword.com Trigger: a request failed${status} after part of the list was read; what was read is emitted and the next poll goes on from there (${problem.message})`;
+}
+
+/** "Fetch Test Event": the latest real events, whatever the cursor; static data is left alone. */
+async function testRun(
+	context: IPollFunctions,
+	event: EventName,
+	settings: PollSettings,
+	nodeData: IDataObject,
+	api: TriggerApi,
+): Promise<INodeExecutionData[][]> {
+	let sample: IDataObject[] | string | ListFailure;
+	if (event === 'newAlert') sample = await sampleAlerts(api, settings);
+	else {
+		// Lists the trigger's polls found failing are tried too: a persistent failure shows here.
+		const state = readEventState(event, nodeData)?.state as KeywordState | undefined;
+		const parked = [...(state?.p.values() ?? [])]
+			.filter((entry) => entry.f !== undefined)
+			.map((entry) => entry.name);
+		sample = await sampleKeywordUpdates(api, settings, parked);
+	}
+	if (sample instanceof ListFailure) {
+		throw new NodeOperationError(
+			context.getNode(),
+			redactTokenPieces(sample.message, settings.token),
+			{
+				description:
+					'Check that the project or group still exists under this name and that the token may read it. When the trigger is active, every other project and group is read as usual, and this one is tried again at every poll.',
+			},
+		);
+	}
+	if (typeof sample === 'string') {
+		throw new NodeOperationError(context.getNode(), sample, {
+			description: 'A test run shows the latest real events; there is none yet.',
+		});
+	}
+	return [context.helpers.returnJsonArray(sample)];
 }

@@ -1,11 +1,11 @@
-/** The trigger's I/O: every request goes through the action node's transport (retries, redacted errors). */
+/** The trigger's I/O: every request goes through the shared transport (retries, redacted errors). */
 import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { API_PREFIX } from '../shared/constants';
 import { apiRequest, type RetryPolicy } from '../shared/transport';
 import type { PollBudget } from './logic/budget';
 import { encodeName, splitName } from '../shared/groupName';
-import type { TriggerApi } from './poll';
+import type { RequestMode, TriggerApi } from './poll';
 
 /**
  * A poll runs again a minute later anyway: a request is tried at most 3 times in all (a 429's Retry-After is
@@ -40,11 +40,15 @@ export function createApi(
 ): TriggerApi {
 	const base = { baseURL: baseUrl, timeout: REQUEST_TIMEOUT_MS };
 	// The credential read once by poll(): n8n would otherwise read it again for every page.
-	const get = async (url: string, qs?: IDataObject) =>
+	const get = async (url: string, qs?: IDataObject, mode?: RequestMode) =>
 		await apiRequest(
 			context,
 			{ method: 'GET', url, qs, base },
-			{ policy, credentials, deadline: budget?.deadline },
+			{
+				policy: mode?.tries ? { ...policy, maxAttempts: mode.tries } : policy,
+				credentials,
+				deadline: budget?.deadline,
+			},
 		);
 	return {
 		alertsPage: async (page, perPage) =>
@@ -63,7 +67,7 @@ export function createApi(
 				serverTime: serverSeconds(response.headers),
 			};
 		},
-		keywordPage: async (name, page, perPage) =>
-			(await get(keywordListPath(name), { per_page: perPage, page })).body,
+		keywordPage: async (name, page, perPage, mode) =>
+			(await get(keywordListPath(name), { per_page: perPage, page }, mode)).body,
 	};
 }

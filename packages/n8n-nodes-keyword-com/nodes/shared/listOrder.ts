@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RecordKind } from './records';
+import { apiTimeMs } from './time';
 
 /**
  * The order a paged list's records show, so that Return All / Limit can read it with overlapping windows (reader.ts)
@@ -55,8 +56,8 @@ export function alertSecondsOf(attributes: IDataObject): number | undefined {
 	const created = attributes.created_at;
 	if (typeof created === 'number' && Number.isFinite(created)) return created;
 	if (typeof created === 'string' && DIGITS.test(created)) return Number(created);
-	const time = typeof attributes.time === 'string' ? Date.parse(attributes.time) : Number.NaN;
-	return Number.isNaN(time) ? undefined : time / 1000;
+	const time = typeof attributes.time === 'string' ? apiTimeMs(attributes.time) : undefined;
+	return time === undefined ? undefined : time / 1000;
 }
 
 /** An alert record's time in seconds; its attributes, or the record itself when it has none. */

@@ -3,6 +3,7 @@ import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { isGroupName, splitName as splitGroupName } from './groupName';
 import { currentRank, rankDifference } from './ranks';
 import { flattenRecord, readerOf, shapeRecord, tagNames, type RecordKind } from './records';
+import { apiTimeMs } from './time';
 import { checkOneOf, InputError } from './validation';
 
 /**
@@ -47,10 +48,8 @@ export function isoTime(value: unknown): string | null {
 	if (typeof value === 'number' && Number.isFinite(value))
 		return new Date(value * 1000).toISOString();
 	if (typeof value === 'string' && value !== '') {
-		const parsed = Date.parse(
-			value.includes('T') || value.includes('Z') ? value : value.replace(' ', 'T') + 'Z',
-		);
-		return Number.isNaN(parsed) ? value : new Date(parsed).toISOString();
+		const parsed = apiTimeMs(value);
+		return parsed === undefined ? value : new Date(parsed).toISOString();
 	}
 	return null;
 }

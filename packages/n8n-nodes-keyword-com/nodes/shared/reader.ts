@@ -51,6 +51,11 @@ export interface Window {
 export interface ReadPosition<K> {
 	edge?: K;
 	/**
+	 * Keys that compare equal form a run (alerts of one second in no id order): the ids of the edge's run read so far.
+	 * Only with `runs` (ReadOptions).
+	 */
+	run?: string[];
+	/**
 	 * Estimated index of the edge record. At the start: -1 reading forward; `total` (one past the end) backward.
 	 */
 	index: number;
@@ -136,7 +141,8 @@ export type Verdict<K> =
 
 /**
  * Judges one served window against the read's position. `keyOf` gives a record's key (undefined: the record is not
- * an event and is stepped over); `compare` orders keys in reading order.
+ * an event and is stepped over); `compare` orders keys in reading order. With `runIdOf`, keys may compare equal (a
+ * run, in any order within it) and are told apart by that id: a record of the edge's run is known when its id was read.
  */
 export function judgeWindow<K>(
 	window: Window,
@@ -145,6 +151,7 @@ export function judgeWindow<K>(
 	direction: Direction,
 	keyOf: (record: unknown) => K | undefined,
 	compare: (a: K, b: K) => number,
+	runIdOf?: (key: K) => string,
 ): Verdict<K> {
 	const count = served.records.length;
 	const total = served.total ?? position.total;
@@ -159,13 +166,20 @@ export function judgeWindow<K>(
 		if (key !== undefined) keyed.push({ key, record });
 	}
 	for (let n = 1; n < keyed.length; n++) {
-		if (compare(keyed[n - 1].key, keyed[n].key) >= 0) return { kind: 'unordered' };
+		const order = compare(keyed[n - 1].key, keyed[n].key);
+		if (order > 0 || (order === 0 && !runIdOf)) return { kind: 'unordered' };
 	}
 	const atListStart = direction === 'forward' ? start === 0 : start + count >= total;
 	const atListEnd = direction === 'forward' ? count < size || start + count >= total : start === 0;
 	const edge = position.edge;
-	const before =
-		edge === undefined ? 0 : keyed.filter((entry) => compare(entry.key, edge) <= 0).length;
+	const runRead = new Set(position.run ?? []);
+	// Read before: at or before the edge; in a run, only the ids read (the rest of the run may still come).
+	const known = (key: K): boolean => {
+		if (edge === undefined) return false;
+		const order = compare(key, edge);
+		return order < 0 || (order === 0 && (!runIdOf || runRead.has(runIdOf(key))));
+	};
+	const before = keyed.filter((entry) => known(entry.key)).length;
 	// Index of the window's last record in reading order.
 	const lastIndex = direction === 'forward' ? start + count - 1 : start;
 	if (count === 0) {
@@ -215,18 +229,21 @@ export function judgeWindow<K>(
 			? { kind: 'end', position: moved }
 			: { kind: 'move', position: moved, toward: 'end' };
 	}
-	const fresh = keyed.slice(before);
-	return {
-		kind: 'accept',
-		fresh,
-		position: {
-			edge: fresh[fresh.length - 1].key,
-			index: lastIndex,
-			total,
-			exact: lastIsKeyed(served, direction, keyOf),
-		},
-		end: atListEnd,
+	// Everything after the known records (in a run they may come in any order: the unread ones, wherever they are).
+	const fresh = runIdOf ? keyed.filter((entry) => !known(entry.key)) : keyed.slice(before);
+	const last = keyed[keyed.length - 1].key;
+	const accepted: ReadPosition<K> = {
+		edge: last,
+		index: lastIndex,
+		total,
+		exact: lastIsKeyed(served, direction, keyOf),
 	};
+	if (runIdOf) {
+		const run = new Set(edge !== undefined && compare(last, edge) === 0 ? runRead : []);
+		for (const entry of keyed) if (compare(entry.key, last) === 0) run.add(runIdOf(entry.key));
+		accepted.run = [...run];
+	}
+	return { kind: 'accept', fresh, position: accepted, end: atListEnd };
 }
 
 /**
@@ -264,8 +281,13 @@ export interface ReadOptions<K> {
 	concurrency: number;
 	/** Asked before each batch of requests: false stops the read where it is (the poll's time is up). */
 	mayContinue: () => boolean;
-	/** Most requests this read may send. */
-	maxRequests: number;
+	/**
+	 * Asked before each batch for `wanted` requests: how many may be sent (taken from an allowance shared with other
+	 * reads of the same poll; 0 stops the read).
+	 */
+	grant: (wanted: number) => number;
+	/** Keys that compare equal are a run told apart by this id (see judgeWindow). */
+	runIdOf?: (key: K) => string;
 }
 
 export interface ReadOutcome<K> {
@@ -329,16 +351,18 @@ export async function readAfter<K>(
 		...outcome,
 	});
 	for (;;) {
-		if (requests >= options.maxRequests) return finish({ complete: false, stoppedBy: 'requests' });
 		if (!options.mayContinue()) return finish({ complete: false, stoppedBy: 'time' });
-		const windows = planWindows(
+		const planned = planWindows(
 			position.index,
 			options.direction,
 			sizes,
-			Math.max(1, Math.min(options.concurrency, options.maxRequests - requests)),
+			Math.max(1, options.concurrency),
 			position.total,
 		);
-		if (windows.length === 0) return finish({ complete: true });
+		if (planned.length === 0) return finish({ complete: true });
+		const granted = options.grant(planned.length);
+		if (granted <= 0) return finish({ complete: false, stoppedBy: 'requests' });
+		const windows = planned.slice(0, granted);
 		requests += windows.length;
 		const answers = await Promise.allSettled(
 			windows.map(async (window) => await options.fetch(window.page, window.perPage)),
@@ -355,6 +379,7 @@ export async function readAfter<K>(
 				options.direction,
 				options.keyOf,
 				options.compare,
+				options.runIdOf,
 			);
 			if (verdict.kind === 'unordered') return finish({ complete: false, stoppedBy: 'unordered' });
 			if (verdict.kind === 'end') {

@@ -3,7 +3,8 @@
  *
  * Every alert has a key `(at, id)`: `at` its created_at (Unix seconds), `id` its id. Keys are ordered by `at`, then
  * by id (numerically when both are digits) in the **tie order** the API uses for alerts of the same second: ascending
- * unless the list showed otherwise (`i: -1`).
+ * unless the list showed otherwise (`i: -1`), or **mixed** (`i: 0`) when the list serves alerts of one second in no
+ * id order at all. With mixed ties, keys of one second are equal (a "run"): a floor then always covers whole seconds.
  *
  * A cursor remembers what has been emitted as:
  * - a **floor** `[at, id]`: every key at or below it counts as emitted; `id` null stands for "every id at `at`";
@@ -17,8 +18,8 @@ import { compareIds } from '../../shared/listOrder';
 
 export type Floor = [number, string | null];
 
-/** The order of alerts sharing one second: 1 = ids ascending with time, -1 = descending. */
-export type TieOrder = 1 | -1;
+/** The order of alerts sharing one second: 1 = ids ascending with time, -1 = descending, 0 = mixed (no id order). */
+export type TieOrder = 1 | -1 | 0;
 
 export interface WindowCursor {
 	/** Newest event time seen (Unix seconds). */
@@ -27,8 +28,8 @@ export interface WindowCursor {
 	f: Floor;
 	/** Ids seen above the floor. */
 	k: string[];
-	/** Tie order, when the list showed it is descending (absent: ascending). */
-	i?: -1;
+	/** Tie order, when the list showed it is descending (-1) or mixed (0); absent: ascending. */
+	i?: -1 | 0;
 }
 
 export interface Stamped {
@@ -42,14 +43,17 @@ export type Boundary = { at: number; id: string | null };
 /** Ids are ordered the way both nodes order them (numerically when both are digits). */
 export { compareIds };
 
-/** Time order of keys (and of boundaries: `id` null comes after every id of its second). */
+/**
+ * Time order of keys (and of boundaries: `id` null comes after every id of its second). With mixed ties (0), two
+ * alerts of one second compare equal.
+ */
 export function timeOrder(tie: TieOrder = 1): (a: Boundary, b: Boundary) => number {
 	return (a, b) => {
 		if (a.at !== b.at) return a.at - b.at;
 		if (a.id === b.id) return 0;
 		if (a.id === null) return 1;
 		if (b.id === null) return -1;
-		return tie * compareIds(a.id, b.id);
+		return tie === 0 ? 0 : tie * compareIds(a.id, b.id);
 	};
 }
 
@@ -76,7 +80,12 @@ function minFloor(a: Floor, b: Floor, tie: TieOrder): Floor {
 }
 
 export function tieOf(cursor: WindowCursor | undefined): TieOrder {
-	return cursor?.i === -1 ? -1 : 1;
+	return cursor?.i === -1 || cursor?.i === 0 ? cursor.i : 1;
+}
+
+/** A floor that covers whole seconds (with mixed ties an id inside a second means nothing): `[at, null]`. */
+function wholeSeconds(floor: Floor): Floor {
+	return [floor[0], null];
 }
 
 /** Whether an alert was emitted before: under the floor, or one of the ids kept above it. */
@@ -93,11 +102,11 @@ export function cursorAt(at: number): WindowCursor {
 	return { t: at, f: [at, null], k: [] };
 }
 
-/** Drops duplicates (same id; the last copy read wins) and sorts oldest first. */
+/** Drops duplicates (same id; the last copy read wins) and sorts oldest first (mixed ties: by id within a second). */
 export function uniqueAscending<T extends Stamped>(records: readonly T[], tie: TieOrder = 1): T[] {
 	const byId = new Map<string, T>();
 	for (const record of records) byId.set(record.id, record);
-	return [...byId.values()].sort((a, b) => compareKeys(a, b, tie));
+	return [...byId.values()].sort((a, b) => compareKeys(a, b, tie) || compareIds(a.id, b.id));
 }
 
 export interface AdvanceOptions {
@@ -131,9 +140,12 @@ export function advance<T extends Stamped>(
 	options: AdvanceOptions,
 ): Advanced<T> {
 	const tie = options.tie ?? tieOf(cursor);
+	const mixed = tie === 0;
 	const all = uniqueAscending(records, tie);
 	const seenIds = new Set(cursor?.k ?? []);
 	let floor: Floor = cursor?.f ?? [Number.MIN_SAFE_INTEGER, null];
+	// An id-level floor left from before the list showed mixed ties covers its whole second (isCovered reads it so).
+	if (mixed) floor = wholeSeconds(floor);
 	const above = all.filter((record) => !isCovered(record, floor, tie));
 	const fresh = cursor ? above.filter((record) => !seenIds.has(record.id)) : [];
 
@@ -143,28 +155,42 @@ export function advance<T extends Stamped>(
 
 	// Nothing below the oldest alert read is known when only the newest were read: everything there counts as seen.
 	if (options.covers === 'newest-only' && all.length > 0)
-		floor = maxFloor(floor, [all[0].at, all[0].id], tie);
+		floor = maxFloor(floor, mixed ? [all[0].at, null] : [all[0].at, all[0].id], tie);
 	floor = maxFloor(floor, [t - Math.max(0, options.lookback) - 1, null], tie);
-	// A read that stopped at a key knows nothing above it: the floor may not rise past that key.
-	const stoppedAt = typeof options.covers === 'object' ? options.covers : undefined;
+	// A read that stopped at a key knows nothing above it: the floor may not rise past that key. With mixed ties the
+	// stop's own second may hold alerts not read yet: only the seconds before it are known.
+	let stoppedAt: Floor | undefined;
+	if (typeof options.covers === 'object') {
+		const { at, id } = options.covers;
+		stoppedAt = mixed && id !== null ? [at - 1, null] : [at, id];
+	}
 	// (It is never below the old floor: the read started there.)
-	if (stoppedAt) floor = minFloor(floor, [stoppedAt.at, stoppedAt.id], tie);
+	if (stoppedAt) floor = minFloor(floor, stoppedAt, tie);
 
 	// Ids of the old cursor the read did not reach (above where it stopped) stay, as they are: still emitted.
 	const reached = new Set(all.map((record) => record.id));
 	const unreached = stoppedAt ? [...seenIds].filter((id) => !reached.has(id)) : [];
 	// Ids read above the new floor. An id of the old cursor that a read to the end did not return again was deleted
 	// meanwhile (the read covers everything above the old floor).
-	const keep = above.filter((record) => !isCovered(record, floor, tie));
-	keep.sort((a, b) => compareKeys(b, a, tie));
+	let keep = above.filter((record) => !isCovered(record, floor, tie));
+	keep.sort((a, b) => compareKeys(b, a, tie) || compareIds(b.id, a.id));
 	const cap = Math.max(0, options.cap - unreached.length);
 	if (keep.length > cap) {
 		const firstDropped = keep[cap];
-		floor = maxFloor(floor, [firstDropped.at, firstDropped.id], tie);
-		keep.length = cap;
+		if (mixed) {
+			// Whole seconds only, never the newest one (late alerts of it cannot be told from those read: they are
+			// recognised by id) and never past where a stopped read was sure: such a second keeps all its ids, even past
+			// the cap (bounded by one second's alerts).
+			floor = maxFloor(floor, [Math.min(firstDropped.at, t - 1), null], tie);
+			if (stoppedAt) floor = minFloor(floor, stoppedAt, tie);
+			keep = keep.filter((record) => !isCovered(record, floor, tie));
+		} else {
+			floor = maxFloor(floor, [firstDropped.at, firstDropped.id], tie);
+			keep.length = cap;
+		}
 	}
 	const next: WindowCursor = { t, f: floor, k: [...unreached, ...keep.map((record) => record.id)] };
-	if (tie === -1) next.i = -1;
+	if (tie !== 1) next.i = tie;
 	return { fresh, cursor: next };
 }
 
@@ -178,6 +204,6 @@ export function readCursor(value: unknown): WindowCursor | undefined {
 	if (f[1] !== null && typeof f[1] !== 'string') return undefined;
 	if (!Array.isArray(k) || !k.every((id) => typeof id === 'string')) return undefined;
 	const cursor: WindowCursor = { t, f: [f[0], f[1]], k: [...k] };
-	if (i === -1) cursor.i = -1;
+	if (i === -1 || i === 0) cursor.i = i;
 	return cursor;
 }

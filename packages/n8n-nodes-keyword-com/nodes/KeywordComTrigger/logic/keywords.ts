@@ -1,28 +1,29 @@
 /**
- * Keyword Updated: pure parts.
+ * Keyword Updated: the state and what a poll reads. Pure.
  *
- * An event is a keyword whose `crawled_at` moved. Each poll reads `groups/active` (#1) once: a project's or group's
- * `keywords_last_updated_at` tells whether any of its keywords was crawled since it was last looked at, and only
- * those keyword lists (#13) are read.
+ * An event is a keyword whose `crawled_at` moved. Each poll reads `groups/active` (#1): a project's or group's update
+ * time (containers.ts) tells whether any of its keywords was crawled since it was last looked at, and only those
+ * keyword lists (#13) are read.
  *
- * Time windows make it exactly once without remembering keyword ids. Per container (project or group) the state
- * keeps `w`: its keywords crawled up to that time have been reported. When its `keywords_last_updated_at` (U) has
- * moved past `w`, its list is read and the keywords crawled in the window `(w, h]` are reported, `h` = U fixed when
- * the read began; a keyword crawled later belongs to the next window, which the next move of U opens. Both ends come
- * from the API's own stamps (U and crawled_at), never from this machine's clock. Only U's own second is held back
- * once, when the API's clock (its Date header) says it is not over yet: keywords may still be stamped with it.
+ * Time windows make it exactly once without remembering keyword ids. Per project or group the state keeps `w`: its
+ * keywords crawled up to that time have been reported. When its update time (U) has moved past `w`, its list is read
+ * and the keywords crawled in the window `(w, h]` are reported, `h` = U fixed when the read began; a keyword crawled
+ * later belongs to the next window, which the next move of U opens. Both ends come from the API's own stamps (U and
+ * crawled_at), never from this machine's clock. Only U's own second is held back once, when the API's clock (its Date
+ * header) says it is not over yet: keywords may still be stamped with it.
  *
- * A read too long for one poll stops where the poll's time is up and goes on at the next poll from the last keyword
- * it read (by id, not by page: the list may have changed meanwhile).
+ * Each project and group stands alone: its window, its read in progress (a read too long for one poll goes on at the
+ * next from the last keyword it read, by id, not by page) and its failures. One whose list fails is **parked** with
+ * its window and read (tried once a poll, after the others, until it answers); the others go on as usual. One that has
+ * left `groups/active` (archived or deleted) finishes a read in progress if its list still answers, and is forgotten
+ * when its list is gone (404/410).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { redactDeep } from '../../shared/redact';
-import { isoTime, shapeForOutput, type OutputChoice } from '../../shared/output';
-import { flattenRecord, shapeRecord } from '../../shared/records';
+import { inScope, type Scope } from '../../shared/groupName';
+import { nameKey, type Container } from './containers';
 import { compareIds } from './cursor';
-import { rankChange, type HistoryOrder } from './ranks';
-import { inScope, splitName, type Scope } from '../../shared/groupName';
+import { crawledAt } from './keywordItem';
 
 export const KEYWORD_PAGE_SIZE = 250;
 
@@ -32,13 +33,8 @@ export const KEYWORD_PAGE_SIZE = 250;
  */
 export const SETTLE_SECONDS = 2;
 
-export interface Container {
-	name: string;
-	/** keywords_last_updated_at as the API sent it (ISO 8601), or null when never updated. */
-	u: string | null;
-	/** Its keywords, all statuses (`keywords_count`), when given: how long its list is believed to be. */
-	count?: number;
-}
+/** A project or group that has left `groups/active` and whose list keeps failing is forgotten after this many polls. */
+export const DEPARTED_FAILURES = 10;
 
 /** A read of one container's keyword list that goes on over several polls. */
 export interface ListRead {
@@ -46,28 +42,42 @@ export interface ListRead {
 	h: number;
 	/** Id of the last keyword read (the read goes on after it); absent before the first page. */
 	e?: string;
-	/** Estimated list index of `e` (-1 before the first page). */
+	/** Estimated list index of `e` (-1 before the first page; the last index read, read page by page). */
 	x: number;
 	/** The list's length when `x` was estimated. */
 	n: number;
 	/** The list is ordered by id descending (absent: ascending; '?' : not by id, read page by page). */
 	o?: 'd' | '?';
+	/** Read page by page: the page size the API serves (when it serves fewer than asked). */
+	z?: number;
+}
+
+/** A project or group whose list failed at the last polls (it is parked). */
+export interface Failure {
+	/** HTTP status of the last failure; null when there was no answer. */
+	s: string | null;
+	/** Polls in a row it has failed. */
+	n: number;
 }
 
 export interface ContainerState {
+	/** Its name when last seen (lists are read by name). */
+	name: string;
 	/** Keywords crawled up to this time (Unix seconds) have been reported. */
 	w: number;
-	/** A keywords_last_updated_at (Unix seconds) whose own second was held back once (the next read includes it). */
+	/** An update time (Unix seconds) whose own second was held back once (the next read includes it). */
 	q?: number;
 	/** A read in progress. */
 	r?: ListRead;
+	/** Parked: its list failed at the last polls. */
+	f?: Failure;
 }
 
 export interface KeywordState {
-	/** The newest keywords_last_updated_at seen (Unix seconds): a container seen for the first time is done up to it. */
+	/** The newest update time seen (Unix seconds): a container seen for the first time is done up to it. */
 	s: number;
-	/** Every container in scope that has been updated. */
-	p: Record<string, ContainerState>;
+	/** Every project and group in scope that has been updated, by key (containers.ts). */
+	p: Map<string, ContainerState>;
 	/** The history order, once the data has shown it (ranks.ts). */
 	o?: 'n' | 'o';
 }
@@ -78,172 +88,249 @@ export interface KeywordEvent {
 	record: IDataObject;
 }
 
-/** Unix seconds of an ISO timestamp, or undefined. */
-export function epochSeconds(value: string | null | undefined): number | undefined {
-	if (!value) return undefined;
-	const ms = Date.parse(value);
-	return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+/** A list read this poll: the container, its window `(w, read.h]` and where its read stands. */
+export interface ListJob {
+	/** Where its state goes (containers.ts). */
+	key: string;
+	/** The name its list is read by. */
+	name: string;
+	w: number;
+	read: ListRead;
+	/** The update whose second this window holds back (ContainerState.q). */
+	q?: number;
+	/** It failed at the last polls: tried once, after the others. */
+	parked?: Failure;
+	/** It is no longer in `groups/active`. */
+	departed?: boolean;
+	/** Out of scope now (renamed out of it): its outcome is not kept. */
+	dropped?: boolean;
 }
 
-/** The projects and groups of a `groups/active` answer. */
-export function toContainers(body: unknown): Container[] {
-	const data = (body as IDataObject | undefined)?.data;
-	if (!Array.isArray(data)) return [];
-	const containers: Container[] = [];
-	for (const raw of data) {
-		if (!raw || typeof raw !== 'object') continue;
-		const record = raw as IDataObject;
-		const attributes = (record.attributes ?? {}) as IDataObject;
-		const name = String(record.id ?? attributes.name ?? '');
-		if (!name) continue;
-		const u = attributes.keywords_last_updated_at;
-		const container: Container = { name, u: typeof u === 'string' && u !== '' ? u : null };
-		const counts = attributes.keywords_count;
-		if (counts && typeof counts === 'object' && !Array.isArray(counts)) {
-			container.count = Object.values(counts as IDataObject).reduce<number>(
-				(sum, value) => sum + (typeof value === 'number' && Number.isFinite(value) ? value : 0),
-				0,
-			);
-		}
-		containers.push(container);
-	}
-	return containers;
+/** How a job ended. */
+export type ListResult =
+	/** The window is read to its end. */
+	| { kind: 'done' }
+	/** Time or the request cap stopped it: it goes on from `read`. */
+	| { kind: 'reading'; read: ListRead }
+	/** A request failed: parked, going on from `read`. */
+	| { kind: 'failed'; read: ListRead; status: string | null }
+	/** The list is gone (404/410) and the container is not in `groups/active`: forgotten. */
+	| { kind: 'gone' };
+
+export interface KeywordPlan {
+	/** Lists to read, besides those already started: healthy ones first, parked ones last. */
+	jobs: ListJob[];
+	/** The next state before the jobs' results (settleJob adds them). */
+	next: KeywordState;
 }
 
 function finiteNumber(value: unknown): value is number {
 	return typeof value === 'number' && Number.isFinite(value);
 }
 
+function isObject(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
 function readListRead(value: unknown): ListRead | undefined {
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const { h, e, x, n, o } = value as IDataObject;
+	if (!isObject(value)) return undefined;
+	const { h, e, x, n, o, z } = value;
 	if (!finiteNumber(h) || !finiteNumber(x) || !finiteNumber(n)) return undefined;
 	if (e !== undefined && typeof e !== 'string') return undefined;
 	const read: ListRead = { h, x, n };
 	if (typeof e === 'string') read.e = e;
 	if (o === 'd' || o === '?') read.o = o;
+	if (finiteNumber(z) && z > 0) read.z = z;
 	return read;
 }
 
-export function readKeywordState(value: unknown): KeywordState | undefined {
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const { s, p, o } = value as IDataObject;
-	if (!finiteNumber(s) || !p || typeof p !== 'object' || Array.isArray(p)) return undefined;
-	const containers: Record<string, ContainerState> = {};
-	for (const [name, raw] of Object.entries(p as IDataObject)) {
-		if (!raw || typeof raw !== 'object') continue;
-		const { w, q, r } = raw as IDataObject;
-		if (!finiteNumber(w)) continue;
-		const entry: ContainerState = { w };
-		if (finiteNumber(q)) entry.q = q;
-		const read = readListRead(r);
-		if (read) entry.r = read;
-		containers[name] = entry;
-	}
-	const state: KeywordState = { s, p: containers };
-	if (o === 'n' || o === 'o') state.o = o;
-	return state;
-}
-
-/** A list read this poll: the container, its window `(w, read.h]` and where its read stands. */
-export interface ListJob {
-	name: string;
-	w: number;
-	read: ListRead;
-	/** The update whose second this window holds back (ContainerState.q). */
-	q?: number;
-}
-
-export interface KeywordPlan {
-	jobs: ListJob[];
-	/** The next state before the jobs' results (settleJob adds them). */
-	next: KeywordState;
+function readEntry(name: unknown, raw: unknown): ContainerState | undefined {
+	if (typeof name !== 'string' || name === '' || !isObject(raw) || !finiteNumber(raw.w))
+		return undefined;
+	const entry: ContainerState = { name, w: raw.w };
+	if (finiteNumber(raw.q)) entry.q = raw.q;
+	const read = readListRead(raw.r);
+	if (read) entry.r = read;
+	const failure = raw.f;
+	if (
+		isObject(failure) &&
+		finiteNumber(failure.n) &&
+		(failure.s === null || typeof failure.s === 'string')
+	)
+		entry.f = { s: failure.s, n: failure.n };
+	return entry;
 }
 
 /**
- * Which lists a poll reads. `serverNow` is the API's clock (Date header) when `groups/active` answered. Without a
- * state (first activation) nothing is read: every container is done up to its last update.
+ * The state as stored (static data is JSON): `{s, p: [{k, n, w, q?, r?, f?}, ...], o?}`, a list rather than an
+ * object keyed by name, so that no project name is ever an object key (a project called `__proto__`). A stored state
+ * of the earlier format (`p` an object keyed by name) reads as the same containers, known by their names.
+ */
+export function readKeywordState(value: unknown): KeywordState | undefined {
+	if (!isObject(value) || !finiteNumber(value.s)) return undefined;
+	const containers = new Map<string, ContainerState>();
+	if (Array.isArray(value.p)) {
+		for (const raw of value.p) {
+			if (!isObject(raw) || typeof raw.k !== 'string') continue;
+			const entry = readEntry(raw.n, raw);
+			if (entry) containers.set(raw.k, entry);
+		}
+	} else if (isObject(value.p)) {
+		for (const name of Object.keys(value.p)) {
+			const entry = readEntry(name, value.p[name]);
+			if (entry) containers.set(nameKey(name), entry);
+		}
+	} else return undefined;
+	const state: KeywordState = { s: value.s, p: containers };
+	if (value.o === 'n' || value.o === 'o') state.o = value.o;
+	return state;
+}
+
+/** The state in its stored form (see readKeywordState). */
+export function storedKeywordState(state: KeywordState): IDataObject {
+	const p = [...state.p].map(([k, { name, ...rest }]) => ({ k, n: name, ...rest }));
+	const stored: IDataObject = { s: state.s, p: p as unknown as IDataObject[] };
+	if (state.o) stored.o = state.o;
+	return stored;
+}
+
+function jobOf(key: string, entry: ContainerState): ListJob {
+	const job: ListJob = { key, name: entry.name, w: entry.w, read: entry.r as ListRead };
+	if (entry.q !== undefined) job.q = entry.q;
+	if (entry.f) job.parked = entry.f;
+	return job;
+}
+
+/**
+ * Reads in progress that can go on before `groups/active` has answered (a poll whose time is short spends it on
+ * reading): not parked ones, which wait to learn whether their container is still there.
+ */
+export function readsInProgress(state: KeywordState | undefined): ListJob[] {
+	if (!state) return [];
+	return [...state.p]
+		.filter(([, entry]) => entry.r !== undefined && entry.f === undefined)
+		.map(([key, entry]) => jobOf(key, entry));
+}
+
+/**
+ * Which lists a poll reads, given `groups/active`. `serverNow` is the API's clock (Date header) when it answered.
+ * Without a state (first activation) nothing is read: every container is done up to its last update. `started` are
+ * the reads already going on (readsInProgress): their key and name are brought up to date here (a rename), and they
+ * are marked departed or dropped when their container left.
  */
 export function planKeywordPoll(
 	state: KeywordState | undefined,
 	containers: readonly Container[],
 	scope: Scope,
 	serverNow: number,
+	started: readonly ListJob[] = [],
 ): KeywordPlan {
 	let s = state?.s ?? 0;
-	for (const { u } of containers) s = Math.max(s, epochSeconds(u) ?? s);
-	const next: KeywordState = { s, p: {} };
+	for (const { u } of containers) if (u !== undefined) s = Math.max(s, u);
+	const next: KeywordState = { s, p: new Map() };
 	if (state?.o) next.o = state.o;
 	const jobs: ListJob[] = [];
-	for (const { name, u, count } of containers) {
-		if (!inScope(name, scope)) continue;
-		const updated = epochSeconds(u);
-		const known = state?.p[name];
-		if (updated === undefined) {
-			if (known) next.p[name] = known;
+	const parked: ListJob[] = [];
+	// Each stored entry goes with the container of the same key (or, known by name only, of the same name).
+	const byKey = new Map(containers.map((container) => [container.key, container]));
+	const byName = new Map(containers.map((container) => [container.name, container]));
+	const listedFor = (key: string, entry: ContainerState): Container | undefined =>
+		byKey.get(key) ?? (key === nameKey(entry.name) ? byName.get(entry.name) : undefined);
+	const claimed = new Set<string>();
+	const startedKeys = new Map(started.map((job) => [job.key, job]));
+
+	for (const [key, entry] of state?.p ?? []) {
+		const listed = listedFor(key, entry);
+		const job = startedKeys.get(key);
+		if (listed) claimed.add(listed.key);
+		if (listed && !inScope(listed.name, scope)) {
+			// Renamed out of the chosen project or group: forgotten.
+			if (job) job.dropped = true;
 			continue;
 		}
+		if (job) {
+			if (listed) Object.assign(job, { key: listed.key, name: listed.name });
+			else job.departed = true;
+			continue;
+		}
+		if (!listed) {
+			// Archived or deleted: a read in progress goes on while its list answers; otherwise nothing is left to do.
+			if (entry.r) (entry.f ? parked : jobs).push({ ...jobOf(key, entry), departed: true });
+			continue;
+		}
+		const current: ContainerState = { ...entry, name: listed.name };
+		const planned = planContainer(listed, current, serverNow);
+		if (planned.job) (current.f ? parked : jobs).push(planned.job);
+		else next.p.set(listed.key, planned.entry);
+	}
+
+	for (const container of containers) {
+		if (claimed.has(container.key) || !inScope(container.name, scope)) continue;
+		if (container.u === undefined) continue;
 		if (!state) {
-			next.p[name] = { w: updated };
+			next.p.set(container.key, { name: container.name, w: container.u });
 			continue;
 		}
 		// Seen for the first time (new, restored or now in scope): done up to the newest update seen last time.
-		const entry: ContainerState = known ?? { w: state.s };
-		if (entry.r) {
-			jobs.push({ name, w: entry.w, read: entry.r, q: entry.q });
-			continue;
-		}
-		if (updated <= entry.w) {
-			next.p[name] = entry;
-			continue;
-		}
-		const recent = serverNow - SETTLE_SECONDS < updated && entry.q !== updated;
-		const h = recent ? updated - 1 : updated;
-		if (h <= entry.w) {
-			// Only the held-back second is new: it is read at the next poll.
-			next.p[name] = { w: entry.w, q: updated };
-			continue;
-		}
-		const job: ListJob = { name, w: entry.w, read: { h, x: -1, n: count ?? 0 } };
-		if (recent) job.q = updated;
-		jobs.push(job);
+		const planned = planContainer(container, { name: container.name, w: state.s }, serverNow);
+		if (planned.job) jobs.push(planned.job);
+		else next.p.set(container.key, planned.entry);
 	}
-	return { jobs, next };
+	return { jobs: [...jobs, ...parked], next };
+}
+
+/** One listed container: a list to read (a read in progress, or a new window), or its entry as it stays. */
+function planContainer(
+	container: Container,
+	entry: ContainerState,
+	serverNow: number,
+): { job?: ListJob; entry: ContainerState } {
+	const { key, u, count } = container;
+	if (entry.r) return { job: jobOf(key, entry), entry };
+	if (u === undefined || u <= entry.w) return { entry };
+	const recent = serverNow - SETTLE_SECONDS < u && entry.q !== u;
+	const h = recent ? u - 1 : u;
+	// Only the held-back second is new: it is read at the next poll.
+	if (h <= entry.w) return { entry: { ...entry, q: u } };
+	const job = jobOf(key, { ...entry, r: { h, x: -1, n: count ?? 0 } });
+	delete job.q;
+	if (recent) job.q = u;
+	return { job, entry };
 }
 
 /**
- * A poll that only goes on with the reads in progress (they come first: a poll whose time is short spends it on them
- * instead of on `groups/active`). Every other container stays as it was.
+ * The next window of a container whose read has just ended (its update time moved on meanwhile): read in the same
+ * poll, when there is time. Undefined when there is none yet.
  */
-export function planResume(state: KeywordState): KeywordPlan {
-	const next: KeywordState = { s: state.s, p: {} };
-	if (state.o) next.o = state.o;
-	const jobs: ListJob[] = [];
-	for (const [name, entry] of Object.entries(state.p)) {
-		if (entry.r) jobs.push({ name, w: entry.w, read: entry.r, q: entry.q });
-		else next.p[name] = entry;
-	}
-	return { jobs, next };
+export function nextWindow(
+	container: Container,
+	ended: ListJob,
+	serverNow: number,
+): ListJob | undefined {
+	// No second is held back "once" yet within one poll: the API's clock has not moved since groups/active answered.
+	return planContainer(container, { name: container.name, w: ended.read.h }, serverNow).job;
 }
 
-/** Whether a read is in progress (the next poll then resumes it first, see planResume). */
-export function hasReadsInProgress(state: KeywordState | undefined): boolean {
-	return !!state && Object.values(state.p).some((entry) => entry.r !== undefined);
-}
-
-/** Records a job's outcome in the next state: done up to its window's end, or a read still going on. */
-export function settleJob(next: KeywordState, job: ListJob, read: ListRead | 'done'): void {
-	const entry: ContainerState = read === 'done' ? { w: job.read.h } : { w: job.w, r: read };
+/** Records a job's outcome in the next state. */
+export function settleJob(next: KeywordState, job: ListJob, result: ListResult): void {
+	if (job.dropped || result.kind === 'gone') return;
+	const entry: ContainerState = { name: job.name, w: job.w };
+	if (result.kind === 'done') {
+		// A departed container's window is read: nothing more will come from it.
+		if (job.departed) return;
+		entry.w = job.read.h;
+	} else entry.r = result.read;
 	if (job.q !== undefined) entry.q = job.q;
-	next.p[job.name] = entry;
+	if (result.kind === 'failed') {
+		entry.f = { s: result.status, n: (job.parked?.n ?? 0) + 1 };
+		if (job.departed && entry.f.n >= DEPARTED_FAILURES) return;
+	}
+	next.p.set(job.key, entry);
 }
 
-/** Unix seconds of a keyword's crawled_at, or undefined (never crawled). */
-export function crawledAt(record: IDataObject): number | undefined {
-	const crawled = ((record.attributes ?? {}) as IDataObject).crawled_at;
-	if (typeof crawled === 'number' && Number.isFinite(crawled)) return Math.floor(crawled);
-	if (typeof crawled === 'string' && /^\d+$/.test(crawled)) return Number(crawled);
-	return undefined;
+/** Whether any read is in progress or parked (the next poll has more to do). */
+export function hasReadsInProgress(state: KeywordState | undefined): boolean {
+	return !!state && [...state.p.values()].some((entry) => entry.r !== undefined);
 }
 
 /** The keyword's id as text, or undefined. */
@@ -253,8 +340,16 @@ export function keywordId(record: unknown): string | undefined {
 	return id === undefined || id === null || id === '' ? undefined : String(id);
 }
 
-/** Keywords of a list crawled within the window `(w, h]`, as events. */
-export function windowEvents(records: Iterable<unknown>, w: number, h: number): KeywordEvent[] {
+/**
+ * Keywords of a list crawled within the window `(w, h]`, as events. `elsewhere` names the other projects and groups
+ * being read: a list that also holds their keywords (a project's list with its groups') leaves those to their own.
+ */
+export function windowEvents(
+	records: Iterable<unknown>,
+	w: number,
+	h: number,
+	elsewhere?: ReadonlySet<string>,
+): KeywordEvent[] {
 	const events: KeywordEvent[] = [];
 	for (const raw of records) {
 		const id = keywordId(raw);
@@ -262,6 +357,8 @@ export function windowEvents(records: Iterable<unknown>, w: number, h: number): 
 		const record = raw as IDataObject;
 		const at = crawledAt(record);
 		if (at === undefined || at <= w || at > h) continue;
+		const category = ((record.attributes ?? {}) as IDataObject).category;
+		if (elsewhere && typeof category === 'string' && elsewhere.has(category)) continue;
 		events.push({ id, at, record });
 	}
 	return events;
@@ -275,79 +372,4 @@ export function uniqueOldestFirst(events: readonly KeywordEvent[]): KeywordEvent
 		if (!seen || event.at > seen.at) byId.set(event.id, event);
 	}
 	return [...byId.values()].sort((a, b) => a.at - b.at || compareIds(a.id, b.id));
-}
-
-/** The item emitted for one updated keyword. The token never appears. */
-export function keywordItem(
-	record: IDataObject,
-	output: OutputChoice,
-	token: string | undefined,
-	order: HistoryOrder | 'conflict' | undefined,
-): IDataObject {
-	const attributes = (record.attributes ?? {}) as IDataObject;
-	const movement = rankChange(attributes, order);
-	const crawled = crawledAt(record) ?? null;
-	const category = typeof attributes.category === 'string' ? attributes.category : '';
-	const { project, group } = splitName(category);
-	const summary = {
-		...movement,
-		crawled_at: crawled,
-		crawled_at_iso: crawled === null ? null : new Date(crawled * 1000).toISOString(),
-	};
-	if (output.version >= 2) return redactDeep(keywordItemV2(record, output, summary), token);
-	if (!output.simplify) return redactDeep({ ...record, ...summary }, token);
-	const shaped = shapeRecord(record, 'keyword', true);
-	const flat = flattenRecord(record);
-	return redactDeep(
-		{
-			id: shaped.id,
-			kw: shaped.kw,
-			project,
-			group,
-			category,
-			project_id: shaped.project_id,
-			url: shaped.url,
-			region: shaped.region,
-			language: shaped.language,
-			type: shaped.type,
-			...movement,
-			best: flat.best ?? null,
-			rankingurl: flat.rankingurl ?? null,
-			ms: flat.ms ?? null,
-			tags: shaped.tags ?? [],
-			crawled_at: summary.crawled_at,
-			crawled_at_iso: summary.crawled_at_iso,
-		},
-		token,
-	);
-}
-
-/**
- * Version 2 (the Output choice): Simplified is the action node's keyword (keyword.ts of output) with the update's
- * previous rank and change in place of the best rank and search volume; Raw is the record plus the update's ranks;
- * Selected Fields picks from both.
- */
-function keywordItemV2(
-	record: IDataObject,
-	output: OutputChoice,
-	summary: IDataObject,
-): IDataObject {
-	if (output.mode === 'raw') return { ...record, ...summary };
-	// Selected Fields picks from the record's fields and the update's ranks alike.
-	if (output.mode === 'selected') {
-		return shapeForOutput({ ...flattenRecord(record), ...summary }, 'keyword', output);
-	}
-	const shaped = shapeForOutput(record, 'keyword', output);
-	return {
-		id: shaped.id,
-		keyword: shaped.keyword,
-		project: shaped.project,
-		group: shaped.group,
-		region: shaped.region,
-		rank: summary.rank,
-		previous_rank: summary.previous_rank,
-		change: summary.change,
-		ranking_url: shaped.ranking_url,
-		crawled_at: isoTime(summary.crawled_at),
-	};
 }

@@ -32,11 +32,14 @@ export interface TimeSequence {
 
 /**
  * Alerts in list order → which way the list runs in time, and the order of alerts sharing one second. The tie order
- * known so far is tried first; the other one only when the records contradict it.
+ * known so far is tried first; the other one only when the records contradict it. A list that runs in time but whose
+ * alerts of one second contradict both id orders has mixed ties (0); once mixed, always mixed (it fits every list that
+ * runs in time).
  */
 export function timeSequenceOf(alerts: readonly Stamped[], knownTie: TieOrder = 1): TimeSequence {
 	const bySecond = sequenceOf(alerts, (a, b) => a.at - b.at);
-	for (const tie of [knownTie, (knownTie === 1 ? -1 : 1) as TieOrder]) {
+	const strict: TieOrder[] = knownTie === 0 ? [] : [knownTie, knownTie === 1 ? -1 : 1];
+	for (const tie of strict) {
 		const sequence = sequenceOf(alerts, timeOrder(tie));
 		if (sequence === 'unordered') continue;
 		// A list all in one second shows only its ids' order, which the known tie order reads as time.
@@ -46,7 +49,9 @@ export function timeSequenceOf(alerts: readonly Stamped[], knownTie: TieOrder = 
 			tieShown = alerts[n - 1].at === alerts[n].at;
 		return { sequence, tie, tieShown: tieShown && bySecond !== undefined };
 	}
-	return { sequence: 'unordered', tie: knownTie, tieShown: false };
+	if (bySecond === 'unordered') return { sequence: 'unordered', tie: knownTie, tieShown: false };
+	// In time order, with alerts of one second in no id order (or too few alerts to tell, mixed already known).
+	return { sequence: bySecond, tie: 0, tieShown: bySecond !== undefined };
 }
 
 /** Keyword ids in list order → ascending, descending or unordered. */

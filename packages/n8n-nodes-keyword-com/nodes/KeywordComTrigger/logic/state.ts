@@ -1,21 +1,33 @@
 /**
  * What the trigger stores between polls. Pure.
  *
- * - The node's static data: `{v: 2, e: <event>, c: <state of that event>}`.
- *   - New Alert: `c` is an AlertCursor (cursor.ts + poll.ts): `{t, f: [at, id|null], k: [≤ 200 ids], i?, o?, x?, n?}`.
- *   - Keyword Updated: `c` is `{s, p: {<project or group>: {w, q?, r?}}, o?}` (keywords.ts).
- *   State of another event (the user switched the event) or of an unknown version counts as none.
+ * - The node's static data: `{v: 3, e: <event>, c: <state of that event>}`.
+ *   - New Alert: `c` is an AlertCursor (cursor.ts + poll/newAlert.ts):
+ *     `{t, f: [at, id|null], k: [≤ 200 ids], i?, o?, x?, n?}`.
+ *   - Keyword Updated: `c` is `{s, p: [{k, n, w, q?, r?, f?}, ...], o?}` (keywords.ts): per project or group its key,
+ *     name, window, held-back second, read in progress and failures.
+ *   Versions 1 and 2 are read too (2 kept Keyword Updated's projects in an object keyed by name). State of another
+ *   event (the user switched the event) or of an unknown version counts as none.
  * - The **activation baseline**, in the workflow's global static data under `keywordComTrigger` → node id: the state
  *   the first poll after activation recorded. n8n's durable scheduler runs the activation poll as a test poll and
  *   drops the node's static data it wrote; n8n's activation saves the workflow's global static data, though, so the
- *   first scheduled poll finds "now" there and reports everything after it. A baseline is used once (`a` marks it).
+ *   first scheduled poll finds "now" there and reports everything after it. It is removed by the first poll that
+ *   writes the node's own state (saved with it).
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Measured } from './budget';
+import { nameKey } from './containers';
 import { readCursor, type WindowCursor } from './cursor';
-import { epochSeconds, readKeywordState, type ContainerState, type KeywordState } from './keywords';
+import {
+	readKeywordState,
+	storedKeywordState,
+	type ContainerState,
+	type KeywordState,
+} from './keywords';
+import { apiTimeSeconds } from '../../shared/time';
 
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 export type EventName = 'newAlert' | 'keywordUpdated';
 
@@ -24,7 +36,20 @@ export type EventState = WindowCursor | KeywordState;
 export interface StoredState {
 	v: typeof STATE_VERSION;
 	e: EventName;
-	c: EventState;
+	c: IDataObject;
+	/**
+	 * What the last poll measured (ms): its slowest request and what a page cost once in. The next poll plans its
+	 * first requests with them.
+	 */
+	l?: [number, number];
+}
+
+/** A state read back from static data. */
+export interface FoundState {
+	state: EventState;
+	raw: unknown;
+	/** StoredState.l */
+	measured?: Measured;
 }
 
 /** Key of the activation baselines in the workflow's global static data. */
@@ -40,41 +65,48 @@ function isObject(value: unknown): value is IDataObject {
  */
 function keywordStateFromVersion1(value: unknown): KeywordState | undefined {
 	if (!isObject(value) || typeof value.s !== 'number' || !isObject(value.p)) return undefined;
-	const p: Record<string, ContainerState> = {};
-	for (const [name, raw] of Object.entries(value.p)) {
+	const p = new Map<string, ContainerState>();
+	for (const name of Object.keys(value.p)) {
+		const raw = value.p[name];
 		if (!isObject(raw)) continue;
 		const cursor = readCursor(raw.c);
-		const w = cursor?.t ?? epochSeconds(typeof raw.u === 'string' ? raw.u : null);
-		if (w !== undefined) p[name] = { w };
+		const w = cursor?.t ?? apiTimeSeconds(raw.u);
+		if (w !== undefined) p.set(nameKey(name), { name, w });
 	}
 	return { s: value.s, p };
 }
 
 /** The state of `event` in the node's static data, or undefined (first poll, another event, unknown version). */
-export function readEventState(
-	event: EventName,
-	staticData: IDataObject,
-): { state: EventState; raw: unknown } | undefined {
+export function readEventState(event: EventName, staticData: IDataObject): FoundState | undefined {
 	if (staticData.e !== event) return undefined;
-	if (staticData.v === STATE_VERSION || staticData.v === 1) {
-		if (event === 'newAlert') {
-			const cursor = readCursor(staticData.c);
-			return cursor ? { state: cursor, raw: staticData.c } : undefined;
-		}
-		const state =
-			staticData.v === 1 ? keywordStateFromVersion1(staticData.c) : readKeywordState(staticData.c);
-		return state ? { state, raw: staticData.c } : undefined;
-	}
-	return undefined;
+	if (staticData.v !== STATE_VERSION && staticData.v !== 2 && staticData.v !== 1) return undefined;
+	const state =
+		event === 'newAlert'
+			? readCursor(staticData.c)
+			: staticData.v === 1
+				? keywordStateFromVersion1(staticData.c)
+				: readKeywordState(staticData.c);
+	if (!state) return undefined;
+	const found: FoundState = { state, raw: staticData.c };
+	const measured = staticData.l;
+	if (
+		Array.isArray(measured) &&
+		measured.length === 2 &&
+		measured.every((ms) => typeof ms === 'number')
+	)
+		found.measured = { requestMs: measured[0] as number, pageWorkMs: measured[1] as number };
+	return found;
 }
 
-export function storedState(event: EventName, state: EventState): StoredState {
-	return { v: STATE_VERSION, e: event, c: state };
-}
-
-interface Baseline extends StoredState {
-	/** Set once a poll started from this baseline. */
-	a?: 1;
+export function storedState(event: EventName, state: EventState, measured?: Measured): StoredState {
+	const c =
+		event === 'keywordUpdated'
+			? storedKeywordState(state as KeywordState)
+			: (state as unknown as IDataObject);
+	const stored: StoredState = { v: STATE_VERSION, e: event, c };
+	if (measured && measured.requestMs > 0)
+		stored.l = [Math.round(measured.requestMs), Math.round(measured.pageWorkMs)];
+	return stored;
 }
 
 function baselines(globalData: IDataObject): IDataObject {
@@ -83,22 +115,27 @@ function baselines(globalData: IDataObject): IDataObject {
 }
 
 /**
- * The activation baseline of this node for `event`, when one is there and not used yet: it is marked used (the mark is
- * saved with the state of the poll that used it).
+ * The activation baseline of this node for `event`, when one is there. (One marked used, `a: 1`, by an earlier
+ * version of this node counts as none.)
  */
-export function takeBaseline(
+export function findBaseline(
 	event: EventName,
 	globalData: IDataObject,
 	nodeId: string,
-): { state: EventState; raw: unknown } | undefined {
+): FoundState | undefined {
 	const entry = isObject(globalData[BASELINE_KEY])
 		? (globalData[BASELINE_KEY] as IDataObject)[nodeId]
 		: undefined;
 	if (!isObject(entry) || entry.a === 1) return undefined;
-	const found = readEventState(event, entry);
-	if (!found) return undefined;
-	(entry as unknown as Baseline).a = 1;
-	return found;
+	return readEventState(event, entry);
+}
+
+/** Removes this node's activation baseline (its own state is written now, and saved with the removal). */
+export function dropBaseline(globalData: IDataObject, nodeId: string): void {
+	const all = globalData[BASELINE_KEY];
+	if (!isObject(all) || !Object.prototype.hasOwnProperty.call(all, nodeId)) return;
+	delete all[nodeId];
+	if (Object.keys(all).length === 0) delete globalData[BASELINE_KEY];
 }
 
 /** Records the state a first poll placed at "now" as this node's activation baseline. */
