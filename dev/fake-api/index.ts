@@ -13,13 +13,21 @@ export {
 } from './server';
 export {
 	ALERT_ORDERS,
+	ALERT_TIE_ORDERS,
 	DEFAULT_BEHAVIOUR,
+	GROUPS_LAST_UPDATED,
 	HISTORY_ORDERS,
+	KEYWORD_ORDERS,
+	TIMESTAMP_OFFSETS,
 	type AlertOrder,
+	type AlertTieOrder,
 	type ChurnLogEntry,
 	type ChurnSpec,
 	type FakeBehaviour,
+	type GroupsLastUpdated,
 	type HistoryOrder,
+	type KeywordOrder,
+	type TimestampOffsets,
 } from './behaviour';
 export { ApiError, errorBody, type ErrorBody } from './errors';
 export type { GroupRecord, KeywordRecord } from './records';

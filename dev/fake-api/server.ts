@@ -353,13 +353,13 @@ export class FakeKeywordApi {
 	/** Adds a project; returns its group record. */
 	addProject(name: string, opts: { currencyCode?: string; url?: string | null } = {}): GroupRecord {
 		this.readCache?.clear();
-		return groupRecord(this.state.addProject(name, opts));
+		return this.record(this.state.addProject(name, opts));
 	}
 
 	/** Adds the group `<projectName>[sub]<groupName>`; returns its group record. */
 	addGroup(projectName: string, groupName: string): GroupRecord {
 		this.readCache?.clear();
-		return groupRecord(this.state.addGroup(projectName, groupName));
+		return this.record(this.state.addGroup(projectName, groupName));
 	}
 
 	/**
@@ -429,7 +429,12 @@ export class FakeKeywordApi {
 	/** Adds rank-change alerts; returns them as alert records. */
 	addAlerts(count: number, opts: AddAlertsOptions = {}): Array<Record<string, unknown>> {
 		this.readCache?.clear();
-		return this.state.addAlerts(count, opts).map(alertRecord);
+		return this.state.addAlerts(count, opts).map((a) => alertRecord(a, this.behaviourValue));
+	}
+
+	/** A group record shaped by the behaviour switches in force. */
+	private record(c: Container): GroupRecord {
+		return groupRecord(c, {}, this.behaviourValue);
 	}
 
 	/** Simulates a background crawl; returns the updated keywords as list records. */
@@ -823,7 +828,7 @@ export class FakeKeywordApi {
 						currencyCode: str(body.currencyCode),
 						url: str(body.url) ?? null,
 					});
-					return this.send(res, 201, { data: groupRecord(c) });
+					return this.send(res, 201, { data: groupRecord(c, {}, this.behaviour) });
 				}
 				case 'POST faults': {
 					const times = num(body.times) ?? 1;

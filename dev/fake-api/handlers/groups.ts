@@ -1,6 +1,6 @@
 /** Projects, groups, tags, regions, refresh and project metrics: endpoints #1–#9. */
 import { ApiError, invalid, notFound } from '../errors';
-import { groupRecord } from '../records';
+import { groupRecord, type GroupRecord } from '../records';
 import type { Container, FakeState, Keyword } from '../state';
 import {
 	isRecord,
@@ -17,17 +17,21 @@ const containerOf = (ctx: RequestContext): Container => ctx.state.getContainer(c
 
 const kindOf = (c: Container): string => (c.parent ? 'Group' : 'Project');
 
+/** A group record shaped by the behaviour switches in force. */
+const recordOf = (ctx: RequestContext, c: Container, withTagCounts = false): GroupRecord =>
+	groupRecord(c, { withTagCounts }, ctx.behaviour);
+
 /** #1 Every project and group that is not archived (the path says "active"). */
 export const listActive: Handler = (ctx) =>
 	ok({
 		data: ctx.state
 			.allContainers()
 			.filter((c) => !ctx.state.isHidden(c))
-			.map((c) => groupRecord(c, { withTagCounts: true })),
+			.map((c) => recordOf(ctx, c, true)),
 	});
 
 /** #2 One project or group, archived or not. */
-export const getGroup: Handler = (ctx) => ok({ data: groupRecord(containerOf(ctx)) });
+export const getGroup: Handler = (ctx) => ok({ data: recordOf(ctx, containerOf(ctx)) });
 
 /** #3 Status change. Only 2 (archive) is documented; the fake treats any other integer as "active". */
 export const updateGroupStatus: Handler = (ctx) => {
@@ -46,7 +50,7 @@ export const updateGroupStatus: Handler = (ctx) => {
 	c.updatedAt = ctx.state.now();
 	return ok({
 		message: `${kindOf(c)} "${c.name}" ${c.archived ? 'archived' : 'updated'}.`,
-		data: groupRecord(c),
+		data: recordOf(ctx, c),
 	});
 };
 
@@ -65,7 +69,7 @@ export const undoArchive: Handler = (ctx) => {
 	if (!c.archived) throw invalid(`${kindOf(c)} "${c.name}" is not archived.`);
 	c.archived = false;
 	c.updatedAt = ctx.state.now();
-	return ok({ message: `${kindOf(c)} "${c.name}" restored.`, data: groupRecord(c) });
+	return ok({ message: `${kindOf(c)} "${c.name}" restored.`, data: recordOf(ctx, c) });
 };
 
 /** #7 Creates a project, or a group when the category is `<project>[sub]<group>`. */
@@ -99,7 +103,7 @@ export const createGroup: Handler = (ctx) => {
 		currencyCode: typeof currency === 'string' ? currency : undefined,
 		url,
 	});
-	return ok({ data: groupRecord(c) }, 201);
+	return ok({ data: recordOf(ctx, c) }, 201);
 };
 
 /** #5 On-demand refresh: spends one refresh per request and re-crawls the keywords at once. */
