@@ -7,10 +7,9 @@ export {
 	FakeKeywordApi,
 	type AddKeywordsOptions,
 	type FakeKeywordApiOptions,
-	type FaultKind,
-	type FaultSpec,
 	type RecordedRequest,
 } from './server';
+export { FAULT_KINDS, type FaultInfo, type FaultKind, type FaultSpec } from './faults';
 export {
 	ALERT_ORDERS,
 	ALERT_TIE_ORDERS,

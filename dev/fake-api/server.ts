@@ -1,7 +1,7 @@
 /**
- * HTTP plumbing of the fake: listening, recording every API request, authentication, fault injection, latency,
- * the behaviour switches (behaviour.ts; slow pages and churn between pages act here), the `/__control/` routes for
- * out-of-process tests, and the programmatic seeding/simulation methods.
+ * HTTP plumbing of the fake: listening, recording every API request, authentication, fault injection (faults.ts),
+ * latency, the behaviour switches (behaviour.ts; slow pages and churn between pages act here), the programmatic
+ * seeding/simulation methods, and the `/__control/` routes for out-of-process tests (control.ts).
  *
  * Built on `node:http` only (the project allows no runtime dependencies).
  */
@@ -14,8 +14,10 @@ import {
 	type ChurnLogEntry,
 	type FakeBehaviour,
 } from './behaviour';
+import { controlRoute, isCacheNeutral } from './control';
 import { ApiError, errorBody } from './errors';
-import { isRecord, type Query, type RequestContext } from './context';
+import { type Query, type RequestContext } from './context';
+import { FaultTable, type FaultInfo, type FaultSpec } from './faults';
 import {
 	alertRecord,
 	groupRecord,
@@ -74,52 +76,12 @@ export interface RecordedRequest {
 	status: number;
 }
 
-export type FaultKind = 'status' | 'non-json' | 'empty' | 'truncated' | 'stall' | 'drop';
-
-export interface FaultSpec {
-	method?: string;
-	/** A string matches the decoded path exactly (or the raw path); a RegExp is tested against the decoded path. */
-	path?: string | RegExp;
-	/** How many of the next matching requests to fault. */
-	times: number;
-	/** For 'status': the status to answer (default 500). */
-	status?: number;
-	/** `Retry-After` header value, for 'status'. */
-	retryAfter?: string;
-	/** Body to send instead of the default of the kind. */
-	body?: string;
-	/** Default 'status'. */
-	kind?: FaultKind;
-	/** For 'stall': wait this long, then answer normally; omitted = never answer. */
-	stallMs?: number;
-}
-
 export interface AddKeywordsOptions {
 	/** Give the keywords a rank history at once (default true); false = as if just added over the API. */
 	tracked?: boolean;
 }
 
-interface ActiveFault extends FaultSpec {
-	remaining: number;
-}
-
 export const DEFAULT_TOKEN = 'test-token-123';
-
-/** Control routes that leave the data as it is (FakeKeywordApiOptions.cacheReads keeps its answers across them). */
-const CACHE_NEUTRAL_CONTROL = new Set([
-	'GET requests',
-	'DELETE requests',
-	'GET state',
-	'POST faults',
-	'DELETE faults',
-	'POST latency',
-	'GET behaviour',
-	'GET churn-log',
-	'DELETE churn-log',
-]);
-
-/** How many churn log entries GET /__control/state carries (the newest ones). */
-const STATE_CHURN_LOG_LIMIT = 1000;
 
 const WORDS_A = [
 	'best',
@@ -229,8 +191,8 @@ export class FakeKeywordApi {
 
 	private readonly now: () => number;
 	private readonly seedName: SeedName;
-	private latencyMs: number;
-	private faults: ActiveFault[] = [];
+	private latency: number;
+	private readonly faults = new FaultTable();
 	private server: Server | undefined;
 	private readonly sockets = new Set<Socket>();
 	private readonly timers = new Set<NodeJS.Timeout>();
@@ -246,7 +208,7 @@ export class FakeKeywordApi {
 
 	constructor(opts: FakeKeywordApiOptions = {}) {
 		this.token = opts.token ?? DEFAULT_TOKEN;
-		this.latencyMs = opts.latencyMs ?? 0;
+		this.latency = opts.latencyMs ?? 0;
 		this.now = opts.now ?? Date.now;
 		this.seedName = opts.seed ?? 'demo';
 		this.state = this.freshState(this.seedName);
@@ -333,8 +295,8 @@ export class FakeKeywordApi {
 	}
 
 	/**
-	 * Replaces all data with a fresh seed (default: the seed given to the constructor). Requests, faults, latency, the
-	 * behaviour switches and the churn log stay; churn's page count starts again.
+	 * Replaces all data with a fresh seed (default: the seed given to the constructor). Requests, faults (persistent
+	 * ones too), latency, the behaviour switches and the churn log stay; churn's page count starts again.
 	 */
 	reset(seed: SeedName = this.seedName): void {
 		this.readCache?.clear();
@@ -445,23 +407,42 @@ export class FakeKeywordApi {
 			.map((k) => keywordRecord(this.state, k, 'list', 0, this.behaviourValue.historyOrder));
 	}
 
+	// ---------------------------------------------------------------- latency and faults
+
 	setLatency(ms: number): void {
-		this.latencyMs = Math.max(0, ms);
+		this.latency = Math.max(0, ms);
 	}
 
-	injectFault(spec: FaultSpec): void {
-		if (!Number.isInteger(spec.times) || spec.times < 1)
-			throw new Error('injectFault: times must be a positive integer');
-		this.faults.push({ ...spec, remaining: spec.times });
+	/** The global latency in ms (setLatency). */
+	get latencyMs(): number {
+		return this.latency;
+	}
+
+	/**
+	 * Faults the next `spec.times` requests that match (see faults.ts); `times: Infinity` keeps the fault armed until
+	 * removeFault or clearFaults. Returns the fault's id.
+	 */
+	injectFault(spec: FaultSpec): number {
+		return this.faults.inject(spec);
+	}
+
+	/** Disarms one fault by the id injectFault returned; false when none with that id is armed. */
+	removeFault(id: number): boolean {
+		return this.faults.remove(id);
 	}
 
 	clearFaults(): void {
-		this.faults = [];
+		this.faults.clear();
 	}
 
-	/** Faults still armed (for the control route and debugging). */
+	/** Requests still to fault: the sum over the armed faults, Infinity while a persistent fault is armed. */
 	pendingFaults(): number {
-		return this.faults.reduce((n, f) => n + f.remaining, 0);
+		return this.faults.pending();
+	}
+
+	/** The armed faults, in the order they were injected (a persistent fault's counts read "forever"). */
+	armedFaults(): FaultInfo[] {
+		return this.faults.list();
 	}
 
 	// ---------------------------------------------------------------- request handling
@@ -495,22 +476,6 @@ export class FakeKeywordApi {
 		if (res.destroyed || res.headersSent) return;
 		res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
 		res.end(text);
-	}
-
-	private takeFault(method: string, rawPath: string, path: string): ActiveFault | undefined {
-		for (const f of this.faults) {
-			if (f.remaining <= 0) continue;
-			if (f.method && f.method.toUpperCase() !== method) continue;
-			if (f.path !== undefined) {
-				const hit =
-					typeof f.path === 'string' ? f.path === path || f.path === rawPath : f.path.test(path);
-				if (!hit) continue;
-			}
-			f.remaining--;
-			this.faults = this.faults.filter((x) => x.remaining > 0);
-			return f;
-		}
-		return undefined;
 	}
 
 	private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -554,7 +519,7 @@ export class FakeKeywordApi {
 			this.sendRaw(res, status, text, headers);
 		};
 
-		const fault = this.takeFault(method, rawPath, path);
+		const fault = this.faults.take(method, rawPath, path);
 		if (fault) {
 			const kind = fault.kind ?? 'status';
 			switch (kind) {
@@ -602,8 +567,8 @@ export class FakeKeywordApi {
 			}
 		}
 
-		if (this.latencyMs > 0) {
-			await this.delay(this.latencyMs);
+		if (this.latency > 0) {
+			await this.delay(this.latency);
 			if (res.destroyed) return;
 		}
 
@@ -756,6 +721,7 @@ export class FakeKeywordApi {
 
 	// ---------------------------------------------------------------- control routes
 
+	/** A `/__control/` request (see control.ts). */
 	private onControl(
 		methodRaw: string,
 		rawPath: string,
@@ -765,147 +731,21 @@ export class FakeKeywordApi {
 		const method = methodRaw.toUpperCase();
 		const route = rawPath.replace(/^\/__control\/?/, '').replace(/\/$/, '');
 		// Any control call may change the data, except these (the request log, faults and latency come before the cache).
-		if (!CACHE_NEUTRAL_CONTROL.has(`${method} ${route}`)) this.readCache?.clear();
+		if (!isCacheNeutral(method, route)) this.readCache?.clear();
 		const parsed = parseJson(bodyText);
-		const body: Record<string, unknown> = isRecord(parsed.value) ? parsed.value : {};
-		const fail = (status: number, detail: string): void =>
-			this.send(res, status, errorBody(status, [{ detail }]));
-		if (parsed.invalid) return fail(400, 'The request body is not valid JSON.');
-		const num = (v: unknown): number | undefined =>
-			typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined;
-		const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+		if (parsed.invalid)
+			return this.send(
+				res,
+				400,
+				errorBody(400, [{ detail: 'The request body is not valid JSON.' }]),
+			);
 		try {
-			switch (`${method} ${route}`) {
-				case 'GET requests':
-					return this.send(res, 200, { data: this.requests });
-				case 'DELETE requests':
-					this.clearRequests();
-					return this.send(res, 200, { cleared: true });
-				case 'POST alerts': {
-					const count = num(body.count) ?? 1;
-					const data = this.addAlerts(count, {
-						createdAt: num(body.createdAt),
-						category: str(body.category),
-						read: body.read === true,
-					});
-					return this.send(res, 201, { data });
-				}
-				case 'POST rank-update': {
-					const ids = Array.isArray(body.keywordIds)
-						? body.keywordIds.map((v) => String(v))
-						: undefined;
-					const updated = this.state.simulateRankUpdate({
-						category: str(body.category),
-						keywordIds: ids,
-						changeRanks: typeof body.changeRanks === 'boolean' ? body.changeRanks : undefined,
-						createAlerts: body.createAlerts === true,
-					});
-					return this.send(res, 200, {
-						updated: updated.length,
-						keywords: updated.map((k) => ({
-							id: String(k.id),
-							category: k.container.name,
-							grank: k.history[0] || null,
-							crawled_at: k.crawledAt,
-						})),
-					});
-				}
-				case 'POST keywords': {
-					const category = str(body.category);
-					if (!category) return fail(422, 'category is required.');
-					const list = Array.isArray(body.keywords)
-						? (body.keywords.filter(isRecord) as Array<Partial<KeywordInput>>)
-						: undefined;
-					const ids = this.addKeywords(category, list ?? num(body.count) ?? 1, {
-						tracked: body.tracked !== false,
-					});
-					return this.send(res, 201, { added: ids.length, ids });
-				}
-				case 'POST projects': {
-					const name = str(body.name);
-					if (!name) return fail(422, 'name is required.');
-					const c = this.state.createContainer(name, {
-						currencyCode: str(body.currencyCode),
-						url: str(body.url) ?? null,
-					});
-					return this.send(res, 201, { data: groupRecord(c, {}, this.behaviour) });
-				}
-				case 'POST faults': {
-					const times = num(body.times) ?? 1;
-					if (!Number.isInteger(times) || times < 1)
-						return fail(422, 'times must be a positive integer.');
-					const kinds: FaultKind[] = ['status', 'non-json', 'empty', 'truncated', 'stall', 'drop'];
-					const kind = str(body.kind);
-					if (kind !== undefined && !(kinds as string[]).includes(kind))
-						return fail(422, `kind must be one of ${kinds.join(', ')}.`);
-					const regex = str(body.pathRegex);
-					this.injectFault({
-						method: str(body.method),
-						path:
-							regex !== undefined
-								? new RegExp(regex, str(body.pathRegexFlags) ?? '')
-								: str(body.path),
-						times,
-						status: num(body.status),
-						retryAfter: body.retryAfter === undefined ? undefined : String(body.retryAfter),
-						body: str(body.body),
-						kind: kind as FaultKind | undefined,
-						stallMs: num(body.stallMs),
-					});
-					return this.send(res, 201, { pending: this.pendingFaults() });
-				}
-				case 'DELETE faults':
-					this.clearFaults();
-					return this.send(res, 200, { pending: 0 });
-				case 'POST latency': {
-					const ms = num(body.ms);
-					if (ms === undefined || !Number.isFinite(ms) || ms < 0)
-						return fail(422, 'ms must be a non-negative number.');
-					this.setLatency(ms);
-					return this.send(res, 200, { latencyMs: this.latencyMs });
-				}
-				case 'POST reset': {
-					const seed = str(body.seed);
-					if (seed !== undefined && seed !== 'demo' && seed !== 'empty')
-						return fail(422, 'seed must be "demo" or "empty".');
-					this.reset(seed as SeedName | undefined);
-					return this.send(res, 200, { ...this.state.summary() });
-				}
-				case 'GET behaviour':
-					return this.send(res, 200, this.behaviour);
-				case 'POST behaviour': {
-					if (!isRecord(parsed.value))
-						return fail(422, 'The body must be a JSON object of behaviour switches.');
-					let next: FakeBehaviour;
-					try {
-						next = this.setBehaviour(parsed.value as Partial<FakeBehaviour>);
-					} catch (err) {
-						return fail(422, err instanceof Error ? err.message : String(err));
-					}
-					return this.send(res, 200, next);
-				}
-				case 'GET churn-log':
-					return this.send(res, 200, { data: this.churnLog });
-				case 'DELETE churn-log':
-					this.clearChurnLog();
-					return this.send(res, 200, { cleared: true });
-				case 'GET state':
-					return this.send(res, 200, {
-						...this.state.summary(),
-						requests: this.requests.length,
-						pendingFaults: this.pendingFaults(),
-						latencyMs: this.latencyMs,
-						token: this.token,
-						baseUrl: this.baseUrlValue,
-						behaviour: this.behaviour,
-						churnLog: this.churnLog.slice(-STATE_CHURN_LOG_LIMIT),
-					});
-				default:
-					return fail(404, `No control route for ${method} ${rawPath}.`);
-			}
+			const answer = controlRoute(this, method, route, parsed.value);
+			this.send(res, answer.status, answer.body);
 		} catch (err) {
 			if (err instanceof ApiError) return this.send(res, err.status, err.toBody());
-			return fail(500, err instanceof Error ? err.message : String(err));
+			const detail = err instanceof Error ? err.message : String(err);
+			this.send(res, 500, errorBody(500, [{ detail }]));
 		}
 	}
 }
