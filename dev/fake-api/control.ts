@@ -3,6 +3,7 @@
  * fake. No auth, not recorded. Each route calls the public members of FakeKeywordApi that do the same in-process.
  */
 import type { FakeBehaviour } from './behaviour';
+import { checkChange } from './containers';
 import { isRecord } from './context';
 import { ApiError, errorBody } from './errors';
 import { countForJson, FAULT_KINDS, type FaultKind } from './faults';
@@ -28,6 +29,10 @@ const CACHE_NEUTRAL = new Set([
 	'GET behaviour',
 	'GET churn-log',
 	'DELETE churn-log',
+	'GET changes-log',
+	'DELETE changes-log',
+	'POST after-answer',
+	'DELETE after-answer',
 ]);
 
 /** `faults/<id>`: one fault, removed by DELETE. */
@@ -36,7 +41,7 @@ const FAULT_ROUTE = /^faults\/([^/]+)$/;
 export const isCacheNeutral = (method: string, route: string): boolean =>
 	CACHE_NEUTRAL.has(`${method} ${route}`) || (method === 'DELETE' && FAULT_ROUTE.test(route));
 
-/** How many churn log entries GET /__control/state carries (the newest ones). */
+/** How many churn and change log entries GET /__control/state carries (the newest ones). */
 const STATE_LOG_LIMIT = 1000;
 
 const fail = (status: number, detail: string): ControlAnswer => ({
@@ -58,6 +63,13 @@ function pathOf(body: Record<string, unknown>): string | RegExp | undefined {
 	} catch (err) {
 		throw new ApiError(422, `pathRegex: ${message(err)}`);
 	}
+}
+
+/** A `name` the route needs, or an ApiError 422. */
+function nameOf(body: Record<string, unknown>, key = 'name'): string {
+	const name = str(body[key]);
+	if (!name) throw new ApiError(422, `${key} is required.`);
+	return name;
 }
 
 /**
@@ -122,6 +134,11 @@ export function controlRoute(
 			});
 			return ok({ added: ids.length, ids }, 201);
 		}
+		case 'POST keywords/delete': {
+			if (!Array.isArray(body.ids) || body.ids.length === 0)
+				return fail(422, 'ids must be a non-empty array of keyword ids.');
+			return ok({ deleted: api.deleteKeywords(body.ids as Array<string | number>) });
+		}
 		case 'POST projects': {
 			const name = str(body.name);
 			if (!name) return fail(422, 'name is required.');
@@ -131,6 +148,33 @@ export function controlRoute(
 			});
 			return ok({ data: groupRecord(c, {}, api.behaviour) }, 201);
 		}
+		case 'POST containers/rename':
+			return ok({ data: api.renameContainer(nameOf(body), nameOf(body, 'to')) });
+		case 'POST containers/archive':
+			return ok({ data: api.archiveContainer(nameOf(body)) });
+		case 'POST containers/restore':
+			return ok({ data: api.restoreContainer(nameOf(body)) });
+		case 'POST containers/delete':
+			return ok({ deleted_keywords: api.deleteContainerByName(nameOf(body)) });
+		case 'POST after-answer': {
+			const path = pathOf(body);
+			if (path === undefined) return fail(422, 'path or pathRegex is required.');
+			let id: number;
+			try {
+				id = api.afterNextAnswer({ path, method: str(body.method) }, checkChange(body.change));
+			} catch (err) {
+				return fail(422, message(err));
+			}
+			return ok({ id, pending: api.pendingChanges() }, 201);
+		}
+		case 'DELETE after-answer':
+			api.clearPendingChanges();
+			return ok({ pending: 0 });
+		case 'GET changes-log':
+			return ok({ data: api.changesLog });
+		case 'DELETE changes-log':
+			api.clearChangesLog();
+			return ok({ cleared: true });
 		case 'GET faults':
 			return ok({ data: api.armedFaults(), pending: countForJson(api.pendingFaults()) });
 		case 'POST faults': {
@@ -195,6 +239,8 @@ export function controlRoute(
 				baseUrl: api.baseUrl,
 				behaviour: api.behaviour,
 				churnLog: api.churnLog.slice(-STATE_LOG_LIMIT),
+				pendingChanges: api.pendingChanges(),
+				changesLog: api.changesLog.slice(-STATE_LOG_LIMIT),
 			});
 		default:
 			return fail(404, `No control route for ${method} /__control/${route}.`);

@@ -1,6 +1,6 @@
 /**
- * Fault injection: the faults armed on the fake, how a request is matched against a fault, and the ids that remove
- * one fault. The answers a fault gives are sent by server.ts.
+ * Fault injection: the faults armed on the fake, how a request is matched against a fault (or an after-answer
+ * change, see containers.ts), and the ids that remove one fault. The answers a fault gives are sent by server.ts.
  */
 
 export type FaultKind = 'status' | 'non-json' | 'empty' | 'truncated' | 'stall' | 'drop';
@@ -13,7 +13,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 	'drop',
 ];
 
-/** Which API requests a fault applies to. */
+/** Which API requests a fault or an after-answer change applies to. */
 export interface RequestMatch {
 	/** Any method when left out; compared case-insensitively. */
 	method?: string;

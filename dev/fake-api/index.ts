@@ -6,10 +6,12 @@ export {
 	DEFAULT_TOKEN,
 	FakeKeywordApi,
 	type AddKeywordsOptions,
+	type AnswerMatch,
 	type FakeKeywordApiOptions,
 	type RecordedRequest,
 } from './server';
 export { FAULT_KINDS, type FaultInfo, type FaultKind, type FaultSpec } from './faults';
+export { CHANGE_OPS, type ChangeLogEntry, type ContainerChange } from './containers';
 export {
 	ALERT_ORDERS,
 	ALERT_TIE_ORDERS,

@@ -1,7 +1,8 @@
 /**
  * HTTP plumbing of the fake: listening, recording every API request, authentication, fault injection (faults.ts),
- * latency, the behaviour switches (behaviour.ts; slow pages and churn between pages act here), the programmatic
- * seeding/simulation methods, and the `/__control/` routes for out-of-process tests (control.ts).
+ * latency, the behaviour switches (behaviour.ts; slow pages and churn between pages act here), the changes made
+ * between two requests (containers.ts), the programmatic seeding/simulation methods, and the `/__control/` routes
+ * for out-of-process tests (control.ts).
  *
  * Built on `node:http` only (the project allows no runtime dependencies).
  */
@@ -14,10 +15,26 @@ import {
 	type ChurnLogEntry,
 	type FakeBehaviour,
 } from './behaviour';
+import {
+	applyChange,
+	checkChange,
+	deleteWithKeywords,
+	renameContainer,
+	restoreArchived,
+	setArchived,
+	type ChangeLogEntry,
+	type ContainerChange,
+} from './containers';
 import { controlRoute, isCacheNeutral } from './control';
-import { ApiError, errorBody } from './errors';
+import { ApiError, errorBody, notFound } from './errors';
 import { type Query, type RequestContext } from './context';
-import { FaultTable, type FaultInfo, type FaultSpec } from './faults';
+import {
+	FaultTable,
+	matchesRequest,
+	type FaultInfo,
+	type FaultSpec,
+	type RequestMatch,
+} from './faults';
 import {
 	alertRecord,
 	groupRecord,
@@ -82,6 +99,18 @@ export interface AddKeywordsOptions {
 }
 
 export const DEFAULT_TOKEN = 'test-token-123';
+
+/** Which requests an after-answer change waits for: as for faults, but `path` is required. */
+export interface AnswerMatch extends RequestMatch {
+	path: string | RegExp;
+}
+
+/** A change armed by afterNextAnswer. */
+interface PendingChange {
+	id: number;
+	match: AnswerMatch;
+	change: ContainerChange;
+}
 
 const WORDS_A = [
 	'best',
@@ -188,11 +217,16 @@ export class FakeKeywordApi {
 	readonly requests: RecordedRequest[] = [];
 	/** What the `churn` switch changed, one entry per page answer after which it acted, oldest first. */
 	readonly churnLog: ChurnLogEntry[] = [];
+	/** What the changes armed by afterNextAnswer did, oldest first. */
+	readonly changesLog: ChangeLogEntry[] = [];
 
 	private readonly now: () => number;
 	private readonly seedName: SeedName;
 	private latency: number;
 	private readonly faults = new FaultTable();
+	/** Changes armed by afterNextAnswer, in the order they were armed. */
+	private pending: PendingChange[] = [];
+	private nextChangeId = 1;
 	private server: Server | undefined;
 	private readonly sockets = new Set<Socket>();
 	private readonly timers = new Set<NodeJS.Timeout>();
@@ -296,7 +330,8 @@ export class FakeKeywordApi {
 
 	/**
 	 * Replaces all data with a fresh seed (default: the seed given to the constructor). Requests, faults (persistent
-	 * ones too), latency, the behaviour switches and the churn log stay; churn's page count starts again.
+	 * ones too), latency, the behaviour switches, the changes armed by afterNextAnswer and both logs stay; churn's page
+	 * count starts again.
 	 */
 	reset(seed: SeedName = this.seedName): void {
 		this.readCache?.clear();
@@ -394,17 +429,97 @@ export class FakeKeywordApi {
 		return this.state.addAlerts(count, opts).map((a) => alertRecord(a, this.behaviourValue));
 	}
 
-	/** A group record shaped by the behaviour switches in force. */
-	private record(c: Container): GroupRecord {
-		return groupRecord(c, {}, this.behaviourValue);
-	}
-
 	/** Simulates a background crawl; returns the updated keywords as list records. */
 	simulateRankUpdate(opts: RankUpdateOptions = {}): KeywordRecord[] {
 		this.readCache?.clear();
 		return this.state
 			.simulateRankUpdate(opts)
 			.map((k) => keywordRecord(this.state, k, 'list', 0, this.behaviourValue.historyOrder));
+	}
+
+	/**
+	 * Deletes keywords by id, in any projects or groups (as #17 does, without a project id). An unknown id throws (an
+	 * ApiError 404) and deletes nothing. Returns how many were deleted.
+	 */
+	deleteKeywords(ids: Array<string | number>): number {
+		const numbers = [...new Set(ids.map((v) => String(v).trim()))].map((v) => {
+			if (!/^\d+$/.test(v) || !this.state.keywords.has(Number(v)))
+				throw notFound(`Keyword ${v} was not found.`);
+			return Number(v);
+		});
+		this.readCache?.clear();
+		return this.state.deleteKeywords(numbers);
+	}
+
+	// ---------------------------------------------------------------- life of projects and groups
+
+	/**
+	 * Renames a project (its groups move with it) or a group (within its project), as a user does in the web app;
+	 * see containers.ts. Returns the record under its new name. An existing or invalid new name throws (an ApiError
+	 * 422), an unknown name an ApiError 404.
+	 */
+	renameContainer(name: string, newName: string): GroupRecord {
+		this.readCache?.clear();
+		return this.record(renameContainer(this.state, name, newName));
+	}
+
+	/** Archives a project or group, as #3 with status 2 does. Returns its record. */
+	archiveContainer(name: string): GroupRecord {
+		this.readCache?.clear();
+		const c = this.state.getContainer(name);
+		setArchived(this.state, c, true);
+		return this.record(c);
+	}
+
+	/** Restores an archived project or group, as #8 does (one that is not archived throws an ApiError 422). */
+	restoreContainer(name: string): GroupRecord {
+		this.readCache?.clear();
+		const c = this.state.getContainer(name);
+		restoreArchived(this.state, c);
+		return this.record(c);
+	}
+
+	/** Deletes a project (with its groups) or a group with their keywords, as #4 does; returns how many keywords went. */
+	deleteContainerByName(name: string): number {
+		this.readCache?.clear();
+		return deleteWithKeywords(this.state, this.state.getContainer(name));
+	}
+
+	/**
+	 * Arms a one-shot change: it is made right after the next API request that matches `match` (as a fault matches)
+	 * has been answered with 2xx by its handler, before the next request is handled. Several may be armed; each acts
+	 * once. What it did goes to `changesLog`. Returns its id. A bad match or change throws and arms nothing.
+	 */
+	afterNextAnswer(match: AnswerMatch, change: ContainerChange): number {
+		if (typeof match !== 'object' || match === null)
+			throw new Error('afterNextAnswer: match must be {path, method?}.');
+		if (typeof match.path !== 'string' && !(match.path instanceof RegExp))
+			throw new Error('afterNextAnswer: match.path must be a string or a RegExp.');
+		if (match.method !== undefined && typeof match.method !== 'string')
+			throw new Error('afterNextAnswer: match.method must be a string.');
+		const checked = checkChange(change);
+		const id = this.nextChangeId++;
+		this.pending.push({ id, match: { path: match.path, method: match.method }, change: checked });
+		return id;
+	}
+
+	/** How many changes armed by afterNextAnswer have not acted yet. */
+	pendingChanges(): number {
+		return this.pending.length;
+	}
+
+	/** Disarms every change armed by afterNextAnswer. */
+	clearPendingChanges(): void {
+		this.pending = [];
+	}
+
+	clearChangesLog(): void {
+		this.changesLog.length = 0;
+	}
+
+	/** A group record shaped by the behaviour switches in force. */
+	private record(c: Container): GroupRecord {
+		return groupRecord(c, {}, this.behaviourValue);
 	}
 
 	// ---------------------------------------------------------------- latency and faults
@@ -610,9 +725,11 @@ export class FakeKeywordApi {
 			await this.delay(this.behaviourValue.pageLatencyMs);
 			if (res.destroyed) return;
 		}
-		const churnAfterPage = (): void => {
-			if (list && record.status >= 200 && record.status < 300)
-				this.churnAfterPage(list, recordIndex, match.params.name);
+		// After a 2xx answer of the handler (not of a fault): churn, then the changes armed by afterNextAnswer.
+		const afterAnswer = (): void => {
+			if (record.status < 200 || record.status >= 300) return;
+			if (list) this.churnAfterPage(list, recordIndex, match.params.name);
+			this.applyPendingChanges(method, rawPath, path, recordIndex);
 		};
 		// The read cache (cacheReads): emptied by every write, keyed by path and the query's parameters in any order
 		// (clients differ in the order they send them).
@@ -623,7 +740,7 @@ export class FakeKeywordApi {
 		const cached = cacheKey ? this.readCache?.get(cacheKey) : undefined;
 		if (cached) {
 			answerRaw(cached.status, cached.text, cached.headers);
-			churnAfterPage();
+			afterAnswer();
 			return;
 		}
 		try {
@@ -649,7 +766,30 @@ export class FakeKeywordApi {
 					]),
 				);
 		}
-		churnAfterPage();
+		afterAnswer();
+	}
+
+	/** Makes the changes armed by afterNextAnswer that wait for this request, in the order they were armed. */
+	private applyPendingChanges(
+		method: string,
+		rawPath: string,
+		path: string,
+		afterRequest: number,
+	): void {
+		const due = this.pending.filter((p) => matchesRequest(p.match, method, rawPath, path));
+		if (due.length === 0) return;
+		this.pending = this.pending.filter((p) => !due.includes(p));
+		for (const { id, change } of due) {
+			const entry: ChangeLogEntry = { id, afterRequest, ...change, applied: true };
+			try {
+				applyChange(this.state, change);
+			} catch (err) {
+				entry.applied = false;
+				entry.error = err instanceof Error ? err.message : String(err);
+			}
+			this.changesLog.push(entry);
+		}
+		this.readCache?.clear();
 	}
 
 	/**

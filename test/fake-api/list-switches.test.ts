@@ -189,7 +189,7 @@ describe('fake API: list and timestamp switches', () => {
 				const after = await byOrder('keyword-text');
 				assert.equal(after[4].id, added, 'between charlie and delta, not at the end');
 			} finally {
-				f.api.state.deleteKeywords([Number(added)]);
+				f.api.deleteKeywords([added]);
 			}
 		});
 
@@ -403,6 +403,19 @@ describe('fake API: list and timestamp switches', () => {
 				body: JSON.stringify({ name: 'Naive Times[sub]H' }),
 			});
 			assert.equal(((await added.json()) as any).data.attributes.keywords_last_updated_at, null);
+			const stamp = (r: { attributes: Record<string, unknown> }): unknown =>
+				r.attributes.keywords_last_updated_at;
+			assert.match(
+				String(stamp(f.api.renameContainer('Naive Times[sub]G', 'Naive Times[sub]G2'))),
+				NAIVE,
+			);
+			assert.match(String(stamp(f.api.archiveContainer('Naive Times'))), NAIVE);
+			assert.match(String(stamp(f.api.restoreContainer('Naive Times'))), NAIVE);
+			const res = await fetch(`${f.base}/__control/containers/rename`, {
+				method: 'POST',
+				body: JSON.stringify({ name: 'Naive Times', to: 'Naive Times 2' }),
+			});
+			assert.match(((await res.json()) as any).data.attributes.keywords_last_updated_at, NAIVE);
 		});
 
 		it('the alert `time` attribute, in #20 and addAlerts; created_at stays Unix seconds', async () => {

@@ -1,4 +1,5 @@
 /** Projects, groups, tags, regions, refresh and project metrics: endpoints #1–#9. */
+import { deleteWithKeywords, kindOf, restoreArchived, setArchived } from '../containers';
 import { ApiError, invalid, notFound } from '../errors';
 import { groupRecord, type GroupRecord } from '../records';
 import type { Container, FakeState, Keyword } from '../state';
@@ -14,8 +15,6 @@ import {
 } from '../context';
 
 const containerOf = (ctx: RequestContext): Container => ctx.state.getContainer(ctx.params.name);
-
-const kindOf = (c: Container): string => (c.parent ? 'Group' : 'Project');
 
 /** A group record shaped by the behaviour switches in force. */
 const recordOf = (ctx: RequestContext, c: Container, withTagCounts = false): GroupRecord =>
@@ -46,8 +45,7 @@ export const updateGroupStatus: Handler = (ctx) => {
 			pointer: '/data/attributes/status',
 		});
 	}
-	c.archived = status === 2;
-	c.updatedAt = ctx.state.now();
+	setArchived(ctx.state, c, status === 2);
 	return ok({
 		message: `${kindOf(c)} "${c.name}" ${c.archived ? 'archived' : 'updated'}.`,
 		data: recordOf(ctx, c),
@@ -57,18 +55,14 @@ export const updateGroupStatus: Handler = (ctx) => {
 /** #4 Deletes a project (with its groups) or a group, with their keywords. */
 export const deleteGroup: Handler = (ctx) => {
 	const c = containerOf(ctx);
-	let keywords = c.keywordIds.length;
-	for (const child of c.children) keywords += child.keywordIds.length;
-	ctx.state.deleteContainer(c);
+	const keywords = deleteWithKeywords(ctx.state, c);
 	return ok({ message: `${kindOf(c)} "${c.name}" deleted.`, deleted_keywords: keywords });
 };
 
 /** #8 Restores an archived project or group; restoring one that is not archived is a 422 (spec §3 condition). */
 export const undoArchive: Handler = (ctx) => {
 	const c = containerOf(ctx);
-	if (!c.archived) throw invalid(`${kindOf(c)} "${c.name}" is not archived.`);
-	c.archived = false;
-	c.updatedAt = ctx.state.now();
+	restoreArchived(ctx.state, c);
 	return ok({ message: `${kindOf(c)} "${c.name}" restored.`, data: recordOf(ctx, c) });
 };
 
