@@ -12,6 +12,30 @@ export const ALERT_ORDERS: readonly AlertOrder[] = ['as-asked', 'newest-first', 
 export type HistoryOrder = 'newest-first' | 'oldest-first';
 export const HISTORY_ORDERS: readonly HistoryOrder[] = ['newest-first', 'oldest-first'];
 
+/** Order of the keyword list (#13). */
+export type KeywordOrder = 'id-ascending' | 'id-descending' | 'keyword-text' | 'rank';
+export const KEYWORD_ORDERS: readonly KeywordOrder[] = [
+	'id-ascending',
+	'id-descending',
+	'keyword-text',
+	'rank',
+];
+
+/** Order of alerts that share one created_at second (#20). */
+export type AlertTieOrder = 'by-id' | 'mixed';
+export const ALERT_TIE_ORDERS: readonly AlertTieOrder[] = ['by-id', 'mixed'];
+
+/** How keywords_last_updated_at (group records) and the alert `time` are written. */
+export type TimestampOffsets = 'with-offset' | 'without-offset';
+export const TIMESTAMP_OFFSETS: readonly TimestampOffsets[] = ['with-offset', 'without-offset'];
+
+/** keywords_last_updated_at of groups (not projects): stamped as for projects, or always null. */
+export type GroupsLastUpdated = 'stamped' | 'null';
+export const GROUPS_LAST_UPDATED: readonly GroupsLastUpdated[] = ['stamped', 'null'];
+
+/** Largest page size the paged lists accept (#13, #20, #21); the switch maxPerPage may lower it. */
+export const MAX_PER_PAGE = 250;
+
 /** Changes made to the data after every `everyPages`-th page answered of the keyword list (#13) or the alert list (#20). */
 export interface ChurnSpec {
 	/** Apply the changes after every N-th page answered (counted per list: keyword pages and alert pages apart). Default 1. */
@@ -35,6 +59,18 @@ export interface FakeBehaviour {
 	churn: ChurnSpec | null;
 	/** Extra delay before answering each page of #13 and #20, on top of the global latency. Default 0. */
 	pageLatencyMs: number;
+	/** Largest page of #13, #20 and #21 (an integer 1..250); a larger per_page is clamped to it. Default 250. */
+	maxPerPage: number;
+	/** Order of #13's list. Default 'id-ascending'. */
+	keywordOrder: KeywordOrder;
+	/** Order of alerts sharing one created_at second. Default 'by-id'. */
+	alertTieOrder: AlertTieOrder;
+	/** Default 'with-offset'. */
+	timestampOffsets: TimestampOffsets;
+	/** Default 'stamped'. */
+	groupsLastUpdated: GroupsLastUpdated;
+	/** A project's #13 list holds its groups' keywords too. Default false. */
+	projectListIncludesGroups: boolean;
 }
 
 /** What churn did after one page answer (FakeKeywordApi.churnLog). Ids are strings, as the API sends them. */
@@ -56,6 +92,12 @@ export const DEFAULT_BEHAVIOUR: Readonly<FakeBehaviour> = Object.freeze({
 	historyOrder: 'newest-first',
 	churn: null,
 	pageLatencyMs: 0,
+	maxPerPage: MAX_PER_PAGE,
+	keywordOrder: 'id-ascending',
+	alertTieOrder: 'by-id',
+	timestampOffsets: 'with-offset',
+	groupsLastUpdated: 'stamped',
+	projectListIncludesGroups: false,
 });
 
 const CHURN_COUNTS = ['addKeywords', 'deleteKeywords', 'crawlKeywords', 'addAlerts'] as const;
@@ -96,6 +138,13 @@ function normaliseChurn(value: unknown): Required<ChurnSpec> | null {
 	return out;
 }
 
+/** `value` when it is one of `allowed`, else an Error naming the switch and the values it takes. */
+function oneOf<T extends string>(key: string, value: unknown, allowed: readonly T[]): T {
+	if (!(allowed as readonly unknown[]).includes(value))
+		throw new Error(`${key} must be one of ${allowed.join(', ')}.`);
+	return value as T;
+}
+
 /**
  * `current` with the switches of `partial` applied. Keys absent (or undefined) keep their value; a `churn` object
  * replaces the previous one whole (counts it leaves out are 0), and `churn: null` turns churn off. Throws an Error
@@ -108,14 +157,10 @@ export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknow
 		if (value === undefined) continue;
 		switch (key) {
 			case 'alertOrder':
-				if (!(ALERT_ORDERS as readonly unknown[]).includes(value))
-					throw new Error(`alertOrder must be one of ${ALERT_ORDERS.join(', ')}.`);
-				next.alertOrder = value as AlertOrder;
+				next.alertOrder = oneOf(key, value, ALERT_ORDERS);
 				break;
 			case 'historyOrder':
-				if (!(HISTORY_ORDERS as readonly unknown[]).includes(value))
-					throw new Error(`historyOrder must be one of ${HISTORY_ORDERS.join(', ')}.`);
-				next.historyOrder = value as HistoryOrder;
+				next.historyOrder = oneOf(key, value, HISTORY_ORDERS);
 				break;
 			case 'pageLatencyMs':
 				if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
@@ -125,9 +170,36 @@ export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknow
 			case 'churn':
 				next.churn = normaliseChurn(value);
 				break;
+			case 'maxPerPage':
+				if (
+					typeof value !== 'number' ||
+					!Number.isInteger(value) ||
+					value < 1 ||
+					value > MAX_PER_PAGE
+				)
+					throw new Error(`maxPerPage must be an integer from 1 to ${MAX_PER_PAGE}.`);
+				next.maxPerPage = value;
+				break;
+			case 'keywordOrder':
+				next.keywordOrder = oneOf(key, value, KEYWORD_ORDERS);
+				break;
+			case 'alertTieOrder':
+				next.alertTieOrder = oneOf(key, value, ALERT_TIE_ORDERS);
+				break;
+			case 'timestampOffsets':
+				next.timestampOffsets = oneOf(key, value, TIMESTAMP_OFFSETS);
+				break;
+			case 'groupsLastUpdated':
+				next.groupsLastUpdated = oneOf(key, value, GROUPS_LAST_UPDATED);
+				break;
+			case 'projectListIncludesGroups':
+				if (typeof value !== 'boolean')
+					throw new Error('projectListIncludesGroups must be true or false.');
+				next.projectListIncludesGroups = value;
+				break;
 			default:
 				throw new Error(
-					`Unknown behaviour switch "${key}"; use alertOrder, historyOrder, churn, pageLatencyMs.`,
+					`Unknown behaviour switch "${key}"; use ${Object.keys(DEFAULT_BEHAVIOUR).join(', ')}.`,
 				);
 		}
 	}

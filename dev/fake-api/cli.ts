@@ -3,7 +3,10 @@
  *   node build/dev/fake-api/cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms]
  *                                  [--keywords N --project NAME] [--cache-reads]
  *                                  [--alert-order as-asked|newest-first|oldest-first] [--history-order newest-first|oldest-first]
- *                                  [--page-latency ms] [--churn '<json>']
+ *                                  [--page-latency ms] [--churn '<json>'] [--max-per-page N]
+ *                                  [--keyword-order id-ascending|id-descending|keyword-text|rank] [--alert-tie-order by-id|mixed]
+ *                                  [--timestamp-offsets with-offset|without-offset] [--groups-last-updated stamped|null]
+ *                                  [--project-list-includes-groups]
  * Prints one line of JSON `{"baseUrl": "...", "token": "..."}` once listening, and exits cleanly on SIGTERM/SIGINT.
  * It only ever listens on the loopback interface.
  */
@@ -35,7 +38,9 @@ interface CliOptions {
 
 const USAGE =
 	'Usage: cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms] [--keywords N --project NAME] [--cache-reads]\n' +
-	"              [--alert-order as-asked|newest-first|oldest-first] [--history-order newest-first|oldest-first] [--page-latency ms] [--churn '<json>']\n";
+	"              [--alert-order as-asked|newest-first|oldest-first] [--history-order newest-first|oldest-first] [--page-latency ms] [--churn '<json>']\n" +
+	'              [--max-per-page N] [--keyword-order id-ascending|id-descending|keyword-text|rank] [--alert-tie-order by-id|mixed]\n' +
+	'              [--timestamp-offsets with-offset|without-offset] [--groups-last-updated stamped|null] [--project-list-includes-groups]\n';
 
 function fail(message: string): never {
 	process.stderr.write(`fake-api: ${message}\n`);
@@ -63,6 +68,14 @@ export function parseArgs(argv: string[]): CliOptions {
 			const v = value();
 			if (!/^\d+$/.test(v)) fail(`${flag} needs a non-negative integer, got "${v}"`);
 			return Number(v);
+		};
+		/** Sets one behaviour switch, checked as setBehaviour checks it. */
+		const set = <K extends keyof FakeBehaviour>(key: K, v: unknown): void => {
+			try {
+				opts.behaviour[key] = mergeBehaviour(DEFAULT_BEHAVIOUR, { [key]: v })[key];
+			} catch (err) {
+				fail(`${flag}: ${err instanceof Error ? err.message : String(err)}`);
+			}
 		};
 		switch (flag) {
 			case '--port':
@@ -124,6 +137,24 @@ export function parseArgs(argv: string[]): CliOptions {
 				}
 				break;
 			}
+			case '--max-per-page':
+				set('maxPerPage', int());
+				break;
+			case '--keyword-order':
+				set('keywordOrder', value());
+				break;
+			case '--alert-tie-order':
+				set('alertTieOrder', value());
+				break;
+			case '--timestamp-offsets':
+				set('timestampOffsets', value());
+				break;
+			case '--groups-last-updated':
+				set('groupsLastUpdated', value());
+				break;
+			case '--project-list-includes-groups':
+				set('projectListIncludesGroups', true);
+				break;
 			case '--help':
 				process.stdout.write(USAGE);
 				process.exit(0);

@@ -3,7 +3,7 @@
  * values, checking bodies, paging, and building the absolute `links` the service returns.
  */
 import { ApiError, invalid } from './errors';
-import type { FakeBehaviour } from './behaviour';
+import { MAX_PER_PAGE, type FakeBehaviour } from './behaviour';
 import type { FakeState } from './state';
 
 export type Query = Record<string, string | string[]>;
@@ -93,7 +93,7 @@ export function parseIdList(value: unknown, pointer: string): number[] {
 	});
 }
 
-export const MAX_PER_PAGE = 250;
+export { MAX_PER_PAGE };
 
 export interface PageWindow {
 	page: number;
@@ -105,11 +105,17 @@ export interface PageWindow {
 }
 
 /**
- * Paging as the service does it: `per_page` above 250 is clamped (not refused), 0 or junk is a 422, and a page
- * past the end is an empty page rather than an error.
+ * Paging as the service does it: `per_page` above 250 (or the lower `maxPerPage` of the behaviour switch) is
+ * clamped, not refused, and so is a default page size above it; 0 or junk is a 422, and a page past the end is an
+ * empty page rather than an error.
  */
-export function pageWindow(q: Query, total: number, defaultPerPage: number): PageWindow {
-	const perPage = Math.min(MAX_PER_PAGE, queryPositiveInt(q, 'per_page') ?? defaultPerPage);
+export function pageWindow(
+	q: Query,
+	total: number,
+	defaultPerPage: number,
+	maxPerPage = MAX_PER_PAGE,
+): PageWindow {
+	const perPage = Math.min(maxPerPage, queryPositiveInt(q, 'per_page') ?? defaultPerPage);
 	const page = queryPositiveInt(q, 'page') ?? 1;
 	const totalPages = Math.max(1, Math.ceil(total / perPage));
 	const start = Math.min(total, (page - 1) * perPage);

@@ -10,6 +10,11 @@ export function isoOffset(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 19) + '+00:00';
 }
 
+/** `2026-01-05T06:12:00`: UTC wall time with no offset and no `Z` (behaviour switch timestampOffsets). */
+export function isoNaive(ms: number): string {
+	return new Date(ms).toISOString().slice(0, 19);
+}
+
 /** `2026-01-05T06:12:00.000Z`: ISO 8601 UTC (updated_at, AI visibility timestamps). */
 export function isoZ(ms: number): string {
 	return new Date(ms).toISOString();

@@ -6,20 +6,29 @@ export {
 	DEFAULT_TOKEN,
 	FakeKeywordApi,
 	type AddKeywordsOptions,
+	type AnswerMatch,
 	type FakeKeywordApiOptions,
-	type FaultKind,
-	type FaultSpec,
 	type RecordedRequest,
 } from './server';
+export { FAULT_KINDS, type FaultInfo, type FaultKind, type FaultSpec } from './faults';
+export { CHANGE_OPS, type ChangeLogEntry, type ContainerChange } from './containers';
 export {
 	ALERT_ORDERS,
+	ALERT_TIE_ORDERS,
 	DEFAULT_BEHAVIOUR,
+	GROUPS_LAST_UPDATED,
 	HISTORY_ORDERS,
+	KEYWORD_ORDERS,
+	TIMESTAMP_OFFSETS,
 	type AlertOrder,
+	type AlertTieOrder,
 	type ChurnLogEntry,
 	type ChurnSpec,
 	type FakeBehaviour,
+	type GroupsLastUpdated,
 	type HistoryOrder,
+	type KeywordOrder,
+	type TimestampOffsets,
 } from './behaviour';
 export { ApiError, errorBody, type ErrorBody } from './errors';
 export type { GroupRecord, KeywordRecord } from './records';

@@ -2,8 +2,8 @@
  * Builders of the JSON records the service returns (spec §2). They are pure functions of the state so that every
  * read reflects earlier mutations without any cache to invalidate.
  */
-import { currencySymbol, isoOffset, isoZ, sqlDateTime } from './format';
-import type { HistoryOrder } from './behaviour';
+import { currencySymbol, isoNaive, isoOffset, isoZ, sqlDateTime } from './format';
+import type { FakeBehaviour, HistoryOrder, TimestampOffsets } from './behaviour';
 import type {
 	Account,
 	AiDomain,
@@ -43,11 +43,23 @@ export function tagRecord(
 	return out;
 }
 
+/** The behaviour switches that shape group and alert records (see behaviour.ts); left out = their defaults. */
+export type RecordSwitches = Partial<Pick<FakeBehaviour, 'timestampOffsets' | 'groupsLastUpdated'>>;
+
+/** An ISO 8601 time as the switch timestampOffsets writes it: with `+00:00`, or naive UTC wall time. */
+const isoTime = (ms: number, offsets: TimestampOffsets = 'with-offset'): string =>
+	offsets === 'without-offset' ? isoNaive(ms) : isoOffset(ms);
+
 /**
  * A project or group record. `withTagCounts` is the list-of-all-projects variant (#1), whose tags carry
- * keywords_count. Every attribute of §2.2 is always present, so clients never meet a missing key.
+ * keywords_count. Every attribute of §2.2 is always present, so clients never meet a missing key. `switches`
+ * (timestampOffsets, groupsLastUpdated) shape keywords_last_updated_at.
  */
-export function groupRecord(c: Container, opts: { withTagCounts?: boolean } = {}): GroupRecord {
+export function groupRecord(
+	c: Container,
+	opts: { withTagCounts?: boolean } = {},
+	switches: RecordSwitches = {},
+): GroupRecord {
 	const n = c.keywordIds.length;
 	// A tag exists while at least one keyword carries it.
 	const tags = [...c.tags.values()].filter((t) => t.count > 0);
@@ -63,7 +75,10 @@ export function groupRecord(c: Container, opts: { withTagCounts?: boolean } = {}
 			tags_count: tags.length,
 			tags: tags.map((t) => tagRecord(t, { withCount: opts.withTagCounts === true })),
 			keywords_last_updated_at:
-				c.keywordsLastUpdatedAt === null ? null : isoOffset(c.keywordsLastUpdatedAt),
+				c.keywordsLastUpdatedAt === null ||
+				(c.parent !== null && switches.groupsLastUpdated === 'null')
+					? null
+					: isoTime(c.keywordsLastUpdatedAt, switches.timestampOffsets),
 			shortkey: c.shortkey,
 			notes_count: c.notesCount,
 			updated_at: isoZ(c.updatedAt),
@@ -211,7 +226,8 @@ export function keywordRecord(
 	return { type: 'keyword', id: String(k.id), attributes: a };
 }
 
-export function alertRecord(alert: Alert): Record<string, unknown> {
+/** An alert record; `switches.timestampOffsets` shapes `time`. */
+export function alertRecord(alert: Alert, switches: RecordSwitches = {}): Record<string, unknown> {
 	return {
 		type: 'alert',
 		id: String(alert.id),
@@ -225,7 +241,7 @@ export function alertRecord(alert: Alert): Record<string, unknown> {
 			language: alert.language,
 			prevrank: alert.prevrank,
 			result: alert.result,
-			time: isoOffset(alert.createdAt * 1000),
+			time: isoTime(alert.createdAt * 1000, switches.timestampOffsets),
 			created_at: alert.createdAt,
 			read: alert.read,
 		},

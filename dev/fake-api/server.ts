@@ -1,7 +1,8 @@
 /**
- * HTTP plumbing of the fake: listening, recording every API request, authentication, fault injection, latency,
- * the behaviour switches (behaviour.ts; slow pages and churn between pages act here), the `/__control/` routes for
- * out-of-process tests, and the programmatic seeding/simulation methods.
+ * HTTP plumbing of the fake: listening, recording every API request, authentication, fault injection (faults.ts),
+ * latency, the behaviour switches (behaviour.ts; slow pages and churn between pages act here), the changes made
+ * between two requests (containers.ts), the programmatic seeding/simulation methods, and the `/__control/` routes
+ * for out-of-process tests (control.ts).
  *
  * Built on `node:http` only (the project allows no runtime dependencies).
  */
@@ -14,8 +15,26 @@ import {
 	type ChurnLogEntry,
 	type FakeBehaviour,
 } from './behaviour';
-import { ApiError, errorBody } from './errors';
-import { isRecord, type Query, type RequestContext } from './context';
+import {
+	applyChange,
+	checkChange,
+	deleteWithKeywords,
+	renameContainer,
+	restoreArchived,
+	setArchived,
+	type ChangeLogEntry,
+	type ContainerChange,
+} from './containers';
+import { controlRoute, isCacheNeutral } from './control';
+import { ApiError, errorBody, notFound } from './errors';
+import { type Query, type RequestContext } from './context';
+import {
+	FaultTable,
+	matchesRequest,
+	type FaultInfo,
+	type FaultSpec,
+	type RequestMatch,
+} from './faults';
 import {
 	alertRecord,
 	groupRecord,
@@ -74,52 +93,24 @@ export interface RecordedRequest {
 	status: number;
 }
 
-export type FaultKind = 'status' | 'non-json' | 'empty' | 'truncated' | 'stall' | 'drop';
-
-export interface FaultSpec {
-	method?: string;
-	/** A string matches the decoded path exactly (or the raw path); a RegExp is tested against the decoded path. */
-	path?: string | RegExp;
-	/** How many of the next matching requests to fault. */
-	times: number;
-	/** For 'status': the status to answer (default 500). */
-	status?: number;
-	/** `Retry-After` header value, for 'status'. */
-	retryAfter?: string;
-	/** Body to send instead of the default of the kind. */
-	body?: string;
-	/** Default 'status'. */
-	kind?: FaultKind;
-	/** For 'stall': wait this long, then answer normally; omitted = never answer. */
-	stallMs?: number;
-}
-
 export interface AddKeywordsOptions {
 	/** Give the keywords a rank history at once (default true); false = as if just added over the API. */
 	tracked?: boolean;
 }
 
-interface ActiveFault extends FaultSpec {
-	remaining: number;
-}
-
 export const DEFAULT_TOKEN = 'test-token-123';
 
-/** Control routes that leave the data as it is (FakeKeywordApiOptions.cacheReads keeps its answers across them). */
-const CACHE_NEUTRAL_CONTROL = new Set([
-	'GET requests',
-	'DELETE requests',
-	'GET state',
-	'POST faults',
-	'DELETE faults',
-	'POST latency',
-	'GET behaviour',
-	'GET churn-log',
-	'DELETE churn-log',
-]);
+/** Which requests an after-answer change waits for: as for faults, but `path` is required. */
+export interface AnswerMatch extends RequestMatch {
+	path: string | RegExp;
+}
 
-/** How many churn log entries GET /__control/state carries (the newest ones). */
-const STATE_CHURN_LOG_LIMIT = 1000;
+/** A change armed by afterNextAnswer. */
+interface PendingChange {
+	id: number;
+	match: AnswerMatch;
+	change: ContainerChange;
+}
 
 const WORDS_A = [
 	'best',
@@ -226,11 +217,16 @@ export class FakeKeywordApi {
 	readonly requests: RecordedRequest[] = [];
 	/** What the `churn` switch changed, one entry per page answer after which it acted, oldest first. */
 	readonly churnLog: ChurnLogEntry[] = [];
+	/** What the changes armed by afterNextAnswer did, oldest first. */
+	readonly changesLog: ChangeLogEntry[] = [];
 
 	private readonly now: () => number;
 	private readonly seedName: SeedName;
-	private latencyMs: number;
-	private faults: ActiveFault[] = [];
+	private latency: number;
+	private readonly faults = new FaultTable();
+	/** Changes armed by afterNextAnswer, in the order they were armed. */
+	private pending: PendingChange[] = [];
+	private nextChangeId = 1;
 	private server: Server | undefined;
 	private readonly sockets = new Set<Socket>();
 	private readonly timers = new Set<NodeJS.Timeout>();
@@ -246,7 +242,7 @@ export class FakeKeywordApi {
 
 	constructor(opts: FakeKeywordApiOptions = {}) {
 		this.token = opts.token ?? DEFAULT_TOKEN;
-		this.latencyMs = opts.latencyMs ?? 0;
+		this.latency = opts.latencyMs ?? 0;
 		this.now = opts.now ?? Date.now;
 		this.seedName = opts.seed ?? 'demo';
 		this.state = this.freshState(this.seedName);
@@ -333,8 +329,9 @@ export class FakeKeywordApi {
 	}
 
 	/**
-	 * Replaces all data with a fresh seed (default: the seed given to the constructor). Requests, faults, latency, the
-	 * behaviour switches and the churn log stay; churn's page count starts again.
+	 * Replaces all data with a fresh seed (default: the seed given to the constructor). Requests, faults (persistent
+	 * ones too), latency, the behaviour switches, the changes armed by afterNextAnswer and both logs stay; churn's page
+	 * count starts again.
 	 */
 	reset(seed: SeedName = this.seedName): void {
 		this.readCache?.clear();
@@ -353,13 +350,13 @@ export class FakeKeywordApi {
 	/** Adds a project; returns its group record. */
 	addProject(name: string, opts: { currencyCode?: string; url?: string | null } = {}): GroupRecord {
 		this.readCache?.clear();
-		return groupRecord(this.state.addProject(name, opts));
+		return this.record(this.state.addProject(name, opts));
 	}
 
 	/** Adds the group `<projectName>[sub]<groupName>`; returns its group record. */
 	addGroup(projectName: string, groupName: string): GroupRecord {
 		this.readCache?.clear();
-		return groupRecord(this.state.addGroup(projectName, groupName));
+		return this.record(this.state.addGroup(projectName, groupName));
 	}
 
 	/**
@@ -429,7 +426,7 @@ export class FakeKeywordApi {
 	/** Adds rank-change alerts; returns them as alert records. */
 	addAlerts(count: number, opts: AddAlertsOptions = {}): Array<Record<string, unknown>> {
 		this.readCache?.clear();
-		return this.state.addAlerts(count, opts).map(alertRecord);
+		return this.state.addAlerts(count, opts).map((a) => alertRecord(a, this.behaviourValue));
 	}
 
 	/** Simulates a background crawl; returns the updated keywords as list records. */
@@ -440,23 +437,127 @@ export class FakeKeywordApi {
 			.map((k) => keywordRecord(this.state, k, 'list', 0, this.behaviourValue.historyOrder));
 	}
 
-	setLatency(ms: number): void {
-		this.latencyMs = Math.max(0, ms);
+	/**
+	 * Deletes keywords by id, in any projects or groups (as #17 does, without a project id). An unknown id throws (an
+	 * ApiError 404) and deletes nothing. Returns how many were deleted.
+	 */
+	deleteKeywords(ids: Array<string | number>): number {
+		const numbers = [...new Set(ids.map((v) => String(v).trim()))].map((v) => {
+			if (!/^\d+$/.test(v) || !this.state.keywords.has(Number(v)))
+				throw notFound(`Keyword ${v} was not found.`);
+			return Number(v);
+		});
+		this.readCache?.clear();
+		return this.state.deleteKeywords(numbers);
 	}
 
-	injectFault(spec: FaultSpec): void {
-		if (!Number.isInteger(spec.times) || spec.times < 1)
-			throw new Error('injectFault: times must be a positive integer');
-		this.faults.push({ ...spec, remaining: spec.times });
+	// ---------------------------------------------------------------- life of projects and groups
+
+	/**
+	 * Renames a project (its groups move with it) or a group (within its project), as a user does in the web app;
+	 * see containers.ts. Returns the record under its new name. An existing or invalid new name throws (an ApiError
+	 * 422), an unknown name an ApiError 404.
+	 */
+	renameContainer(name: string, newName: string): GroupRecord {
+		this.readCache?.clear();
+		return this.record(renameContainer(this.state, name, newName));
+	}
+
+	/** Archives a project or group, as #3 with status 2 does. Returns its record. */
+	archiveContainer(name: string): GroupRecord {
+		this.readCache?.clear();
+		const c = this.state.getContainer(name);
+		setArchived(this.state, c, true);
+		return this.record(c);
+	}
+
+	/** Restores an archived project or group, as #8 does (one that is not archived throws an ApiError 422). */
+	restoreContainer(name: string): GroupRecord {
+		this.readCache?.clear();
+		const c = this.state.getContainer(name);
+		restoreArchived(this.state, c);
+		return this.record(c);
+	}
+
+	/** Deletes a project (with its groups) or a group with their keywords, as #4 does; returns how many keywords went. */
+	deleteContainerByName(name: string): number {
+		this.readCache?.clear();
+		return deleteWithKeywords(this.state, this.state.getContainer(name));
+	}
+
+	/**
+	 * Arms a one-shot change: it is made right after the next API request that matches `match` (as a fault matches)
+	 * has been answered with 2xx by its handler, before the next request is handled. Several may be armed; each acts
+	 * once. What it did goes to `changesLog`. Returns its id. A bad match or change throws and arms nothing.
+	 */
+	afterNextAnswer(match: AnswerMatch, change: ContainerChange): number {
+		if (typeof match !== 'object' || match === null)
+			throw new Error('afterNextAnswer: match must be {path, method?}.');
+		if (typeof match.path !== 'string' && !(match.path instanceof RegExp))
+			throw new Error('afterNextAnswer: match.path must be a string or a RegExp.');
+		if (match.method !== undefined && typeof match.method !== 'string')
+			throw new Error('afterNextAnswer: match.method must be a string.');
+		const checked = checkChange(change);
+		const id = this.nextChangeId++;
+		this.pending.push({ id, match: { path: match.path, method: match.method }, change: checked });
+		return id;
+	}
+
+	/** How many changes armed by afterNextAnswer have not acted yet. */
+	pendingChanges(): number {
+		return this.pending.length;
+	}
+
+	/** Disarms every change armed by afterNextAnswer. */
+	clearPendingChanges(): void {
+		this.pending = [];
+	}
+
+	clearChangesLog(): void {
+		this.changesLog.length = 0;
+	}
+
+	/** A group record shaped by the behaviour switches in force. */
+	private record(c: Container): GroupRecord {
+		return groupRecord(c, {}, this.behaviourValue);
+	}
+
+	// ---------------------------------------------------------------- latency and faults
+
+	setLatency(ms: number): void {
+		this.latency = Math.max(0, ms);
+	}
+
+	/** The global latency in ms (setLatency). */
+	get latencyMs(): number {
+		return this.latency;
+	}
+
+	/**
+	 * Faults the next `spec.times` requests that match (see faults.ts); `times: Infinity` keeps the fault armed until
+	 * removeFault or clearFaults. Returns the fault's id.
+	 */
+	injectFault(spec: FaultSpec): number {
+		return this.faults.inject(spec);
+	}
+
+	/** Disarms one fault by the id injectFault returned; false when none with that id is armed. */
+	removeFault(id: number): boolean {
+		return this.faults.remove(id);
 	}
 
 	clearFaults(): void {
-		this.faults = [];
+		this.faults.clear();
 	}
 
-	/** Faults still armed (for the control route and debugging). */
+	/** Requests still to fault: the sum over the armed faults, Infinity while a persistent fault is armed. */
 	pendingFaults(): number {
-		return this.faults.reduce((n, f) => n + f.remaining, 0);
+		return this.faults.pending();
+	}
+
+	/** The armed faults, in the order they were injected (a persistent fault's counts read "forever"). */
+	armedFaults(): FaultInfo[] {
+		return this.faults.list();
 	}
 
 	// ---------------------------------------------------------------- request handling
@@ -490,22 +591,6 @@ export class FakeKeywordApi {
 		if (res.destroyed || res.headersSent) return;
 		res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
 		res.end(text);
-	}
-
-	private takeFault(method: string, rawPath: string, path: string): ActiveFault | undefined {
-		for (const f of this.faults) {
-			if (f.remaining <= 0) continue;
-			if (f.method && f.method.toUpperCase() !== method) continue;
-			if (f.path !== undefined) {
-				const hit =
-					typeof f.path === 'string' ? f.path === path || f.path === rawPath : f.path.test(path);
-				if (!hit) continue;
-			}
-			f.remaining--;
-			this.faults = this.faults.filter((x) => x.remaining > 0);
-			return f;
-		}
-		return undefined;
 	}
 
 	private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -549,7 +634,7 @@ export class FakeKeywordApi {
 			this.sendRaw(res, status, text, headers);
 		};
 
-		const fault = this.takeFault(method, rawPath, path);
+		const fault = this.faults.take(method, rawPath, path);
 		if (fault) {
 			const kind = fault.kind ?? 'status';
 			switch (kind) {
@@ -597,8 +682,8 @@ export class FakeKeywordApi {
 			}
 		}
 
-		if (this.latencyMs > 0) {
-			await this.delay(this.latencyMs);
+		if (this.latency > 0) {
+			await this.delay(this.latency);
 			if (res.destroyed) return;
 		}
 
@@ -640,9 +725,11 @@ export class FakeKeywordApi {
 			await this.delay(this.behaviourValue.pageLatencyMs);
 			if (res.destroyed) return;
 		}
-		const churnAfterPage = (): void => {
-			if (list && record.status >= 200 && record.status < 300)
-				this.churnAfterPage(list, recordIndex, match.params.name);
+		// After a 2xx answer of the handler (not of a fault): churn, then the changes armed by afterNextAnswer.
+		const afterAnswer = (): void => {
+			if (record.status < 200 || record.status >= 300) return;
+			if (list) this.churnAfterPage(list, recordIndex, match.params.name);
+			this.applyPendingChanges(method, rawPath, path, recordIndex);
 		};
 		// The read cache (cacheReads): emptied by every write, keyed by path and the query's parameters in any order
 		// (clients differ in the order they send them).
@@ -653,7 +740,7 @@ export class FakeKeywordApi {
 		const cached = cacheKey ? this.readCache?.get(cacheKey) : undefined;
 		if (cached) {
 			answerRaw(cached.status, cached.text, cached.headers);
-			churnAfterPage();
+			afterAnswer();
 			return;
 		}
 		try {
@@ -679,7 +766,30 @@ export class FakeKeywordApi {
 					]),
 				);
 		}
-		churnAfterPage();
+		afterAnswer();
+	}
+
+	/** Makes the changes armed by afterNextAnswer that wait for this request, in the order they were armed. */
+	private applyPendingChanges(
+		method: string,
+		rawPath: string,
+		path: string,
+		afterRequest: number,
+	): void {
+		const due = this.pending.filter((p) => matchesRequest(p.match, method, rawPath, path));
+		if (due.length === 0) return;
+		this.pending = this.pending.filter((p) => !due.includes(p));
+		for (const { id, change } of due) {
+			const entry: ChangeLogEntry = { id, afterRequest, ...change, applied: true };
+			try {
+				applyChange(this.state, change);
+			} catch (err) {
+				entry.applied = false;
+				entry.error = err instanceof Error ? err.message : String(err);
+			}
+			this.changesLog.push(entry);
+		}
+		this.readCache?.clear();
 	}
 
 	/**
@@ -751,6 +861,7 @@ export class FakeKeywordApi {
 
 	// ---------------------------------------------------------------- control routes
 
+	/** A `/__control/` request (see control.ts). */
 	private onControl(
 		methodRaw: string,
 		rawPath: string,
@@ -760,147 +871,21 @@ export class FakeKeywordApi {
 		const method = methodRaw.toUpperCase();
 		const route = rawPath.replace(/^\/__control\/?/, '').replace(/\/$/, '');
 		// Any control call may change the data, except these (the request log, faults and latency come before the cache).
-		if (!CACHE_NEUTRAL_CONTROL.has(`${method} ${route}`)) this.readCache?.clear();
+		if (!isCacheNeutral(method, route)) this.readCache?.clear();
 		const parsed = parseJson(bodyText);
-		const body: Record<string, unknown> = isRecord(parsed.value) ? parsed.value : {};
-		const fail = (status: number, detail: string): void =>
-			this.send(res, status, errorBody(status, [{ detail }]));
-		if (parsed.invalid) return fail(400, 'The request body is not valid JSON.');
-		const num = (v: unknown): number | undefined =>
-			typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined;
-		const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+		if (parsed.invalid)
+			return this.send(
+				res,
+				400,
+				errorBody(400, [{ detail: 'The request body is not valid JSON.' }]),
+			);
 		try {
-			switch (`${method} ${route}`) {
-				case 'GET requests':
-					return this.send(res, 200, { data: this.requests });
-				case 'DELETE requests':
-					this.clearRequests();
-					return this.send(res, 200, { cleared: true });
-				case 'POST alerts': {
-					const count = num(body.count) ?? 1;
-					const data = this.addAlerts(count, {
-						createdAt: num(body.createdAt),
-						category: str(body.category),
-						read: body.read === true,
-					});
-					return this.send(res, 201, { data });
-				}
-				case 'POST rank-update': {
-					const ids = Array.isArray(body.keywordIds)
-						? body.keywordIds.map((v) => String(v))
-						: undefined;
-					const updated = this.state.simulateRankUpdate({
-						category: str(body.category),
-						keywordIds: ids,
-						changeRanks: typeof body.changeRanks === 'boolean' ? body.changeRanks : undefined,
-						createAlerts: body.createAlerts === true,
-					});
-					return this.send(res, 200, {
-						updated: updated.length,
-						keywords: updated.map((k) => ({
-							id: String(k.id),
-							category: k.container.name,
-							grank: k.history[0] || null,
-							crawled_at: k.crawledAt,
-						})),
-					});
-				}
-				case 'POST keywords': {
-					const category = str(body.category);
-					if (!category) return fail(422, 'category is required.');
-					const list = Array.isArray(body.keywords)
-						? (body.keywords.filter(isRecord) as Array<Partial<KeywordInput>>)
-						: undefined;
-					const ids = this.addKeywords(category, list ?? num(body.count) ?? 1, {
-						tracked: body.tracked !== false,
-					});
-					return this.send(res, 201, { added: ids.length, ids });
-				}
-				case 'POST projects': {
-					const name = str(body.name);
-					if (!name) return fail(422, 'name is required.');
-					const c = this.state.createContainer(name, {
-						currencyCode: str(body.currencyCode),
-						url: str(body.url) ?? null,
-					});
-					return this.send(res, 201, { data: groupRecord(c) });
-				}
-				case 'POST faults': {
-					const times = num(body.times) ?? 1;
-					if (!Number.isInteger(times) || times < 1)
-						return fail(422, 'times must be a positive integer.');
-					const kinds: FaultKind[] = ['status', 'non-json', 'empty', 'truncated', 'stall', 'drop'];
-					const kind = str(body.kind);
-					if (kind !== undefined && !(kinds as string[]).includes(kind))
-						return fail(422, `kind must be one of ${kinds.join(', ')}.`);
-					const regex = str(body.pathRegex);
-					this.injectFault({
-						method: str(body.method),
-						path:
-							regex !== undefined
-								? new RegExp(regex, str(body.pathRegexFlags) ?? '')
-								: str(body.path),
-						times,
-						status: num(body.status),
-						retryAfter: body.retryAfter === undefined ? undefined : String(body.retryAfter),
-						body: str(body.body),
-						kind: kind as FaultKind | undefined,
-						stallMs: num(body.stallMs),
-					});
-					return this.send(res, 201, { pending: this.pendingFaults() });
-				}
-				case 'DELETE faults':
-					this.clearFaults();
-					return this.send(res, 200, { pending: 0 });
-				case 'POST latency': {
-					const ms = num(body.ms);
-					if (ms === undefined || !Number.isFinite(ms) || ms < 0)
-						return fail(422, 'ms must be a non-negative number.');
-					this.setLatency(ms);
-					return this.send(res, 200, { latencyMs: this.latencyMs });
-				}
-				case 'POST reset': {
-					const seed = str(body.seed);
-					if (seed !== undefined && seed !== 'demo' && seed !== 'empty')
-						return fail(422, 'seed must be "demo" or "empty".');
-					this.reset(seed as SeedName | undefined);
-					return this.send(res, 200, { ...this.state.summary() });
-				}
-				case 'GET behaviour':
-					return this.send(res, 200, this.behaviour);
-				case 'POST behaviour': {
-					if (!isRecord(parsed.value))
-						return fail(422, 'The body must be a JSON object of behaviour switches.');
-					let next: FakeBehaviour;
-					try {
-						next = this.setBehaviour(parsed.value as Partial<FakeBehaviour>);
-					} catch (err) {
-						return fail(422, err instanceof Error ? err.message : String(err));
-					}
-					return this.send(res, 200, next);
-				}
-				case 'GET churn-log':
-					return this.send(res, 200, { data: this.churnLog });
-				case 'DELETE churn-log':
-					this.clearChurnLog();
-					return this.send(res, 200, { cleared: true });
-				case 'GET state':
-					return this.send(res, 200, {
-						...this.state.summary(),
-						requests: this.requests.length,
-						pendingFaults: this.pendingFaults(),
-						latencyMs: this.latencyMs,
-						token: this.token,
-						baseUrl: this.baseUrlValue,
-						behaviour: this.behaviour,
-						churnLog: this.churnLog.slice(-STATE_CHURN_LOG_LIMIT),
-					});
-				default:
-					return fail(404, `No control route for ${method} ${rawPath}.`);
-			}
+			const answer = controlRoute(this, method, route, parsed.value);
+			this.send(res, answer.status, answer.body);
 		} catch (err) {
 			if (err instanceof ApiError) return this.send(res, err.status, err.toBody());
-			return fail(500, err instanceof Error ? err.message : String(err));
+			const detail = err instanceof Error ? err.message : String(err);
+			this.send(res, 500, errorBody(500, [{ detail }]));
 		}
 	}
 }

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 
-import type { ChurnLogEntry } from '../../dev/fake-api/behaviour';
+import type { ChurnLogEntry, FakeBehaviour } from '../../dev/fake-api/behaviour';
 import { buildPath } from './paths';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -23,7 +23,8 @@ export interface FakeApiOptions {
 	startTimeoutMs?: number;
 	/**
 	 * The behaviour switches for what the API document leaves open (dev/fake-api/README.md, "Switches"), passed as the
-	 * CLI flags `--alert-order`, `--history-order`, `--page-latency` and `--churn`. Default: none (the fake's defaults).
+	 * CLI flags (`--alert-order`, `--history-order`, `--page-latency`, `--churn`, `--max-per-page`, ...). Default: none
+	 * (the fake's defaults).
 	 */
 	behaviour?: FakeApiBehaviour;
 }
@@ -38,12 +39,9 @@ export interface FakeApiChurn {
 }
 
 /** The fake's behaviour switches (`FakeBehaviour` of dev/fake-api); a partial one changes only what it names. */
-export interface FakeApiBehaviour {
-	alertOrder?: 'as-asked' | 'newest-first' | 'oldest-first';
-	historyOrder?: 'newest-first' | 'oldest-first';
+export interface FakeApiBehaviour extends Partial<Omit<FakeBehaviour, 'churn'>> {
 	/** `null` turns churn off. */
 	churn?: FakeApiChurn | null;
-	pageLatencyMs?: number;
 }
 
 /** What churn changed after one page answer (`GET /__control/churn-log`), as the fake defines it. Ids are strings. */
@@ -57,6 +55,16 @@ export function behaviourFlags(behaviour: FakeApiBehaviour = {}): string[] {
 	if (behaviour.pageLatencyMs !== undefined)
 		flags.push('--page-latency', String(behaviour.pageLatencyMs));
 	if (behaviour.churn) flags.push('--churn', JSON.stringify(behaviour.churn));
+	if (behaviour.maxPerPage !== undefined)
+		flags.push('--max-per-page', String(behaviour.maxPerPage));
+	if (behaviour.keywordOrder !== undefined) flags.push('--keyword-order', behaviour.keywordOrder);
+	if (behaviour.alertTieOrder !== undefined)
+		flags.push('--alert-tie-order', behaviour.alertTieOrder);
+	if (behaviour.timestampOffsets !== undefined)
+		flags.push('--timestamp-offsets', behaviour.timestampOffsets);
+	if (behaviour.groupsLastUpdated !== undefined)
+		flags.push('--groups-last-updated', behaviour.groupsLastUpdated);
+	if (behaviour.projectListIncludesGroups) flags.push('--project-list-includes-groups');
 	return flags;
 }
 

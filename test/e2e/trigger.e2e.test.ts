@@ -44,6 +44,7 @@ import {
 	triggerWorkflow,
 	type FakeApiBehaviour,
 } from '../../e2e/lib';
+import { DEFAULT_BEHAVIOUR } from '../../dev/fake-api/behaviour';
 import { leakPieces } from '../leak-pieces';
 
 const WORKFLOW_ID = 'kwcTriggerFlow01';
@@ -299,9 +300,7 @@ class Lane {
 		assert.deepEqual(
 			behaviour,
 			{
-				alertOrder: 'as-asked',
-				historyOrder: 'newest-first',
-				pageLatencyMs: 0,
+				...DEFAULT_BEHAVIOUR,
 				...mode.behaviour,
 				churn,
 			},

@@ -478,11 +478,18 @@ describe('fake API: behaviour switches', () => {
 					historyOrder: 'newest-first',
 					churn: null,
 					pageLatencyMs: 0,
+					maxPerPage: 250,
+					keywordOrder: 'id-ascending',
+					alertTieOrder: 'by-id',
+					timestampOffsets: 'with-offset',
+					groupsLastUpdated: 'stamped',
+					projectListIncludesGroups: false,
 				});
 				assert.deepEqual(plain.api.behaviour, DEFAULT_BEHAVIOUR);
 				assert.equal(f.api.behaviour.alertOrder, 'oldest-first');
 				const next = f.api.setBehaviour({ historyOrder: 'oldest-first', churn: { addAlerts: 1 } });
 				assert.deepEqual(next, {
+					...DEFAULT_BEHAVIOUR,
 					alertOrder: 'oldest-first',
 					historyOrder: 'oldest-first',
 					churn: {
@@ -542,6 +549,7 @@ describe('fake API: behaviour switches', () => {
 				});
 				assert.equal(set.status, 200);
 				const expected = {
+					...DEFAULT_BEHAVIOUR,
 					alertOrder: 'newest-first',
 					historyOrder: 'newest-first',
 					churn: {

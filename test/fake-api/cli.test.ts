@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { DEFAULT_BEHAVIOUR } from '../../dev/fake-api';
 import { firstLine } from './helpers';
 
 const CLI = path.resolve(__dirname, '../../dev/fake-api/cli.js');
@@ -71,6 +72,7 @@ describe('fake API: CLI', () => {
 			const info = JSON.parse(await firstLine(child)) as { baseUrl: string; token: string };
 			const behaviour: any = await (await fetch(`${info.baseUrl}/__control/behaviour`)).json();
 			assert.deepEqual(behaviour, {
+				...DEFAULT_BEHAVIOUR,
 				alertOrder: 'oldest-first',
 				historyOrder: 'oldest-first',
 				churn: { ...churn, crawlKeywords: 0, addAlerts: 0 },

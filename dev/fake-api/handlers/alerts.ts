@@ -8,12 +8,20 @@ import { ok, pageWindow, queryString, selfLink, type Handler } from '../context'
 export const ALERTS_DEFAULT_PER_PAGE = 25;
 export const ALERT_SORT_FIELDS = ['created_at', 'time', 'id'] as const;
 
+/** A stable scramble of an id (the 32-bit finaliser of MurmurHash3): the order of `mixed` ties. */
+function scramble(id: number): number {
+	let h = Math.imul(id ^ (id >>> 16), 0x85ebca6b);
+	h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+	return (h ^ (h >>> 16)) >>> 0;
+}
+
 /**
  * #20 Alerts, newest first by default. Ordered by created_at then id (`time` is the same instant as created_at),
  * in `sort_direction`. `last=N` (a positive integer) keeps the alerts of the last N days; other `last` and any
  * `view_type` values are accepted and ignored, since their meaning is not documented.
  * With the behaviour switch `alertOrder` at 'newest-first' or 'oldest-first' the sort parameters are not read at all
- * (not even checked): the order is forced, by created_at then id.
+ * (not even checked): the order is forced, by created_at then id. With `alertTieOrder: 'mixed'` the alerts of one
+ * created_at second come in a scrambled order of their ids (the same in both directions) instead of by id.
  */
 export const listAlerts: Handler = (ctx) => {
 	const state = ctx.state;
@@ -39,12 +47,16 @@ export const listAlerts: Handler = (ctx) => {
 		const since = state.nowSeconds() - Number(last) * 86400;
 		alerts = alerts.filter((a) => a.createdAt >= since);
 	}
+	const tie =
+		ctx.behaviour.alertTieOrder === 'mixed'
+			? (a: Alert, b: Alert): number => scramble(a.id) - scramble(b.id) || a.id - b.id
+			: (a: Alert, b: Alert): number => sign * (a.id - b.id);
 	const sorted =
 		field === 'id'
 			? [...alerts].sort((a, b) => sign * (a.id - b.id))
-			: [...alerts].sort((a, b) => sign * (a.createdAt - b.createdAt || a.id - b.id));
-	const w = pageWindow(q, sorted.length, ALERTS_DEFAULT_PER_PAGE);
-	const data = sorted.slice(w.start, w.end).map(alertRecord);
+			: [...alerts].sort((a, b) => sign * (a.createdAt - b.createdAt) || tie(a, b));
+	const w = pageWindow(q, sorted.length, ALERTS_DEFAULT_PER_PAGE, ctx.behaviour.maxPerPage);
+	const data = sorted.slice(w.start, w.end).map((a) => alertRecord(a, ctx.behaviour));
 	// Links keep the caller's filters so that following `next` continues the same listing.
 	const keep: Record<string, string | undefined> = {};
 	for (const name of ['last', 'sort_direction', 'sort_field', 'view_type'])

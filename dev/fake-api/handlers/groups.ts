@@ -1,6 +1,7 @@
 /** Projects, groups, tags, regions, refresh and project metrics: endpoints #1–#9. */
+import { deleteWithKeywords, kindOf, restoreArchived, setArchived } from '../containers';
 import { ApiError, invalid, notFound } from '../errors';
-import { groupRecord } from '../records';
+import { groupRecord, type GroupRecord } from '../records';
 import type { Container, FakeState, Keyword } from '../state';
 import {
 	isRecord,
@@ -15,7 +16,9 @@ import {
 
 const containerOf = (ctx: RequestContext): Container => ctx.state.getContainer(ctx.params.name);
 
-const kindOf = (c: Container): string => (c.parent ? 'Group' : 'Project');
+/** A group record shaped by the behaviour switches in force. */
+const recordOf = (ctx: RequestContext, c: Container, withTagCounts = false): GroupRecord =>
+	groupRecord(c, { withTagCounts }, ctx.behaviour);
 
 /** #1 Every project and group that is not archived (the path says "active"). */
 export const listActive: Handler = (ctx) =>
@@ -23,11 +26,11 @@ export const listActive: Handler = (ctx) =>
 		data: ctx.state
 			.allContainers()
 			.filter((c) => !ctx.state.isHidden(c))
-			.map((c) => groupRecord(c, { withTagCounts: true })),
+			.map((c) => recordOf(ctx, c, true)),
 	});
 
 /** #2 One project or group, archived or not. */
-export const getGroup: Handler = (ctx) => ok({ data: groupRecord(containerOf(ctx)) });
+export const getGroup: Handler = (ctx) => ok({ data: recordOf(ctx, containerOf(ctx)) });
 
 /** #3 Status change. Only 2 (archive) is documented; the fake treats any other integer as "active". */
 export const updateGroupStatus: Handler = (ctx) => {
@@ -42,30 +45,25 @@ export const updateGroupStatus: Handler = (ctx) => {
 			pointer: '/data/attributes/status',
 		});
 	}
-	c.archived = status === 2;
-	c.updatedAt = ctx.state.now();
+	setArchived(ctx.state, c, status === 2);
 	return ok({
 		message: `${kindOf(c)} "${c.name}" ${c.archived ? 'archived' : 'updated'}.`,
-		data: groupRecord(c),
+		data: recordOf(ctx, c),
 	});
 };
 
 /** #4 Deletes a project (with its groups) or a group, with their keywords. */
 export const deleteGroup: Handler = (ctx) => {
 	const c = containerOf(ctx);
-	let keywords = c.keywordIds.length;
-	for (const child of c.children) keywords += child.keywordIds.length;
-	ctx.state.deleteContainer(c);
+	const keywords = deleteWithKeywords(ctx.state, c);
 	return ok({ message: `${kindOf(c)} "${c.name}" deleted.`, deleted_keywords: keywords });
 };
 
 /** #8 Restores an archived project or group; restoring one that is not archived is a 422 (spec §3 condition). */
 export const undoArchive: Handler = (ctx) => {
 	const c = containerOf(ctx);
-	if (!c.archived) throw invalid(`${kindOf(c)} "${c.name}" is not archived.`);
-	c.archived = false;
-	c.updatedAt = ctx.state.now();
-	return ok({ message: `${kindOf(c)} "${c.name}" restored.`, data: groupRecord(c) });
+	restoreArchived(ctx.state, c);
+	return ok({ message: `${kindOf(c)} "${c.name}" restored.`, data: recordOf(ctx, c) });
 };
 
 /** #7 Creates a project, or a group when the category is `<project>[sub]<group>`. */
@@ -99,7 +97,7 @@ export const createGroup: Handler = (ctx) => {
 		currencyCode: typeof currency === 'string' ? currency : undefined,
 		url,
 	});
-	return ok({ data: groupRecord(c) }, 201);
+	return ok({ data: recordOf(ctx, c) }, 201);
 };
 
 /** #5 On-demand refresh: spends one refresh per request and re-crawls the keywords at once. */

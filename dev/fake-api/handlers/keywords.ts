@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError, invalid, notFound, type ErrorIssue } from '../errors';
 import { DAY_MS, dateUtcLiteral, dayStart, monDayYear, parseYmd, round, ymd } from '../format';
+import type { FakeBehaviour } from '../behaviour';
 import { keywordRecord } from '../records';
 import { serpFor } from '../serp';
 import {
@@ -294,32 +295,81 @@ export const deleteKeyword: Handler = (ctx) => {
 
 // ------------------------------------------------------------------ #13 list
 
+/**
+ * The ids #13 lists for `c`, in the order of the behaviour switch `keywordOrder`; with `projectListIncludesGroups`
+ * a project's list holds its groups' keywords too, ordered together with its own. The default (own keywords, ids
+ * ascending) is the container's own array, not a copy, so paging 50,000 keywords stays a slice.
+ */
+function listedIds(state: FakeState, c: Container, b: Readonly<FakeBehaviour>): readonly number[] {
+	const withGroups = b.projectListIncludesGroups && c.parent === null && c.children.length > 0;
+	if (!withGroups && b.keywordOrder === 'id-ascending') return c.keywordIds;
+	const ids = withGroups
+		? [c.keywordIds, ...c.children.map((g) => g.keywordIds)].flat()
+		: [...c.keywordIds];
+	switch (b.keywordOrder) {
+		case 'id-ascending':
+			return ids.sort((x, y) => x - y);
+		case 'id-descending':
+			return ids.sort((x, y) => y - x);
+		case 'keyword-text': {
+			// Case-insensitive, by UTF-16 code units (a plain collation); the id breaks ties.
+			const text = new Map(ids.map((id) => [id, state.keywords.get(id)?.kw.toLowerCase() ?? '']));
+			return ids.sort((x, y) => {
+				const [a, z] = [text.get(x) ?? '', text.get(y) ?? ''];
+				return a < z ? -1 : a > z ? 1 : x - y;
+			});
+		}
+		case 'rank': {
+			// The current rank (newest crawl); outside the top results (0) and never crawled sort last.
+			const rank = new Map(
+				ids.map((id) => {
+					const r = state.keywords.get(id)?.history[0] ?? 0;
+					return [id, r > 0 ? r : Infinity];
+				}),
+			);
+			return ids.sort((x, y) => (rank.get(x) ?? 0) - (rank.get(y) ?? 0) || x - y);
+		}
+	}
+}
+
+/** Distinct keyword domains and types of the listed keywords (#13's meta). */
+function listMetaOf(
+	state: FakeState,
+	ids: readonly number[],
+): { domains: string[]; types: string[] } {
+	const domains = new Set<string>();
+	const types = new Set<string>();
+	for (const id of ids) {
+		const k = state.keywords.get(id);
+		if (!k) continue;
+		domains.add(hostOf(k.url));
+		types.add(k.type);
+	}
+	return { domains: [...domains], types: [...types] };
+}
+
 export const listKeywords: Handler = (ctx) => {
 	const state = ctx.state;
 	const c = containerOf(ctx);
 	const dateText = queryString(ctx.query, 'date');
 	const date = dateText !== undefined && dateText !== '' ? parseDate(dateText, 'date') : undefined;
-	const w = pageWindow(ctx.query, c.keywordIds.length, KEYWORDS_DEFAULT_PER_PAGE);
+	const ids = listedIds(state, c, ctx.behaviour);
+	const w = pageWindow(ctx.query, ids.length, KEYWORDS_DEFAULT_PER_PAGE, ctx.behaviour.maxPerPage);
 	const data = [];
 	for (let i = w.start; i < w.end; i++) {
-		const k = state.keywords.get(c.keywordIds[i]);
+		const k = state.keywords.get(ids[i]);
 		if (k)
 			data.push(
 				keywordRecord(state, k, 'list', dayIndexFor(state, k, date), ctx.behaviour.historyOrder),
 			);
 	}
-	// Scanning 50,000 keywords on every page would dominate paging time, so the distinct values are cached.
-	if (!c.listMeta) {
-		const domains = new Set<string>();
-		const types = new Set<string>();
-		for (const id of c.keywordIds) {
-			const k = state.keywords.get(id);
-			if (!k) continue;
-			domains.add(hostOf(k.url));
-			types.add(k.type);
-		}
-		c.listMeta = { domains: [...domains], types: [...types] };
-	}
+	// Scanning 50,000 keywords on every page would dominate paging time, so the distinct values of a container's own
+	// keywords are cached (the ids listed are those exactly when there are as many; a list with its groups' keywords
+	// is rare and not cached).
+	const meta =
+		ids.length === c.keywordIds.length
+			? (c.listMeta ??= listMetaOf(state, c.keywordIds))
+			: listMetaOf(state, ids);
 	const linkParams = (page: number): Record<string, string | number | undefined> => ({
 		per_page: w.perPage,
 		date: dateText || undefined,
@@ -328,8 +378,8 @@ export const listKeywords: Handler = (ctx) => {
 	return ok({
 		data,
 		meta: {
-			domains: c.listMeta.domains,
-			types: c.listMeta.types,
+			domains: meta.domains,
+			types: meta.types,
 			pagination: {
 				total: w.total,
 				count: data.length,
@@ -553,7 +603,12 @@ export const rankingUrls: Handler = (ctx) => {
 				b.total_search_volume - a.total_search_volume ||
 				a.current_ranking_url.localeCompare(b.current_ranking_url),
 		);
-	const w = pageWindow(ctx.query, all.length, RANKING_URLS_DEFAULT_PER_PAGE);
+	const w = pageWindow(
+		ctx.query,
+		all.length,
+		RANKING_URLS_DEFAULT_PER_PAGE,
+		ctx.behaviour.maxPerPage,
+	);
 	const explicitPerPage = queryString(ctx.query, 'per_page') !== undefined ? w.perPage : undefined;
 	const link = (page: number): string => selfLink(ctx, { per_page: explicitPerPage, page });
 	return ok({
