@@ -85,10 +85,12 @@ export {
 	type RedisReply,
 } from './services';
 export {
+	EXECUTION_CREATIONS_TABLE,
 	POLL_TRIGGER_TASK_TYPE,
 	QueueN8n,
 	SCHEDULER_MODES,
 	schedulerEnv,
+	type ExecutionNow,
 	type QueueN8nOptions,
 	type QueueProcessName,
 	type SchedulerEvidence,

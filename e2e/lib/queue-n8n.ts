@@ -8,7 +8,9 @@
  *   const pg = await PostgresServer.start(); const redis = await RedisServer.start();
  *   const cluster = await QueueN8n.create({ postgres: pg, redis, packageTarball, scheduler: 'durable-cursors' });
  *   await cluster.importCredentials([...]); await cluster.importWorkflow(workflow); await cluster.publish(id);
+ *   await cluster.recordExecutionCreations();     // the database records each execution's data as n8n creates it
  *   await cluster.start();                        // main, then the workers (in parallel); each until it is ready
+ *   await cluster.triggerEmissions(id, 'New alert'); // every execution with the trigger's items at its creation
  *   await cluster.setupOwnerAndLogin(); await cluster.waitForExecutions(id, 1);
  *   cluster.kill('worker-1', 'SIGKILL'); await cluster.startWorker(1); await cluster.restartMain();
  *   cluster.logs('worker-0'); cluster.executionsRunBy('worker-0'); cluster.memory();
@@ -102,19 +104,40 @@ export interface QueueN8nOptions {
 	name?: string;
 }
 
-/** One execution of a triggered workflow and what its trigger emitted into it (QueueN8n.triggerEmissions). */
+/**
+ * The name of the side table in which the cluster's database records every execution n8n creates (see
+ * QueueN8n.recordExecutionCreations).
+ */
+export const EXECUTION_CREATIONS_TABLE = 'kwc_e2e_execution_creation';
+
+/**
+ * One execution of a triggered workflow and what its trigger emitted into it (QueueN8n.triggerEmissions): the items as
+ * they were when n8n created the execution, whatever became of it afterwards.
+ */
 export interface TriggerEmission {
 	id: string;
-	/** n8n's execution status: success, error, crashed, new, running, waiting, canceled. */
+	/** n8n's execution status now: success, error, crashed, new, running, waiting, canceled; `deleted` when the row is gone. */
 	status: string;
 	mode: string;
-	createdAt: string;
+	createdAt: string | null;
 	startedAt: string | null;
 	stoppedAt: string | null;
-	/** The trigger's output items (their `json`); empty when `recovered`. */
+	/** The trigger's output items (their `json`), read from the data n8n inserted when it created the execution. */
 	items: any[];
-	/** n8n's crash recovery replaced the execution's data: the items are unknown from the database (read them earlier). */
-	recovered: boolean;
+}
+
+/** What an execution's data holds now (QueueN8n.executionNow), e.g. after n8n's crash recovery rewrote it. */
+export interface ExecutionNow {
+	id: string;
+	status: string;
+	startedAt: string | null;
+	stoppedAt: string | null;
+	/** Per node that has run data: `<n> items`, `artificial item` (n8n's crash recovery), or its execution status. */
+	nodes: Record<string, string>;
+	/** Items still on the start stack (an execution no worker ran), per node. */
+	queued: Record<string, number>;
+	/** The execution's error message, if any. */
+	error?: string;
 }
 
 /** What the database says about the durable scheduler and poller cursors (see verifySchedulerMode). */
@@ -528,38 +551,135 @@ export class QueueN8n extends N8nInstance {
 		return await this.postgres.query(this.database, query);
 	}
 
+	/** Runs statements (no result) on the cluster's database. */
+	async sqlExec(statements: string): Promise<void> {
+		await this.postgres.exec(this.database, statements);
+	}
+
 	/**
-	 * Every execution of a workflow, oldest first, with the items its trigger node `nodeName` emitted, read from the
-	 * database whatever became of the execution: from the trigger's run data when it ran, else from the execution's
-	 * start stack (an execution n8n created but no worker ran yet: `new`, `running`, or `crashed` before it started).
+	 * Makes the cluster's database record every execution at the moment n8n creates it: an AFTER INSERT trigger on
+	 * n8n's `execution_data` copies each inserted row (execution id, workflow, the flatted `data`) into
+	 * EXECUTION_CREATIONS_TABLE, inside n8n's own transaction. n8n 2.41.1 inserts that row once per execution, in the
+	 * transaction that inserts the execution (ExecutionPersistence.create); the data is then the trigger's items on the
+	 * execution's start stack, before any process picks it up. Every later write (the worker's result, crash
+	 * recovery, the main's "stalled job" error) updates the row (an upsert that conflicts, or an UPDATE), which the
+	 * trigger does not see. So what the table holds cannot race with what happens to the execution afterwards.
+	 *
+	 * Call it after n8n created its tables (the CLI's first import runs the migrations) and before any execution:
+	 * before start(). Idempotent. triggerEmissions() refuses to read an execution the table did not record.
+	 */
+	async recordExecutionCreations(): Promise<void> {
+		const [table] = await this.sql(`select to_regclass('execution_data')::text as name`);
+		if (!table?.name)
+			throw new Error(
+				`e2e: ${this.name}: n8n has not created its tables yet (run a CLI import first, e.g. importCredentials)`,
+			);
+		await this.sqlExec(`
+			CREATE TABLE IF NOT EXISTS ${EXECUTION_CREATIONS_TABLE} (
+				seq bigserial PRIMARY KEY,
+				"executionId" text NOT NULL,
+				"workflowId" text,
+				mode text,
+				data text,
+				"recordedAt" timestamptz NOT NULL DEFAULT clock_timestamp()
+			);
+			CREATE OR REPLACE FUNCTION ${EXECUTION_CREATIONS_TABLE}_record() RETURNS trigger LANGUAGE plpgsql AS $fn$
+			BEGIN
+				INSERT INTO ${EXECUTION_CREATIONS_TABLE} ("executionId", "workflowId", mode, data)
+				SELECT NEW."executionId"::text, e."workflowId", e.mode, NEW.data
+				FROM (SELECT 1) one LEFT JOIN execution_entity e ON e.id = NEW."executionId";
+				RETURN NULL;
+			END
+			$fn$;
+			DROP TRIGGER IF EXISTS ${EXECUTION_CREATIONS_TABLE}_record ON execution_data;
+			CREATE TRIGGER ${EXECUTION_CREATIONS_TABLE}_record AFTER INSERT ON execution_data
+				FOR EACH ROW EXECUTE FUNCTION ${EXECUTION_CREATIONS_TABLE}_record();
+		`);
+	}
+
+	/**
+	 * Every execution of a workflow, oldest first, with the items its trigger node `nodeName` emitted into it, as n8n
+	 * inserted them when it created the execution (recordExecutionCreations; whatever became of the execution later:
+	 * run, crashed with its worker, rewritten by n8n's crash recovery) and the execution's status now.
+	 * Throws when an execution of the workflow was not recorded at its creation, was recorded twice, or was created
+	 * without the trigger's items: the observation would not be complete.
 	 */
 	async triggerEmissions(workflowId: string, nodeName: string): Promise<TriggerEmission[]> {
 		const id = workflowId.replace(/'/g, "''");
 		const rows = await this.sql(
-			`select e.id, e.status, e.mode, e."createdAt", e."startedAt", e."stoppedAt", d.data from execution_entity e ` +
-				`left join execution_data d on d."executionId" = e.id where e."workflowId" = '${id}' order by e.id`,
+			`select c."executionId" as id, c.data, e.status, coalesce(e.mode, c.mode) as mode, e."createdAt", e."startedAt", e."stoppedAt" ` +
+				`from ${EXECUTION_CREATIONS_TABLE} c left join execution_entity e on e.id::text = c."executionId" ` +
+				`where c."workflowId" = '${id}' order by c.seq`,
 		);
-		return rows.map((row) => {
+		const unrecorded = await this.sql(
+			`select e.id from execution_entity e where e."workflowId" = '${id}' ` +
+				`and not exists (select 1 from ${EXECUTION_CREATIONS_TABLE} c where c."executionId" = e.id::text) order by e.id`,
+		);
+		const problems: string[] = [];
+		if (unrecorded.length > 0)
+			problems.push(
+				`execution(s) ${unrecorded.map((r) => String(r.id)).join(', ')} not recorded at creation (recordExecutionCreations() after an execution was created?)`,
+			);
+		const seen = new Set<string>();
+		const emissions = rows.map((row): TriggerEmission => {
+			const executionId = String(row.id);
+			if (seen.has(executionId)) problems.push(`execution ${executionId} inserted twice`);
+			seen.add(executionId);
 			const data: any =
 				typeof row.data === 'string' && row.data ? parseFlatted(row.data) : undefined;
 			const ran = data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0];
 			const stack: any[] = data?.executionData?.nodeExecutionStack ?? [];
 			const queued = stack.find((entry) => entry?.node?.name === nodeName)?.data?.main?.[0];
-			const items = ((ran ?? queued ?? []) as any[]).map((item) => item?.json ?? item);
-			// n8n's crash recovery rebuilds the run data of a crashed execution from its event log, with one artificial
-			// item per node in place of the real ones: what the trigger emitted is no longer in the database then.
-			const recovered = items.some((item) => item?.isArtificialRecoveredEventItem === true);
+			const items = ran ?? queued;
+			if (!Array.isArray(items))
+				problems.push(`execution ${executionId} was created without ${nodeName}'s items`);
 			return {
-				id: String(row.id),
-				status: String(row.status),
+				id: executionId,
+				status: row.status === null || row.status === undefined ? 'deleted' : String(row.status),
 				mode: String(row.mode),
-				createdAt: row.createdAt,
-				startedAt: row.startedAt,
-				stoppedAt: row.stoppedAt,
-				items: recovered ? [] : items,
-				recovered,
+				createdAt: row.createdAt ?? null,
+				startedAt: row.startedAt ?? null,
+				stoppedAt: row.stoppedAt ?? null,
+				items: ((items ?? []) as any[]).map((item) => item?.json ?? item),
 			};
 		});
+		if (problems.length > 0)
+			throw new Error(`e2e: ${this.name}: workflow ${workflowId}: ${problems.join('; ')}`);
+		return emissions;
+	}
+
+	/** What an execution's data holds now (after a crash: what n8n's recovery made of it). */
+	async executionNow(executionId: string): Promise<ExecutionNow | undefined> {
+		const id = String(Number(executionId));
+		const [row] = await this.sql(
+			`select e.id, e.status, e."startedAt", e."stoppedAt", d.data from execution_entity e ` +
+				`left join execution_data d on d."executionId" = e.id where e.id = ${id}`,
+		);
+		if (!row) return undefined;
+		const data: any = typeof row.data === 'string' && row.data ? parseFlatted(row.data) : undefined;
+		const nodes: Record<string, string> = {};
+		for (const [name, runs] of Object.entries<any>(data?.resultData?.runData ?? {})) {
+			const run = runs?.[0];
+			const items: any[] | undefined = run?.data?.main?.[0];
+			nodes[name] = items?.some((item) => item?.json?.isArtificialRecoveredEventItem === true)
+				? 'artificial item'
+				: Array.isArray(items)
+					? `${items.length} items`
+					: String(run?.executionStatus ?? 'no data');
+		}
+		const queued: Record<string, number> = {};
+		for (const entry of data?.executionData?.nodeExecutionStack ?? [])
+			if (entry?.node?.name) queued[entry.node.name] = entry?.data?.main?.[0]?.length ?? 0;
+		const error = data?.resultData?.error?.message;
+		return {
+			id: String(row.id),
+			status: String(row.status),
+			startedAt: row.startedAt ?? null,
+			stoppedAt: row.stoppedAt ?? null,
+			nodes,
+			queued,
+			...(typeof error === 'string' ? { error } : {}),
+		};
 	}
 
 	/** The durable scheduler's and durable cursors' rows (for one workflow, or all). */

@@ -18,6 +18,13 @@
  * trigger output (0–d in every mode; e in the durable-cursors mode), no poll was abandoned by n8n for running past its
  * timeout, and no 8-character piece of the token is in any log of any process or in any execution.
  *
+ * What the trigger emitted is read without a race: before the clusters start, each cluster's database gets a trigger
+ * on n8n's `execution_data` that copies every row n8n inserts into a side table, in n8n's own transaction
+ * (QueueN8n.recordExecutionCreations). n8n inserts that row once, when it creates the execution, with the trigger's
+ * items on the start stack; whatever happens later (a worker killed mid-run, n8n's crash recovery replacing the data
+ * with artificial items, the main marking a stalled job failed) only updates it. So each execution's items are known
+ * from the moment it exists, and d can kill a worker at any instant.
+ *
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e-queue/trigger-exactly-once.e2e.test.js
  */
 import assert from 'node:assert/strict';
@@ -104,11 +111,10 @@ interface Lane {
 	notes: string[];
 	/** Executions killed with their worker in d. */
 	killedExecutions: string[];
-	/**
-	 * What the trigger emitted into each execution still running when its worker was killed, read just before: n8n's
-	 * crash recovery replaces a crashed execution's data afterwards.
-	 */
-	snapshots: Map<string, any[]>;
+	/** When the worker was killed in d (ms since the epoch). */
+	killedAt?: number;
+	/** What became of the killed executions, as n8n changed them (status, seconds after the kill). */
+	afterKill: Map<string, string[]>;
 }
 
 async function addAlerts(lane: Lane, count: number, scenario: Scenario): Promise<void> {
@@ -157,6 +163,28 @@ async function reviveAll(lane: Lane, when: string): Promise<void> {
 	}
 }
 
+/**
+ * Measured, for the report: what n8n makes of the executions killed with their worker in d — their status and what
+ * their data holds, each change with the seconds since the kill — until `go()` is false.
+ */
+async function followKilled(lane: Lane, go: () => boolean): Promise<void> {
+	while (go()) {
+		for (const id of lane.killedExecutions) {
+			const now = await lane.cluster.executionNow(id).catch(() => undefined);
+			const state = now
+				? `${now.status} (${Object.entries(now.nodes)
+						.map(([node, what]) => `${node}: ${what}`)
+						.join(', ')}${now.error ? `; error "${now.error.slice(0, 100)}"` : ''})`
+				: 'unreadable';
+			const history = lane.afterKill.get(id) ?? [];
+			if (history.at(-1)?.split(' at +')[0] !== state)
+				history.push(`${state} at +${Math.round((Date.now() - (lane.killedAt ?? 0)) / 1000)} s`);
+			lane.afterKill.set(id, history);
+		}
+		await sleep(1_000);
+	}
+}
+
 interface Count {
 	emitted: number;
 	once: number;
@@ -198,6 +226,9 @@ describe(
 		const lanes: Lane[] = [];
 		const everyLane = async (task: (lane: Lane) => Promise<void>) =>
 			await Promise.all(lanes.map(task));
+		/** Following what n8n makes of the executions killed in d (until the verdict). */
+		let following = true;
+		const followers: Array<Promise<void>> = [];
 		const started = Date.now();
 		const elapsed = () => `${((Date.now() - started) / 60_000).toFixed(1)} min`;
 
@@ -226,7 +257,7 @@ describe(
 					crawls: new Map(),
 					notes: [],
 					killedExecutions: [],
-					snapshots: new Map(),
+					afterKill: new Map(),
 				});
 			}
 			await everyLane(async (lane) => {
@@ -239,6 +270,8 @@ describe(
 				]);
 				await lane.cluster.publish(ALERT_WORKFLOW);
 				await lane.cluster.publish(KEYWORD_WORKFLOW);
+				// The imports ran n8n's migrations: from here on the database records every execution as n8n creates it.
+				await lane.cluster.recordExecutionCreations();
 			});
 			// One cluster at a time: nine n8n processes starting together on two cores slow each other down.
 			for (const lane of lanes) {
@@ -249,6 +282,8 @@ describe(
 		});
 
 		after(async () => {
+			following = false;
+			await Promise.all(followers);
 			for (const lane of lanes) {
 				for (const note of lane.notes) console.log(`# ${lane.mode}: ${note}`);
 			}
@@ -365,14 +400,8 @@ describe(
 				}
 				assert.ok(victim, `${lane.mode}: no worker started the triggered workflow`);
 				await sleep(1_000); // inside the 8 s Wait
-				for (const run of [
-					...(await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE)),
-					...(await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE)),
-				]) {
-					if (run.status === 'new' || run.status === 'running')
-						lane.snapshots.set(run.id, run.items);
-				}
 				lane.cluster.kill(victim.worker, 'SIGKILL');
+				lane.killedAt = Date.now();
 				await lane.cluster.waitForExit(victim.worker);
 				lane.killedExecutions.push(
 					...lane.cluster
@@ -382,6 +411,7 @@ describe(
 				lane.notes.push(
 					`d: ${victim.worker} SIGKILLed while it ran execution(s) ${lane.killedExecutions.join(', ')}`,
 				);
+				followers.push(followKilled(lane, () => following));
 				await sleep(2_000);
 				await lane.cluster.startWorker(Number(victim.worker.slice('worker-'.length)));
 			});
@@ -414,27 +444,16 @@ describe(
 			await untilSecond(0);
 			await untilSecond(30);
 			await everyLane(async (lane) => await reviveAll(lane, 'end'));
+			following = false;
+			await Promise.all(followers);
 
 			// The verdict.
 			const failures: string[] = [];
 			for (const lane of lanes) {
-				// A crashed execution's items as read before its worker was killed (see Lane.snapshots).
-				const withSnapshots = (runs: TriggerEmission[]): TriggerEmission[] =>
-					runs.map((run) => {
-						if (!run.recovered) return run;
-						const items = lane.snapshots.get(run.id);
-						if (!items)
-							failures.push(
-								`${lane.mode}: execution ${run.id} (${run.status}) was recovered by n8n and its items were not read before`,
-							);
-						return { ...run, items: items ?? [] };
-					});
-				const alertRuns = withSnapshots(
-					await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE),
-				);
-				const keywordRuns = withSnapshots(
-					await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE),
-				);
+				// Every execution with what its trigger emitted into it, as n8n inserted it when it created the execution
+				// (recorded by the database itself: whatever became of the execution afterwards, crashed ones included).
+				const alertRuns = await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE);
+				const keywordRuns = await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE);
 				const alerts = tally(alertRuns, (item) => String(item.id));
 				const crawls = tally(keywordRuns, (item) => `${item.id}@${item.crawled_at}`);
 				const promised = (s: Scenario) => s !== 'e' || lane.mode === 'durable-cursors';
@@ -448,7 +467,9 @@ describe(
 					statuses[run.status] = (statuses[run.status] ?? 0) + 1;
 				const killed = [...alertRuns, ...keywordRuns]
 					.filter((run) => lane.killedExecutions.includes(run.id))
-					.map((run) => `${run.id}: ${run.status}`);
+					.map((run) => `${run.id}: ${run.status} (${run.items.length} items at creation)`);
+				for (const [id, history] of lane.afterKill)
+					lane.notes.push(`d: execution ${id} after the kill: ${history.join(' → ')}`);
 				console.log(
 					`# ${lane.mode}: alerts ${a.once}/${[...lane.alerts.values()].filter(promised).length} once, keyword updates ${k.once}/${[...lane.crawls.values()].filter(promised).length} once; ` +
 						`executions ${JSON.stringify(statuses)}; killed in d: ${killed.join(', ') || 'none'}; ` +
