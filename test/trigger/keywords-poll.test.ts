@@ -368,3 +368,66 @@ describe('Keyword Updated: exactly once while lists change and time runs out', (
 		);
 	});
 });
+
+describe('Keyword Updated: time and requests', () => {
+	it('a read in progress goes on even in a poll whose whole budget is 1.2 s', async () => {
+		const run = new Run();
+		const ids = run.add('P', 20_000);
+		await run.poll();
+		const since = run.now;
+		run.crawl(ids);
+		run.api.latencyMs = 1_000;
+		await run.poll(2_500);
+		const before = run.items.length;
+		assert.ok(before > 0 && before < 20_000, `the read goes on over several polls (${before})`);
+		run.api.calls = [];
+		await run.poll(1_200);
+		assert.ok(
+			run.api.calls.some((call) => call.startsWith('keywords:P')),
+			'a page is asked for',
+		);
+		assert.ok(run.items.length > before, 'and read');
+		await run.drain(36_000);
+		run.assertExactlyOnce(since);
+	});
+
+	it('lists read side by side share the request cap of the poll', async () => {
+		const run = new Run();
+		const a = run.add('A', 5_000);
+		const b = run.add('B', 5_000);
+		await run.poll();
+		run.crawl([...a, ...b]);
+		run.now += 3;
+		run.api.serverTime = run.now;
+		run.api.calls = [];
+		const outcome = await pollKeywordUpdates(run.api, run.state, run.settings, {
+			budget: run.api.budget(36_000),
+			maxRequests: 10,
+		});
+		assert.ok(run.api.calls.length <= 10, `${run.api.calls.length} requests of 10`);
+		assert.ok(outcome.items.length > 0);
+	});
+
+	it('what cannot be shaped before the hard deadline is left to the next poll, whole lists at a time', async () => {
+		const run = new Run();
+		const a = run.add('A', 300);
+		const b = run.add('B', 300);
+		await run.poll();
+		const since = run.now;
+		run.crawl([...a, ...b]);
+		run.now += 3;
+		run.api.serverTime = run.now;
+		// A machine that stalls once the first list is shaped: the hard deadline passes there.
+		const budget = run.api.budget(36_000);
+		let checks = 0;
+		budget.pastHardDeadline = () => ++checks > 1;
+		const outcome = await pollKeywordUpdates(run.api, run.state, run.settings, { budget });
+		assert.equal(outcome.items.length, 300, 'one list emitted');
+		assert.equal(outcome.complete, false);
+		run.items.push(...outcome.items);
+		run.state = readKeywordState(JSON.parse(JSON.stringify(storedKeywordState(outcome.state))));
+		await run.drain(36_000);
+		run.assertExactlyOnce(since);
+		assert.equal(run.items.length, 600);
+	});
+});

@@ -13,7 +13,10 @@ import {
 	DEFAULT_POLL_BUDGET_MS,
 	MAX_POLL_BUDGET_MS,
 	PollBudget,
+	hardDeadlineMs,
+	mayHaveBeenAbandoned,
 	pollBudgetMs,
+	timeoutBehind,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/budget';
 import {
 	advance,
@@ -225,6 +228,42 @@ const stateOf = (
 /** The containers of a state by name, for comparisons. */
 const byName = (state: KeywordState): Record<string, Omit<ContainerState, 'name'>> =>
 	Object.fromEntries([...state.p.values()].map(({ name, ...entry }) => [name, entry]));
+
+describe("budget: the time to shape what is in hand, n8n's timeout behind its budget", () => {
+	it('the time left for requests shrinks with the items read and not yet shaped', () => {
+		const now = 0;
+		const budget = new PollBudget(36_000, () => now);
+		const empty = budget.deadline;
+		budget.itemsInHand = 30_000;
+		assert.ok(
+			empty - budget.deadline >= 30_000 * 0.05,
+			'at least 0.05 ms an item kept for shaping',
+		);
+	});
+
+	it('shaping may run past the budget up to a hard deadline well before n8n abandons the poll', () => {
+		for (const fromN8n of [2_500, 5_000, 36_000]) {
+			const budgetMs = pollBudgetMs(fromN8n);
+			const hard = hardDeadlineMs(fromN8n, budgetMs);
+			assert.ok(hard > budgetMs, `${fromN8n}: past the budget`);
+			assert.ok(!mayHaveBeenAbandoned(fromN8n, hard), `${fromN8n}: not abandoned there`);
+			assert.ok(hard < timeoutBehind(fromN8n), `${fromN8n}: before the timeout`);
+		}
+	});
+
+	it('a poll with no request timed yet starts one with as little as 0.3 s left; what the last poll measured sizes its first batch', () => {
+		let now = 0;
+		const fresh = new PollBudget(550, () => now);
+		assert.ok(fresh.mayStart(), 'an untimed poll tries');
+		const measured = new PollBudget(36_000, () => now, undefined, {
+			requestMs: 1_000,
+			pageWorkMs: 40,
+		});
+		assert.equal(measured.affordable(1_000), Math.floor((36_000 - 250 - 1_000) / 40));
+		now = 35_000;
+		assert.equal(measured.affordable(100), 1, 'the last poll only sizes: one request still goes');
+	});
+});
 
 describe('Keyword Updated: windows', () => {
 	it('first activation reads nothing: every container done up to its own last update', () => {

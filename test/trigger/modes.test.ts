@@ -1,8 +1,9 @@
 /**
  * The trigger's exactly-once suite in every mode of the fake for what the API document leaves open (dev/fake-api,
- * "Switches"): the sort parameters honoured or ignored, alerts newest first or oldest first, the rank history in
- * either order, lists changing between two pages (keywords added, deleted and crawled, alerts arriving), slow pages,
- * and all of it at once. Each mode runs the same story through n8n's engine (test/harness runPoll) with real HTTP to
+ * "Switches"): the sort parameters honoured or ignored, alerts newest first or oldest first, alerts of one second in no
+ * id order, the rank history in either order, keyword lists in another order than by id, capped page sizes, times
+ * without an offset, groups without an update time, project lists holding their groups' keywords, lists changing
+ * between two pages (keywords added, deleted and crawled, alerts arriving), slow pages, and all of it at once. Each mode runs the same story through n8n's engine (test/harness runPoll) with real HTTP to
  * its own fake: activation, a burst of alerts and a crawl of a 1,200-keyword project, more alerts over several
  * seconds and more crawls, keywords added and deleted, polls until nothing is left. Between polls the state goes the
  * way n8n stores it when it is restarted before every poll (only a poll that emits saves it), the harshest case.
@@ -33,12 +34,39 @@ const MODES: Array<{ name: string; behaviour: Partial<FakeBehaviour> }> = [
 	},
 	{ name: 'slow pages (300 ms)', behaviour: { pageLatencyMs: 300 } },
 	{
+		name: 'keyword lists in keyword-text order (not by id), pages capped at 100',
+		behaviour: { keywordOrder: 'keyword-text', maxPerPage: 100 },
+	},
+	{ name: 'keyword lists ordered by id descending', behaviour: { keywordOrder: 'id-descending' } },
+	{ name: 'keyword lists ordered by rank', behaviour: { keywordOrder: 'rank' } },
+	{ name: 'alerts of one second in mixed id order', behaviour: { alertTieOrder: 'mixed' } },
+	{
+		name: 'times without an offset, groups without keywords_last_updated_at',
+		behaviour: { timestampOffsets: 'without-offset', groupsLastUpdated: 'null' },
+	},
+	{
+		name: "a project's list holds its groups' keywords",
+		behaviour: { projectListIncludesGroups: true },
+	},
+	{
 		name: 'all at once: oldest first, history oldest first, lists changing, slow pages',
 		behaviour: {
 			alertOrder: 'oldest-first',
 			historyOrder: 'oldest-first',
 			churn: { addKeywords: 2, deleteKeywords: 1, crawlKeywords: 4, addAlerts: 5 },
 			pageLatencyMs: 150,
+		},
+	},
+	{
+		name: 'all the open list behaviours at once: mixed ties oldest first, pages capped at 120, lists changing, naive times, groups without stamps, project lists with their groups',
+		behaviour: {
+			alertOrder: 'oldest-first',
+			alertTieOrder: 'mixed',
+			maxPerPage: 120,
+			churn: { addKeywords: 2, deleteKeywords: 1, crawlKeywords: 4, addAlerts: 5 },
+			timestampOffsets: 'without-offset',
+			groupsLastUpdated: 'null',
+			projectListIncludesGroups: true,
 		},
 	},
 ];

@@ -277,8 +277,8 @@ export interface ReadOptions<K> {
 	keyOf: (record: unknown) => K | undefined;
 	compare: (a: K, b: K) => number;
 	sizes: PageSizes;
-	/** Windows requested at once. */
-	concurrency: number;
+	/** Windows requested at once: a number, or asked before each batch given where the read stands. */
+	concurrency: number | ((position: ReadPosition<K>) => number);
 	/** Asked before each batch of requests: false stops the read where it is (the poll's time is up). */
 	mayContinue: () => boolean;
 	/**
@@ -352,11 +352,13 @@ export async function readAfter<K>(
 	});
 	for (;;) {
 		if (!options.mayContinue()) return finish({ complete: false, stoppedBy: 'time' });
+		const concurrency =
+			typeof options.concurrency === 'number' ? options.concurrency : options.concurrency(position);
 		const planned = planWindows(
 			position.index,
 			options.direction,
 			sizes,
-			Math.max(1, options.concurrency),
+			Math.max(1, concurrency),
 			position.total,
 		);
 		if (planned.length === 0) return finish({ complete: true });

@@ -33,6 +33,9 @@ export const KEYWORD_PAGE_SIZE = 250;
  */
 export const SETTLE_SECONDS = 2;
 
+/** A list's answer that means it is gone. */
+export const GONE = new Set(['404', '410']);
+
 /** A project or group that has left `groups/active` and whose list keeps failing is forgotten after this many polls. */
 export const DEPARTED_FAILURES = 10;
 
@@ -254,8 +257,11 @@ export function planKeywordPoll(
 			continue;
 		}
 		if (!listed) {
-			// Archived or deleted: a read in progress goes on while its list answers; otherwise nothing is left to do.
-			if (entry.r) (entry.f ? parked : jobs).push({ ...jobOf(key, entry), departed: true });
+			// Archived or deleted: a read in progress goes on while its list answers (not when it was gone already);
+			// otherwise nothing is left to do.
+			const gone = entry.f?.s !== undefined && entry.f.s !== null && GONE.has(entry.f.s);
+			if (entry.r && !gone)
+				(entry.f ? parked : jobs).push({ ...jobOf(key, entry), departed: true });
 			continue;
 		}
 		const current: ContainerState = { ...entry, name: listed.name };

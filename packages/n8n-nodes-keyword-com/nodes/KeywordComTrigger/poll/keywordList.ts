@@ -63,7 +63,15 @@ export async function readKeywordList(
 			keyOf: keywordId,
 			compare: (a, b) => (read.o === 'd' ? compareIds(b, a) : compareIds(a, b)),
 			sizes: PAGE_SIZES,
-			concurrency,
+			// The budget may ask for more at once than the usual (see ListReads) once the list's length is known.
+			concurrency: (position) =>
+				Math.max(
+					concurrency,
+					limits.budget.concurrencyFor(
+						pagesLeft({ h: read.h, x: position.index, n: position.total }),
+						concurrency,
+					),
+				),
 			mayContinue: () => limits.budget.mayStart(),
 			grant: (wanted) => allowance.grant(limits.budget.affordable(wanted)),
 		},

@@ -12,6 +12,7 @@ import { toContainers } from '../logic/containers';
 import { compareIds } from '../logic/cursor';
 import { crawledAt, keywordItem } from '../logic/keywordItem';
 import {
+	GONE,
 	KEYWORD_PAGE_SIZE,
 	nextWindow,
 	planKeywordPoll,
@@ -45,9 +46,6 @@ import { pagesLeft, readKeywordList, type ListOutcome } from './keywordList';
 
 /** Requests in flight at once, usually: two lists, four pages each. */
 const USUAL_IN_FLIGHT = 2 * USUAL_LIST_CONCURRENCY;
-
-/** A list's answer that means it is gone. */
-const GONE = new Set(['404', '410']);
 
 interface JobRun {
 	job: ListJob;
@@ -234,6 +232,10 @@ export async function pollKeywordUpdates(
 
 	// Shaped list by list; one that cannot be shaped before the hard deadline is read again by the next poll.
 	const shaped: Array<{ event: KeywordEvent; item: IDataObject }> = [];
+	// One item per keyword per poll, its latest crawl (two lists holding it, or two of its project's windows read).
+	const latest = new Map<string, number>();
+	for (const event of found.flat())
+		latest.set(event.id, Math.max(latest.get(event.id) ?? 0, event.at));
 	const seen = new Set<string>();
 	const problems: PollProblem[] = [];
 	if (listingError !== undefined)
@@ -242,7 +244,9 @@ export async function pollKeywordUpdates(
 	let outOfTime = false;
 	reads.runs.forEach((run, index) => {
 		const { job, outcome } = run;
-		const events = uniqueOldestFirst(found[index]).filter((event) => !seen.has(event.id));
+		const events = uniqueOldestFirst(found[index]).filter(
+			(event) => event.at === latest.get(event.id) && !seen.has(event.id),
+		);
 		const items: Array<{ event: KeywordEvent; item: IDataObject }> = [];
 		for (const event of events) {
 			if (outOfTime || (items.length % 500 === 0 && limits.budget.pastHardDeadline())) {

@@ -252,18 +252,19 @@ async function readAlertsFromFloor(
 	const total = knownTotal ?? cursor.n ?? 0;
 	const index = cursor.x ?? (direction === 'backward' ? ALERT_PAGE_SIZE : Math.max(0, total - 1));
 	const start: ReadPosition<Boundary> = { edge, index, total: cursor.n ?? total };
-	// Alerts to read: from the floor to the newest end (new alerts arrive at the newest end).
-	const growth = Math.max(0, total - (cursor.n ?? total));
-	const toRead = direction === 'backward' ? index + growth : Math.max(0, total - index);
-	// Pages overlap by a record or a few: about 230 new alerts a page.
-	const pages = Math.ceil(toRead / (PAGE_SIZES.max - 20)) + 1;
 	const outcome = await readAfter(start, {
 		fetch,
 		direction,
 		keyOf: alertKey,
 		compare: timeOrder(tie),
 		sizes: PAGE_SIZES,
-		concurrency: limits.budget.concurrencyFor(pages, READ_CONCURRENCY),
+		// As many at once as the budget needs to read what is left, from the floor to the newest end.
+		concurrency: (position) => {
+			const left = direction === 'backward' ? position.index : position.total - position.index;
+			// Pages overlap by a record or a few: about 230 new alerts a page.
+			const pages = Math.ceil(Math.max(0, left) / (PAGE_SIZES.max - 20)) + 1;
+			return limits.budget.concurrencyFor(pages, READ_CONCURRENCY);
+		},
 		mayContinue: () => limits.budget.mayStart(),
 		grant: (wanted) => allowance.grant(limits.budget.affordable(wanted)),
 		// Mixed ties: alerts of one second are told apart by id.
