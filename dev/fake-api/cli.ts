@@ -6,7 +6,7 @@
  *                                  [--page-latency ms] [--churn '<json>'] [--max-per-page N]
  *                                  [--keyword-order id-ascending|id-descending|keyword-text|rank] [--alert-tie-order by-id|mixed]
  *                                  [--timestamp-offsets with-offset|without-offset] [--groups-last-updated stamped|null]
- *                                  [--project-list-includes-groups]
+ *                                  [--project-list-includes-groups] [--clock-behind ms]
  * Prints one line of JSON `{"baseUrl": "...", "token": "..."}` once listening, and exits cleanly on SIGTERM/SIGINT.
  * It only ever listens on the loopback interface.
  */
@@ -34,13 +34,16 @@ interface CliOptions {
 	cacheReads: boolean;
 	/** The behaviour switches given by flags (FakeKeywordApiOptions.behaviour). */
 	behaviour: Partial<FakeBehaviour>;
+	/** The fake's clock this many ms behind the real one (FakeKeywordApiOptions.now). */
+	clockBehind: number;
 }
 
 const USAGE =
 	'Usage: cli.js [--port N] [--host 127.0.0.1] [--token T] [--seed demo|empty] [--latency ms] [--keywords N --project NAME] [--cache-reads]\n' +
 	"              [--alert-order as-asked|newest-first|oldest-first] [--history-order newest-first|oldest-first] [--page-latency ms] [--churn '<json>']\n" +
 	'              [--max-per-page N] [--keyword-order id-ascending|id-descending|keyword-text|rank] [--alert-tie-order by-id|mixed]\n' +
-	'              [--timestamp-offsets with-offset|without-offset] [--groups-last-updated stamped|null] [--project-list-includes-groups]\n';
+	'              [--timestamp-offsets with-offset|without-offset] [--groups-last-updated stamped|null] [--project-list-includes-groups]\n' +
+	'              [--clock-behind ms]\n';
 
 function fail(message: string): never {
 	process.stderr.write(`fake-api: ${message}\n`);
@@ -56,6 +59,7 @@ export function parseArgs(argv: string[]): CliOptions {
 		keywords: 0,
 		cacheReads: false,
 		behaviour: {},
+		clockBehind: 0,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
@@ -95,6 +99,9 @@ export function parseArgs(argv: string[]): CliOptions {
 			}
 			case '--latency':
 				opts.latency = int();
+				break;
+			case '--clock-behind':
+				opts.clockBehind = int();
 				break;
 			case '--keywords':
 				opts.keywords = int();
@@ -172,7 +179,9 @@ export function parseArgs(argv: string[]): CliOptions {
 
 async function main(): Promise<void> {
 	const opts = parseArgs(process.argv.slice(2));
+	const behind = opts.clockBehind;
 	const api = new FakeKeywordApi({
+		now: behind > 0 ? () => Date.now() - behind : undefined,
 		token: opts.token,
 		seed: opts.seed,
 		latencyMs: opts.latency,

@@ -27,6 +27,8 @@ export interface FakeApiOptions {
 	 * (the fake's defaults).
 	 */
 	behaviour?: FakeApiBehaviour;
+	/** The fake's clock this many ms behind the real one (`--clock-behind`): nothing it stamps is "this second". */
+	clockBehindMs?: number;
 }
 
 /** Churn between two page requests of the keyword list (#13) or the alert list (#20); counts left out are 0. */
@@ -122,6 +124,7 @@ export class FakeApiProcess {
 			'--token',
 			token,
 			...behaviourFlags(opts.behaviour),
+			...(opts.clockBehindMs ? ['--clock-behind', String(opts.clockBehindMs)] : []),
 		];
 		const child = spawn(process.execPath, args, {
 			stdio: ['ignore', 'pipe', 'pipe'],

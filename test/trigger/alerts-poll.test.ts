@@ -238,6 +238,29 @@ describe('New Alert: exactly once in every list order', () => {
 		assert.equal(JSON.stringify(run.cursor), before);
 	});
 
+	it('alerts of one second in no id order: one that lands before where a poll already read, while a burst passes the id cap, is emitted by the next poll', async () => {
+		for (const order of ['newest-first', 'oldest-first'] as const) {
+			const run = new Run(order);
+			run.api.alertTies = 'mixed';
+			run.add(40, run.now - 100);
+			await run.poll();
+			run.now += 1;
+			const expected = run.add(3_000);
+			// While the poll reads (4 pages at a time), more alerts of the same second arrive, anywhere among its alerts,
+			// then one of the next second.
+			let calls = 0;
+			run.api.beforeRequest = () => {
+				calls++;
+				if (calls >= 6 && calls <= 12) expected.push(...run.add(3));
+				if (calls === 12) expected.push(...run.add(1, run.now + 1));
+			};
+			await run.poll();
+			run.api.beforeRequest = undefined;
+			await run.drain(36_000);
+			run.assertExactlyOnce(expected);
+		}
+	});
+
 	it('property: random arrivals, budgets, latencies, restarts and failures — every alert once, in every order', async () => {
 		await fc.assert(
 			fc.asyncProperty(

@@ -175,8 +175,8 @@ describe('Keyword Updated on a living account', { concurrency: true }, () => {
 	});
 
 	it('a project renamed between groups/active and its list, and one renamed while its read goes on over several polls: no event lost or repeated', async () => {
-		const t = await new Trigger({ pageLatencyMs: 200 }, { pollBudgetMs: 800 }).start();
-		t.fake.addKeywords('Big Co', 3_000);
+		const t = await new Trigger({ pageLatencyMs: 200 }, { pollBudgetMs: 1_000 }).start();
+		t.fake.addKeywords('Big Co', 8_000);
 		t.fake.addKeywords('Small Co', 30);
 		await t.poll();
 		await nextSecond();
@@ -186,7 +186,7 @@ describe('Keyword Updated on a living account', { concurrency: true }, () => {
 			{ op: 'rename', name: 'Small Co', to: 'Small Co (EU)' },
 		);
 		await t.poll();
-		assert.ok(t.items.length >= 30, 'Small Co read under its new name in the same poll');
+		assert.ok(t.items.length < expected.length, 'Big Co is read over several polls');
 		t.fake.renameContainer('Big Co', 'Big Co Global');
 		for (let n = 0; n < 40 && t.items.length < expected.length; n++) await t.poll();
 		t.assertOnce(expected, 'renamed');
@@ -195,8 +195,8 @@ describe('Keyword Updated on a living account', { concurrency: true }, () => {
 	});
 
 	it('a project archived while its read goes on: the read is finished; restored later, its new crawls flow', async () => {
-		const t = await new Trigger({ pageLatencyMs: 200 }, { pollBudgetMs: 800 }).start();
-		t.fake.addKeywords('Seasonal', 2_000);
+		const t = await new Trigger({ pageLatencyMs: 200 }, { pollBudgetMs: 1_000 }).start();
+		t.fake.addKeywords('Seasonal', 8_000);
 		await t.poll();
 		await nextSecond();
 		const expected = t.crawl('Seasonal');

@@ -259,6 +259,7 @@ describe("budget: the time to shape what is in hand, n8n's timeout behind its bu
 			requestMs: 1_000,
 			pageWorkMs: 40,
 		});
+		// Each page's own work, as the last poll measured it.
 		assert.equal(measured.affordable(1_000), Math.floor((36_000 - 250 - 1_000) / 40));
 		now = 35_000;
 		assert.equal(measured.affordable(100), 1, 'the last poll only sizes: one request still goes');

@@ -102,6 +102,8 @@ export class MemoryApi implements TriggerApi {
 	clock = 0;
 	latencyMs = 0;
 	alertOrder: 'newest-first' | 'oldest-first' | 'unordered' = 'newest-first';
+	/** Order of alerts of one second: by id (with the list's direction), or mixed (stable, neither way). */
+	alertTies: 'by-id' | 'mixed' = 'by-id';
 	keywordOrder: 'ascending' | 'descending' = 'ascending';
 	historyOrder: 'newest-first' | 'oldest-first' = 'newest-first';
 	calls: string[] = [];
@@ -127,7 +129,9 @@ export class MemoryApi implements TriggerApi {
 		if (this.alertOrder === 'unordered')
 			return [...this.alerts].sort((a, b) => scramble(a.id) - scramble(b.id));
 		const sign = this.alertOrder === 'newest-first' ? -1 : 1;
-		return [...this.alerts].sort((a, b) => sign * (a.at - b.at || a.id - b.id));
+		const tie = (a: MemAlert, b: MemAlert) =>
+			this.alertTies === 'mixed' ? scramble(a.id) - scramble(b.id) : sign * (a.id - b.id);
+		return [...this.alerts].sort((a, b) => sign * (a.at - b.at) || tie(a, b));
 	}
 
 	async alertsPage(pageNo: number, perPage: number) {

@@ -31,7 +31,8 @@ export const ITEM_COST_MS = 0.1;
 
 /**
  * What one page costs this machine once it is in (ms): its body parsed (about 6 ms for 250 keywords, measured on a
- * 2-core machine) and read. A batch of pages all answered at once is worked through one after another.
+ * 2-core machine), read, and its records shaped (about 7 ms for 250). A batch of pages all answered at once is worked
+ * through one after another; a busier machine shows a larger cost, measured in each poll (PollBudget.timed).
  */
 export const PAGE_WORK_MS = 15;
 
@@ -131,7 +132,7 @@ export class PollBudget {
 	) {
 		this.started = now();
 		this.hint = positive(lastPoll?.requestMs);
-		this.pageWork = positive(lastPoll?.pageWorkMs);
+		this.pageWorkHint = positive(lastPoll?.pageWorkMs);
 	}
 
 	/** What a request is expected to take before one was timed in this poll (from the last poll). */
@@ -142,9 +143,9 @@ export class PollBudget {
 		return this.slowest || this.hint;
 	}
 
-	/** What this poll measured, for the next one. */
+	/** What this poll measured (else what the last one did), for the next one. */
 	measured(): Measured {
-		return { requestMs: this.slowestMs, pageWorkMs: this.pageWork };
+		return { requestMs: this.slowestMs, pageWorkMs: this.pageWork || this.pageWorkHint };
 	}
 
 	/** Time (ms since the epoch) every request must be over by: the budget, less the time to shape what is in hand. */
@@ -190,7 +191,7 @@ export class PollBudget {
 
 	/** What one page costs this machine once it is in (ms): PAGE_WORK_MS, or more as measured in this poll. */
 	get pageWorkMs(): number {
-		return Math.max(PAGE_WORK_MS, this.pageWork);
+		return Math.max(PAGE_WORK_MS, this.pageWork || this.pageWorkHint);
 	}
 
 	/**
@@ -227,8 +228,11 @@ export class PollBudget {
 		return Math.min(MAX_IN_FLIGHT, Math.max(usual, Math.ceil(pages / Math.max(1, rounds))));
 	}
 
-	/** Measured cost of a page once in (see timed), or the last poll's. */
-	private pageWork: number;
+	/** Measured cost of a page once in, in this poll (see timed). */
+	private pageWork = 0;
+
+	/** What a page cost at the last poll. */
+	private readonly pageWorkHint: number;
 
 	/** Requests started together (within a few ms): their answers' spread tells what a page costs this machine. */
 	private batch: { started: number; open: number; durations: number[] } | undefined;

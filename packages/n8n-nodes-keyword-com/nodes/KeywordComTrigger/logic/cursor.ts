@@ -177,16 +177,19 @@ export function advance<T extends Stamped>(
 	const cap = Math.max(0, options.cap - unreached.length);
 	if (keep.length > cap) {
 		const firstDropped = keep[cap];
-		if (mixed) {
-			// Whole seconds only, never the newest one (late alerts of it cannot be told from those read: they are
-			// recognised by id) and never past where a stopped read was sure: such a second keeps all its ids, even past
-			// the cap (bounded by one second's alerts).
-			floor = maxFloor(floor, [Math.min(firstDropped.at, t - 1), null], tie);
-			if (stoppedAt) floor = minFloor(floor, stoppedAt, tie);
-			keep = keep.filter((record) => !isCovered(record, floor, tie));
-		} else {
+		if (tie === 1) {
 			floor = maxFloor(floor, [firstDropped.at, firstDropped.id], tie);
 			keep.length = cap;
+		} else {
+			// A new alert of a second still going on lands anywhere in that second's alerts (mixed ties) or in front of
+			// them (ids descending), maybe before where the read already was: it is seen by the next poll, which reads
+			// that second again. So the floor covers whole seconds only, and only those over before this poll began
+			// (before the newest one the last poll saw), nor past where a stopped read was sure. Those seconds keep all
+			// their ids, even past the cap (bounded by the alerts of one poll's time).
+			const before = cursor ? cursor.t - 1 : t - 1;
+			floor = maxFloor(floor, [Math.min(firstDropped.at, before), null], tie);
+			if (stoppedAt) floor = minFloor(floor, stoppedAt, tie);
+			keep = keep.filter((record) => !isCovered(record, floor, tie));
 		}
 	}
 	const next: WindowCursor = { t, f: floor, k: [...unreached, ...keep.map((record) => record.id)] };

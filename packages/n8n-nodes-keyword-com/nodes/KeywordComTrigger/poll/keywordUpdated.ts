@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { inScope } from '../../shared/groupName';
 import { mapConcurrent } from '../../shared/paging';
-import { toContainers } from '../logic/containers';
+import { toContainers, type Container } from '../logic/containers';
 import { compareIds } from '../logic/cursor';
 import { crawledAt, keywordItem } from '../logic/keywordItem';
 import {
@@ -160,7 +160,63 @@ export async function pollKeywordUpdates(
 		return { items: [], state: next, complete: true, problems: [] };
 	}
 
-	// Reads in progress go on while groups/active is asked: a poll whose time is short spends it on reading.
+	const read = await readLists(api, state, settings, limits, allowance, listing);
+	const { runs, listed, listingError } = read;
+	const progress = runs.some(
+		({ outcome }) => outcome.read === 'done' || outcome.records.length > 0,
+	);
+	// groups/active failed and nothing else went on: the poll fails (n8n records it), unless only its time ran out.
+	if (listingError !== undefined && !progress && !isOutOfTime(listingError)) throw listingError;
+
+	const names = new Set(read.containers.map((container) => container.name));
+	const found = runs.map((run) => {
+		// A list that also holds other listed projects' or groups' keywords leaves those to their own lists.
+		const elsewhere = new Set(names);
+		elsewhere.delete(run.name);
+		return windowEvents(run.outcome.records, run.job.w, run.job.read.h, elsewhere);
+	});
+	const order = learnHistoryOrder(
+		historyOrderOf(state),
+		found.flat().map((event) => (event.record.attributes ?? {}) as IDataObject),
+	);
+	const next = read.next;
+	if (order === 'newestFirst' || order === 'oldestFirst')
+		next.o = order === 'newestFirst' ? 'n' : 'o';
+
+	const emitted = emitRuns(runs, found, next, settings, order, limits);
+	const problems = emitted.problems;
+	if (listingError !== undefined)
+		problems.unshift({ status: statusOf(listingError), message: messageOf(listingError) });
+	// Complete: nothing left that the next poll would read, given the same groups/active.
+	const complete =
+		emitted.complete &&
+		listed !== undefined &&
+		planKeywordPoll(next, read.containers, settings.scope, listed.serverTime).jobs.length === 0;
+	return { items: emitted.items, state: next, complete, problems };
+}
+
+interface ListsRead {
+	runs: JobRun[];
+	/** The next state, before the runs' outcomes are settled into it. */
+	next: KeywordState;
+	containers: Container[];
+	listed?: { body: unknown; serverTime: number };
+	listingError?: unknown;
+}
+
+/**
+ * The reads of one poll: reads in progress while groups/active is asked, then the lists it shows moved; a read that
+ * failed because its project was renamed meanwhile again under the new name; and the next window of a list whose
+ * read ended while its ranks moved on, time allowing.
+ */
+async function readLists(
+	api: TriggerApi,
+	state: KeywordState,
+	settings: PollSettings,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+	listing: Promise<{ body: unknown; serverTime: number }>,
+): Promise<ListsRead> {
 	const reads = new ListReads(api, limits, allowance);
 	const started = readsInProgress(state);
 	reads.add(started, false);
@@ -177,121 +233,102 @@ export async function pollKeywordUpdates(
 		: { jobs: [], next: { ...state, p: new Map(state.p) } };
 	reads.add(plan.jobs, true);
 	await reads.done();
-	// A read that failed because its project was renamed meanwhile goes on under the new name, once.
-	const renamed = reads.runs.filter(
+	const runs = reads.runs;
+	const more = async (jobs: ListJob[]) => {
+		if (jobs.length === 0) return;
+		const again = new ListReads(api, limits, allowance);
+		again.add(jobs, true);
+		await again.done();
+		runs.push(...again.runs);
+	};
+
+	const renamed = runs.filter(
 		({ job, name, outcome }) => outcome.error !== undefined && job.name !== name && !job.departed,
 	);
-	if (renamed.length > 0) {
-		for (const run of renamed) reads.runs.splice(reads.runs.indexOf(run), 1);
-		const again = new ListReads(api, limits, allowance);
-		again.add(
-			renamed.map(({ job }) => job),
-			true,
-		);
-		await again.done();
-		reads.runs.push(...again.runs);
-	}
+	for (const run of renamed) runs.splice(runs.indexOf(run), 1);
+	await more(renamed.map(({ job }) => job));
 
-	// A read that ended while its project's ranks moved on: the next window is read in this poll too, time allowing.
 	if (listed && limits.budget.mayStart()) {
 		const byKey = new Map(containers.map((container) => [container.key, container]));
-		const more: ListJob[] = [];
-		for (const { job, outcome } of reads.runs) {
+		const windows: ListJob[] = [];
+		for (const { job, outcome } of runs) {
 			const container = byKey.get(job.key);
 			if (outcome.read !== 'done' || !container || job.departed || job.dropped) continue;
 			const window = nextWindow(container, job, listed.serverTime);
-			if (window) more.push(window);
+			if (window) windows.push(window);
 		}
-		if (more.length > 0) {
-			const next = new ListReads(api, limits, allowance);
-			next.add(more, true);
-			await next.done();
-			reads.runs.push(...next.runs);
-		}
+		await more(windows);
 	}
+	return { runs, next: plan.next, containers, listed, listingError };
+}
 
-	const progress = reads.runs.some(
-		({ outcome }) => outcome.read === 'done' || outcome.records.length > 0,
-	);
-	// groups/active failed and nothing else went on: the poll fails (n8n records it), unless only its time ran out.
-	if (listingError !== undefined && !progress && !isOutOfTime(listingError)) throw listingError;
-
-	const names = new Set(containers.map((container) => container.name));
-	const found = reads.runs.map((run) => {
-		// A list that also holds other listed projects' or groups' keywords leaves those to their own lists.
-		const elsewhere = new Set(names);
-		elsewhere.delete(run.name);
-		return windowEvents(run.outcome.records, run.job.w, run.job.read.h, elsewhere);
-	});
-	const order = learnHistoryOrder(
-		historyOrderOf(state),
-		found.flat().map((event) => (event.record.attributes ?? {}) as IDataObject),
-	);
-	if (order === 'newestFirst' || order === 'oldestFirst')
-		plan.next.o = order === 'newestFirst' ? 'n' : 'o';
-
-	// Shaped list by list; one that cannot be shaped before the hard deadline is read again by the next poll.
-	const shaped: Array<{ event: KeywordEvent; item: IDataObject }> = [];
-	// One item per keyword per poll, its latest crawl (two lists holding it, or two of its project's windows read).
+/**
+ * Shapes the events of each read and settles its outcome into `next`, read by read. One that cannot be shaped
+ * before the hard deadline is left as it stood (read again by the next poll), and so is every later one, and a later
+ * window of the same list. One item per keyword per poll: its latest crawl (two lists holding it, or two windows of
+ * its list read). Items oldest first.
+ */
+function emitRuns(
+	runs: readonly JobRun[],
+	found: readonly KeywordEvent[][],
+	next: KeywordState,
+	settings: PollSettings,
+	order: HistoryOrder | 'conflict' | undefined,
+	limits: PollLimits,
+): { items: IDataObject[]; problems: PollProblem[]; complete: boolean } {
 	const latest = new Map<string, number>();
 	for (const event of found.flat())
 		latest.set(event.id, Math.max(latest.get(event.id) ?? 0, event.at));
+	const shaped: Array<{ event: KeywordEvent; item: IDataObject }> = [];
 	const seen = new Set<string>();
+	const left = new Set<string>();
 	const problems: PollProblem[] = [];
-	if (listingError !== undefined)
-		problems.push({ status: statusOf(listingError), message: messageOf(listingError) });
-	let complete = listingError === undefined;
-	let outOfTime = false;
-	reads.runs.forEach((run, index) => {
+	let complete = true;
+	runs.forEach((run, index) => {
 		const { job, outcome } = run;
+		if (left.has(job.key)) return;
 		const events = uniqueOldestFirst(found[index]).filter(
 			(event) => event.at === latest.get(event.id) && !seen.has(event.id),
 		);
-		const items: Array<{ event: KeywordEvent; item: IDataObject }> = [];
-		for (const event of events) {
-			if (outOfTime || (items.length % 500 === 0 && limits.budget.pastHardDeadline())) {
-				outOfTime = true;
-				break;
-			}
-			const attributes = (event.record.attributes ?? {}) as IDataObject;
-			if (settings.onlyRankChanges && rankChange(attributes, order).rank_changed === false)
-				continue;
-			items.push({
-				event,
-				item: keywordItem(event.record, settings.output, settings.token, order),
-			});
-		}
-		if (outOfTime) {
+		const items = left.size > 0 ? undefined : shape(events, settings, order, limits);
+		if (!items) {
 			complete = false;
-			settleJob(plan.next, job, { kind: 'reading', read: job.read });
+			left.add(job.key);
+			settleJob(next, job, { kind: 'reading', read: job.read });
 			return;
 		}
 		for (const event of events) seen.add(event.id);
 		shaped.push(...items);
 		const result = resultOf(run);
 		if (result.kind !== 'done') complete = false;
-		if (result.kind === 'failed')
-			problems.push({
-				container: run.name,
-				status: result.status,
-				message: messageOf(outcome.error),
-				polls: (job.parked?.n ?? 0) + 1,
-			});
-		if (result.kind === 'gone')
+		if (result.kind === 'failed' || result.kind === 'gone')
 			problems.push({
 				container: run.name,
 				status: statusOf(outcome.error),
 				message: messageOf(outcome.error),
-				gone: true,
+				...(result.kind === 'gone' ? { gone: true } : { polls: (job.parked?.n ?? 0) + 1 }),
 			});
-		settleJob(plan.next, job, result);
+		settleJob(next, job, result);
 	});
 	shaped.sort((a, b) => a.event.at - b.event.at || compareIds(a.event.id, b.event.id));
-	// Complete: nothing left that the next poll would read, given the same groups/active.
-	if (complete && listed)
-		complete =
-			planKeywordPoll(plan.next, containers, settings.scope, listed.serverTime).jobs.length === 0;
-	return { items: shaped.map(({ item }) => item), state: plan.next, complete, problems };
+	return { items: shaped.map(({ item }) => item), problems, complete };
+}
+
+/** The items of one read's events; undefined when the hard deadline came first. */
+function shape(
+	events: readonly KeywordEvent[],
+	settings: PollSettings,
+	order: HistoryOrder | 'conflict' | undefined,
+	limits: PollLimits,
+): Array<{ event: KeywordEvent; item: IDataObject }> | undefined {
+	const items: Array<{ event: KeywordEvent; item: IDataObject }> = [];
+	for (const [n, event] of events.entries()) {
+		if (n % 500 === 0 && limits.budget.pastHardDeadline()) return undefined;
+		const attributes = (event.record.attributes ?? {}) as IDataObject;
+		if (settings.onlyRankChanges && rankChange(attributes, order).rank_changed === false) continue;
+		items.push({ event, item: keywordItem(event.record, settings.output, settings.token, order) });
+	}
+	return items;
 }
 
 function resultOf({ job, outcome }: JobRun): ListResult {
