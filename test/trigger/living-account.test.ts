@@ -308,6 +308,32 @@ describe('Keyword Updated on a living account', { concurrency: true }, () => {
 	});
 });
 
+describe('New Alert while its list fails', () => {
+	it('failing for several polls: each poll fails visibly and keeps the cursor; every alert once when it answers again', async () => {
+		const t = await new Trigger({}, { parameters: ALERTS }).start();
+		t.fake.addAlerts(20);
+		await t.poll();
+		const expected = t.fake.addAlerts(1_200).map((alert) => String(alert.id));
+		const fault = t.fake.injectFault({ path: '/api/v2/alerts', times: Infinity, status: 503 });
+		for (let n = 0; n < 2; n++) {
+			const failed = await runPoll({
+				nodeType,
+				typeVersion: 2,
+				parameters: ALERTS,
+				credentials: { keywordComApi: { apiToken: t.fake.token, baseUrl: t.fake.baseUrl } },
+				staticData: t.nodeData,
+				globalStaticData: t.globalData,
+			});
+			assert.ok(failed.error, 'the poll fails: n8n records a failed execution');
+			assert.ok(!failed.error.message.includes(t.fake.token.slice(0, 8)));
+			assert.deepEqual(failed.staticData, t.nodeData, 'the cursor stays');
+		}
+		t.fake.removeFault(fault);
+		await t.poll();
+		t.assertOnce(expected, 'after the failures');
+	});
+});
+
 describe(
 	'New Alert on a list whose alerts of one second come in no id order',
 	{ concurrency: true },
