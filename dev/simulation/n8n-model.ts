@@ -1,0 +1,304 @@
+/**
+ * How n8n 2.41.1 runs a poll trigger and keeps its static data, per scheduler mode, with the trigger's `poll()`
+ * run through n8n-core's own `PollContext` (as test/harness/run-poll.ts does; here the workflow object can live
+ * across polls, as it does in n8n's in-memory scheduler).
+ *
+ * - **in-memory** (n8n's default): the workflow, with its static data, lives in memory from activation to the next
+ *   stop; every poll works on it. n8n writes the static data to its database when a poll emits, and after the
+ *   activation poll (which runs as a test poll and emits what it finds). A start of n8n reads the database copy and
+ *   activates again: one more activation poll.
+ * - **durable** (`N8N_SCHEDULER_POLL_TRIGGERS_ENABLED`): every poll starts from the database copy; a poll that emits
+ *   saves it, one that returns null saves nothing. The activation poll is a test poll whose node static data is dropped
+ *   (the workflow's global static data is saved). A start of n8n runs no activation poll. A poll running past the
+ *   timeout is abandoned: nothing of it is kept. `getPollBudgetMs()` = timeout − min(max(20 % of it, 5 s), half of it).
+ * - **durable-cursors** (`N8N_POLLER_DURABLE_CURSORS_ENABLED`): as durable, but a scheduled poll that returns null
+ *   still commits the node's static data (the staged cursor).
+ *
+ * A poll that throws saves nothing in any mode. A poll killed mid-way (the process dies) keeps nothing either.
+ */
+import { PollContext } from 'n8n-core';
+import { Workflow } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+
+import { createAdditionalData, nextExecutionId } from '../../test/harness/additional-data';
+import { TestCredentialsHelper, defaultCredentialTypes } from '../../test/harness/credentials';
+import { clearCapturedLogs } from '../../test/harness/logs';
+import { nodeUnderTest } from '../../test/harness/run-node';
+import { copyStaticData } from '../../test/harness/run-poll';
+import { ensureN8nEnvironment } from '../../test/harness/setup';
+import type { TestNodeTypes } from '../../test/harness/node-types';
+import type { Scheduler } from './plan';
+
+/** The durable scheduler's default poll timeout (N8N_SCHEDULER_POLL_TIMEOUT). */
+export const DEFAULT_POLL_TIMEOUT_MS = 45_000;
+
+/** What `getPollBudgetMs()` answers under the durable scheduler for a poll timeout. */
+export function budgetForTimeout(timeoutMs: number): number {
+	return timeoutMs - Math.min(Math.max(0.2 * timeoutMs, 5_000), timeoutMs / 2);
+}
+
+export interface TriggerUnderTest {
+	nodeType: INodeType | IVersionedNodeType;
+	typeVersion: number;
+	parameters: INodeParameters;
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+}
+
+export interface StoredData {
+	node: IDataObject;
+	global: IDataObject;
+}
+
+export interface PollRun {
+	kind: 'activation' | 'scheduled' | 'killed';
+	/** Items n8n started an execution with; null when there was none. */
+	items: IDataObject[] | null;
+	error?: Error;
+	wallMs: number;
+	/** What `getPollBudgetMs()` answered (undefined: n8n-core's default, the in-memory scheduler's). */
+	budgetMs?: number;
+	/** The poll ran past the durable scheduler's timeout: n8n abandoned it and kept nothing. */
+	abandoned: boolean;
+	/** JSON size of the node's static data after the poll, as the next poll would see it. */
+	stateBytes: number;
+}
+
+const NODE_NAME = 'Keyword.com Trigger';
+const STATIC_KEY = `node:${NODE_NAME}`;
+
+export class N8nModel {
+	/** n8n's database copy of the workflow's static data. */
+	db: StoredData = { node: {}, global: {} };
+	/** In-memory scheduler: the active workflow (null while n8n is down or before activation). */
+	private live: Workflow | null = null;
+	private readonly node: INode;
+	private readonly nodeTypes: TestNodeTypes;
+	private readonly credentialsHelper: TestCredentialsHelper;
+	/** In-memory scheduler: the activation after a start failed (its poll threw); n8n tries again. */
+	activationPending = false;
+
+	constructor(
+		readonly scheduler: Scheduler,
+		trigger: TriggerUnderTest,
+	) {
+		ensureN8nEnvironment();
+		const { node, nodeTypes } = nodeUnderTest(
+			{
+				nodeType: trigger.nodeType,
+				typeVersion: trigger.typeVersion,
+				parameters: trigger.parameters,
+				credentials: trigger.credentials,
+				nodeName: NODE_NAME,
+			},
+			{ id: 'trigger-under-simulation', name: NODE_NAME, position: [0, 0] },
+		);
+		this.node = node;
+		this.nodeTypes = nodeTypes;
+		this.credentialsHelper = new TestCredentialsHelper(
+			trigger.credentials,
+			defaultCredentialTypes(),
+			{ loopbackOnly: true },
+		);
+	}
+
+	private workflowFrom(data: StoredData): Workflow {
+		const staticData: IDataObject = { global: copyStaticData(data.global) };
+		staticData[STATIC_KEY] = copyStaticData(data.node);
+		return new Workflow({
+			id: 'simulated-workflow',
+			name: 'Simulated workflow',
+			nodes: [this.node],
+			connections: {},
+			nodeTypes: this.nodeTypes,
+			active: true,
+			settings: { executionOrder: 'v1' },
+			staticData,
+		});
+	}
+
+	private static read(workflow: Workflow): StoredData {
+		const data = workflow.staticData;
+		return {
+			node: copyStaticData((data[STATIC_KEY] as IDataObject | undefined) ?? {}),
+			global: copyStaticData((data.global as IDataObject | undefined) ?? {}),
+		};
+	}
+
+	/** One run of `poll()` on `workflow`. */
+	private async execute(
+		workflow: Workflow,
+		activation: WorkflowActivateMode,
+		budgetMs: number | undefined,
+	): Promise<{ items: IDataObject[] | null; error?: Error; wallMs: number }> {
+		const additionalData = createAdditionalData(
+			this.credentialsHelper,
+			undefined,
+			nextExecutionId(),
+		);
+		const context = new PollContext(
+			workflow,
+			workflow.getNode(NODE_NAME)!,
+			additionalData,
+			'trigger',
+			activation,
+			() => {},
+			() => {},
+			undefined,
+			undefined,
+			undefined,
+			budgetMs === undefined ? undefined : () => budgetMs,
+		);
+		const type = this.nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion);
+		const started = performance.now();
+		let result: INodeExecutionData[][] | null = null;
+		let error: Error | undefined;
+		try {
+			result = (await type.poll!.call(context)) ?? null;
+		} catch (e) {
+			error = e as Error;
+		}
+		const wallMs = performance.now() - started;
+		// The harness keeps n8n's log lines for tests; a long simulation would pile them up.
+		clearCapturedLogs();
+		const items = result === null ? null : (result[0] ?? []).map((item) => item.json);
+		return { items: error ? null : items, error, wallMs };
+	}
+
+	private static bytes(data: IDataObject): number {
+		return JSON.stringify(data).length;
+	}
+
+	/** The first activation of the workflow (publishing it): a test poll. */
+	async activate(): Promise<PollRun> {
+		return await this.activationPoll('activate');
+	}
+
+	private async activationPoll(activation: WorkflowActivateMode): Promise<PollRun> {
+		const workflow = this.workflowFrom(this.db);
+		const run = await this.execute(workflow, activation, this.durable ? this.budget() : undefined);
+		const after = N8nModel.read(workflow);
+		if (run.error) {
+			// The activation failed: n8n stores nothing and tries to activate again later.
+			if (!this.durable) {
+				this.live = null;
+				this.activationPending = true;
+			}
+			return {
+				kind: 'activation',
+				items: null,
+				error: run.error,
+				wallMs: run.wallMs,
+				abandoned: false,
+				stateBytes: N8nModel.bytes(this.db.node),
+			};
+		}
+		if (this.durable) {
+			// A test poll: the node's static data is dropped, the workflow's global static data is saved.
+			this.db = { node: this.db.node, global: after.global };
+		} else {
+			this.live = workflow;
+			this.activationPending = false;
+			this.db = after;
+		}
+		return {
+			kind: 'activation',
+			items: run.items,
+			wallMs: run.wallMs,
+			budgetMs: this.durable ? this.budget() : undefined,
+			abandoned: false,
+			stateBytes: N8nModel.bytes(after.node),
+		};
+	}
+
+	get durable(): boolean {
+		return this.scheduler !== 'in-memory';
+	}
+
+	private budget(timeoutMs = DEFAULT_POLL_TIMEOUT_MS): number {
+		return budgetForTimeout(timeoutMs);
+	}
+
+	/** A scheduled poll. `timeoutMs`: the durable scheduler's poll timeout (default 45 s). */
+	async poll(timeoutMs = DEFAULT_POLL_TIMEOUT_MS): Promise<PollRun> {
+		if (!this.durable) {
+			if (this.activationPending || !this.live) return await this.activationPoll('init');
+			const workflow = this.live;
+			const run = await this.execute(workflow, 'init', undefined);
+			const after = N8nModel.read(workflow);
+			// Emitting saves the workflow's static data (all of it, as it is in memory).
+			if (!run.error && run.items !== null) this.db = after;
+			return {
+				kind: 'scheduled',
+				items: run.items,
+				error: run.error,
+				wallMs: run.wallMs,
+				abandoned: false,
+				stateBytes: N8nModel.bytes(after.node),
+			};
+		}
+		const budgetMs = this.budget(timeoutMs);
+		const workflow = this.workflowFrom(this.db);
+		const run = await this.execute(workflow, 'init', budgetMs);
+		const after = N8nModel.read(workflow);
+		const abandoned = run.wallMs > timeoutMs;
+		if (!abandoned && !run.error) {
+			if (run.items !== null) this.db = after;
+			else if (this.scheduler === 'durable-cursors')
+				this.db = { node: after.node, global: this.db.global };
+		}
+		return {
+			kind: 'scheduled',
+			items: abandoned ? null : run.items,
+			error: run.error,
+			wallMs: run.wallMs,
+			budgetMs,
+			abandoned,
+			stateBytes: N8nModel.bytes(after.node),
+		};
+	}
+
+	/** A poll killed mid-way: it runs (its requests reach the API) but nothing of it is emitted or stored. */
+	async killedPoll(timeoutMs = DEFAULT_POLL_TIMEOUT_MS): Promise<PollRun> {
+		const source = !this.durable && this.live ? N8nModel.read(this.live) : this.db;
+		const workflow = this.workflowFrom(source);
+		const budgetMs = this.durable ? this.budget(timeoutMs) : undefined;
+		const run = await this.execute(workflow, 'init', budgetMs);
+		this.live = null;
+		return {
+			kind: 'killed',
+			items: null,
+			error: run.error,
+			wallMs: run.wallMs,
+			budgetMs,
+			abandoned: false,
+			stateBytes: N8nModel.bytes(N8nModel.read(workflow).node),
+		};
+	}
+
+	/** n8n stops (what is only in memory is lost). */
+	stop(): void {
+		this.live = null;
+	}
+
+	/** n8n starts: the in-memory scheduler activates the workflow again (an activation poll); the durable one does not. */
+	async start(): Promise<PollRun | undefined> {
+		if (this.durable) return undefined;
+		return await this.activationPoll('init');
+	}
+
+	/** JSON size of the node's static data as it is now (in memory, else stored). */
+	stateBytes(): number {
+		return N8nModel.bytes(
+			!this.durable && this.live ? N8nModel.read(this.live).node : this.db.node,
+		);
+	}
+}

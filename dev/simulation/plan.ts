@@ -1,0 +1,623 @@
+/**
+ * The life of an agency account, planned up front from a seed: the account at activation, then day after day what
+ * happens to it (projects and groups created, renamed, archived, restored and deleted; keywords added and deleted in
+ * bulk; daily and weekly plan crawls between 00:00 and 12:00 UTC; on-demand refreshes; alert bursts), the API's
+ * weather (latency spikes, 429 and 5xx bursts, one project failing for an hour) and n8n's weather (restarts, a poll
+ * killed mid-way, tight poll budgets, overlapping polls).
+ *
+ * A plan is a plain list of events (JSON), each naming its project or group by a key that stays the same across
+ * renames. Applying one (world.ts) looks at the account as it is then: an event whose project or group is gone, or
+ * whose keywords are, does nothing. So any sub-list of a plan is a plan too, which is how a failing seed is shrunk.
+ * Everything random comes from one generator seeded by the seed, so a seed gives the same plan every time.
+ */
+import { Prng } from '../fake-api/prng';
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/** Activation of the trigger in every simulation (virtual clock): Monday 2 March 2026, 00:00 UTC. */
+export const SIM_EPOCH = Date.UTC(2026, 2, 2);
+
+/** A project `P<n>` or a group `P<n>/G<m>`; stays the key of that project or group whatever it is renamed to. */
+export type ContainerKey = string;
+
+export type WorldEvent =
+	// The account
+	| { at: number; kind: 'createProject'; key: ContainerKey; name: string }
+	| { at: number; kind: 'createGroup'; key: ContainerKey; name: string }
+	/** A project's new name, or a group's new name within its project. */
+	| { at: number; kind: 'rename'; key: ContainerKey; name: string }
+	| { at: number; kind: 'archive' | 'restore' | 'delete'; key: ContainerKey }
+	/** Keywords added without ranks (as over the API): they get ranks at their first crawl. */
+	| { at: number; kind: 'addKeywords'; key: ContainerKey; count: number; tracked?: boolean }
+	/** `percent` of the container's keywords deleted, picked by `salt`. */
+	| { at: number; kind: 'deleteKeywords'; key: ContainerKey; percent: number; salt: number }
+	/** Part `slice` of `of` equal parts of the container's keyword list crawled (a plan crawl goes part by part). */
+	| {
+			at: number;
+			kind: 'crawl';
+			key: ContainerKey;
+			slice: number;
+			of: number;
+			alerts: boolean;
+	  }
+	/** An on-demand refresh of a project (with its groups) or of one group. */
+	| { at: number; kind: 'refresh'; key: ContainerKey; withGroups: boolean }
+	| { at: number; kind: 'alerts'; key: ContainerKey; count: number }
+	/** Alerts that arrive late: stamped `lateBySeconds` before now. */
+	| { at: number; kind: 'lateAlerts'; key: ContainerKey; count: number; lateBySeconds: number }
+	// The API's weather
+	| { at: number; kind: 'latency'; until: number; ms: number }
+	/** The next `polls` polls each meet `times` failing requests first. */
+	| {
+			at: number;
+			kind: 'fault';
+			polls: number;
+			times: number;
+			status: number;
+			retryAfter?: string;
+			drop?: boolean;
+	  }
+	/**
+	 * Lists change between two page requests until `until`: after every `everyPages`-th page of a keyword list or the
+	 * alert list, keywords of that list are deleted, crawled and added, and alerts arrive (the fake's `churn`).
+	 */
+	| {
+			at: number;
+			kind: 'churn';
+			until: number;
+			everyPages: number;
+			deleteKeywords: number;
+			crawlKeywords: number;
+			addKeywords: number;
+			addAlerts: number;
+	  }
+	/** Every request about one project (its keyword lists and its groups') fails until `until`. */
+	| { at: number; kind: 'projectFault'; key: ContainerKey; until: number; status: number }
+	// n8n's weather
+	/** n8n stops at `at` and starts again `downMs` later (polls due meanwhile are missed). */
+	| { at: number; kind: 'restart'; downMs: number }
+	/** The next poll is killed mid-way (the process dies): nothing of it is emitted or stored; n8n starts again. */
+	| { at: number; kind: 'kill' }
+	/** The durable scheduler's poll timeout is `timeoutMs` until `until` (its budget follows from it). */
+	| { at: number; kind: 'budget'; until: number; timeoutMs: number }
+	/** The next poll hangs `stallMs` (real ms) on its first request, so the poll after it starts while it runs. */
+	| { at: number; kind: 'overlap'; stallMs: number };
+
+export type EventKind = WorldEvent['kind'];
+
+/** Events that are weather (of the API or of n8n), not changes to the account. */
+export const WEATHER_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
+	'latency',
+	'fault',
+	'churn',
+	'projectFault',
+	'restart',
+	'kill',
+	'budget',
+	'overlap',
+]);
+
+/** Events per simulated day (on average). */
+export interface Rates {
+	createProject: number;
+	createGroup: number;
+	rename: number;
+	archive: number;
+	delete: number;
+	addKeywords: number;
+	deleteKeywords: number;
+	refresh: number;
+	alerts: number;
+	lateAlerts: number;
+	latency: number;
+	churn: number;
+	fault429: number;
+	fault5xx: number;
+	projectFault: number;
+	restart: number;
+	kill: number;
+	budget: number;
+	overlap: number;
+}
+
+export const DEFAULT_RATES: Rates = {
+	createProject: 0.15,
+	createGroup: 0.3,
+	rename: 0.3,
+	archive: 0.15,
+	delete: 0.12,
+	addKeywords: 1,
+	deleteKeywords: 0.6,
+	refresh: 1.2,
+	alerts: 0.7,
+	lateAlerts: 0.5,
+	latency: 0.4,
+	churn: 0.5,
+	fault429: 0.7,
+	fault5xx: 0.7,
+	projectFault: 0.3,
+	restart: 0.5,
+	kill: 0.3,
+	budget: 0.5,
+	overlap: 0.15,
+};
+
+export type Scheduler = 'in-memory' | 'durable' | 'durable-cursors';
+
+export interface PlanOptions {
+	seed: string;
+	days: number;
+	scheduler: Scheduler;
+	rates?: Partial<Rates>;
+	/** Whether the fake can rename projects and groups (the plan then has renames). */
+	renames?: boolean;
+	/** Largest keyword list planned at the start (default 3,000). */
+	maxKeywords?: number;
+}
+
+export interface Plan {
+	seed: string;
+	days: number;
+	/** The projects and groups at activation (the events before SIM_EPOCH create them). */
+	initial: Array<{ key: ContainerKey; name: string }>;
+	events: WorldEvent[];
+}
+
+const PROJECT_NAMES = [
+	'Acme Shoes',
+	'Café Zürich',
+	'Blue Fern Dental',
+	'Northwind Travel',
+	'Orbit Bikes',
+	'Harbor Legal',
+	'Pine & Co',
+	'Sunny Side Bakery',
+	'Urban Roots',
+	'Delta Plumbing',
+	'Maple Realty',
+	'Nova Fitness',
+	'Lumen Optics',
+	'Copper Kettle',
+	'Atlas Movers',
+	'Juniper Spa',
+];
+/** Names a program may trip over: object keys, a slash, a percent sign, non-ASCII. */
+const ODD_PROJECT_NAMES = [
+	'__proto__',
+	'constructor',
+	'toString',
+	'hasOwnProperty',
+	'A/B Test',
+	'100% Organic',
+	'Ünïcødé ✓',
+	'C++ & C#',
+];
+const GROUP_NAMES = [
+	'Blog',
+	'Shop',
+	'Local',
+	'Brand',
+	'Competitors',
+	'EU',
+	'US',
+	'Mobile',
+	'Campaign Q1',
+];
+const ODD_GROUP_NAMES = ['__proto__', 'constructor', 'a/b', '50% off'];
+
+interface PlannedContainer {
+	key: ContainerKey;
+	project: ContainerKey;
+	/** Project name, or the group's own name. */
+	name: string;
+	group: boolean;
+	archived: boolean;
+	deleted: boolean;
+	groups: number;
+	/** Daily plan, or weekly on this weekday (0 = Sunday). */
+	weekday: number | null;
+	/** Crawls create alerts. */
+	alerts: boolean;
+	size: number;
+}
+
+/** Poisson-distributed count with mean `mean`. */
+function poisson(rng: Prng, mean: number): number {
+	if (mean <= 0) return 0;
+	const limit = Math.exp(-mean);
+	let k = 0;
+	let p = rng.next();
+	while (p > limit) {
+		k++;
+		p *= rng.next();
+	}
+	return k;
+}
+
+const CRAWL_HOURS_WEATHER: ReadonlySet<keyof Rates> = new Set<keyof Rates>([
+	'latency',
+	'fault429',
+	'fault5xx',
+	'churn',
+	'projectFault',
+	'restart',
+	'kill',
+	'budget',
+	'overlap',
+]);
+
+class Planner {
+	readonly rng: Prng;
+	readonly containers = new Map<ContainerKey, PlannedContainer>();
+	readonly events: WorldEvent[] = [];
+	private projectCount = 0;
+	private readonly rates: Rates;
+
+	constructor(readonly options: PlanOptions) {
+		this.rng = new Prng(`account-life:${options.seed}`);
+		this.rates = { ...DEFAULT_RATES, ...options.rates };
+		if (options.renames === false) this.rates.rename = 0;
+		// Weather only one scheduler has.
+		if (options.scheduler === 'in-memory') this.rates.budget = 0;
+		else this.rates.overlap = 0;
+	}
+
+	private alive(filter: (c: PlannedContainer) => boolean = () => true): PlannedContainer[] {
+		return [...this.containers.values()].filter((c) => !c.deleted && filter(c));
+	}
+
+	private takenNames(project: ContainerKey | null): Set<string> {
+		return new Set(
+			this.alive((c) => (project === null ? !c.group : c.group && c.project === project)).map(
+				(c) => c.name,
+			),
+		);
+	}
+
+	private freshName(pool: string[], odd: string[], project: ContainerKey | null): string {
+		const taken = this.takenNames(project);
+		const candidates = (this.rng.chance(0.25) ? odd : pool).filter((name) => !taken.has(name));
+		if (candidates.length > 0) return this.rng.pick(candidates);
+		for (let n = 2; ; n++) {
+			const name = `${this.rng.pick(pool)} ${n}`;
+			if (!taken.has(name)) return name;
+		}
+	}
+
+	private size(group: boolean): number {
+		const max = this.options.maxKeywords ?? 3_000;
+		const roll = this.rng.next();
+		if (group) return roll < 0.7 ? this.rng.int(5, 120) : this.rng.int(120, 400);
+		if (roll < 0.55) return this.rng.int(10, 150);
+		if (roll < 0.9) return this.rng.int(150, 700);
+		return this.rng.int(Math.min(1_000, max), max);
+	}
+
+	createProject(at: number): PlannedContainer {
+		const key = `P${++this.projectCount}`;
+		const name = this.freshName(PROJECT_NAMES, ODD_PROJECT_NAMES, null);
+		const size = this.size(false);
+		const project: PlannedContainer = {
+			key,
+			project: key,
+			name,
+			group: false,
+			archived: false,
+			deleted: false,
+			groups: 0,
+			weekday: this.rng.chance(0.7) ? null : this.rng.int(0, 6),
+			alerts: size <= 700 && this.rng.chance(0.5),
+			size,
+		};
+		this.containers.set(key, project);
+		this.events.push({ at, kind: 'createProject', key, name });
+		return project;
+	}
+
+	createGroup(at: number, project: PlannedContainer): PlannedContainer {
+		const key = `${project.key}/G${++project.groups}`;
+		const name = this.freshName(GROUP_NAMES, ODD_GROUP_NAMES, project.key);
+		const group: PlannedContainer = {
+			...project,
+			key,
+			name,
+			group: true,
+			groups: 0,
+			size: this.size(true),
+		};
+		this.containers.set(key, group);
+		this.events.push({ at, kind: 'createGroup', key, name });
+		return group;
+	}
+
+	/** The initial account, created in the two hours before activation, with ranks and a few alerts. */
+	initialAccount(): void {
+		const start = SIM_EPOCH - 2 * HOUR;
+		const projects = this.rng.int(3, 6);
+		for (let p = 0; p < projects; p++) {
+			const at = start + p * MINUTE;
+			const project = this.createProject(at);
+			this.events.push({
+				at: at + 1_000,
+				kind: 'addKeywords',
+				key: project.key,
+				count: project.size,
+				tracked: true,
+			});
+			const groups = this.rng.chance(0.4) ? 0 : this.rng.int(1, 3);
+			for (let g = 0; g < groups; g++) {
+				const group = this.createGroup(at + 2_000 + g * 1_000, project);
+				this.events.push({
+					at: at + 2_500 + g * 1_000,
+					kind: 'addKeywords',
+					key: group.key,
+					count: group.size,
+					tracked: true,
+				});
+			}
+		}
+		// Activity just before activation: nothing of it may be emitted.
+		const keys = this.alive().map((c) => c.key);
+		this.events.push({ at: SIM_EPOCH - 30 * MINUTE, kind: 'alerts', key: keys[0], count: 40 });
+		this.events.push({
+			at: SIM_EPOCH - 20 * MINUTE,
+			kind: 'refresh',
+			key: this.rng.pick(keys),
+			withGroups: true,
+		});
+		this.events.push({
+			at: SIM_EPOCH - 3 * MINUTE,
+			kind: 'crawl',
+			key: this.rng.pick(keys),
+			slice: 0,
+			of: 2,
+			alerts: true,
+		});
+	}
+
+	/** Plan crawls of one day: each project (daily, or weekly on its day) in a window between 00:00 and 12:00 UTC. */
+	crawls(day: number): void {
+		const weekday = new Date(day).getUTCDay();
+		for (const project of this.alive((c) => !c.group && !c.archived)) {
+			if (project.weekday !== null && project.weekday !== weekday) continue;
+			const start = day + this.rng.int(0, 10 * 60) * MINUTE + this.rng.int(1, 59) * 1_000;
+			const duration = this.rng.int(10, Math.min(120, (day + 12 * HOUR - start) / MINUTE)) * MINUTE;
+			const members = this.alive((c) => c.project === project.key && !c.archived);
+			for (const container of members) {
+				const parts = this.rng.int(1, 8);
+				for (let slice = 0; slice < parts; slice++) {
+					this.events.push({
+						at: start + Math.floor(this.rng.next() * duration),
+						kind: 'crawl',
+						key: container.key,
+						slice,
+						of: parts,
+						alerts: project.alerts && this.rng.chance(0.4),
+					});
+				}
+			}
+		}
+	}
+
+	/** The random happenings of one day, in time order (each picks among what exists at that point of the plan). */
+	happenings(day: number): void {
+		const r = this.rates;
+		const kinds: Array<[keyof Rates, number]> = Object.entries(r) as Array<[keyof Rates, number]>;
+		const planned: Array<{ at: number; kind: keyof Rates }> = [];
+		for (const [kind, rate] of kinds) {
+			const count = poisson(this.rng, rate);
+			for (let n = 0; n < count; n++) {
+				// Weather comes mostly while the plans crawl (00:00–12:00 UTC), when the API is busy and lists move.
+				const busy = CRAWL_HOURS_WEATHER.has(kind) && this.rng.chance(0.7);
+				const span = busy ? DAY / 2 : DAY;
+				planned.push({ at: day + Math.floor(this.rng.next() * span), kind });
+			}
+		}
+		planned.sort((a, b) => a.at - b.at);
+		for (const { at, kind } of planned) this.happen(at, kind);
+	}
+
+	private happen(at: number, kind: keyof Rates): void {
+		const rng = this.rng;
+		const live = this.alive((c) => !c.archived && !(c.group && this.isArchived(c.project)));
+		const projects = live.filter((c) => !c.group);
+		switch (kind) {
+			case 'createProject': {
+				const project = this.createProject(at);
+				this.events.push({
+					at: at + rng.int(1, 30) * MINUTE,
+					kind: 'addKeywords',
+					key: project.key,
+					count: project.size,
+				});
+				return;
+			}
+			case 'createGroup': {
+				if (projects.length === 0) return;
+				const group = this.createGroup(at, rng.pick(projects));
+				this.events.push({
+					at: at + rng.int(1, 30) * MINUTE,
+					kind: 'addKeywords',
+					key: group.key,
+					count: group.size,
+				});
+				return;
+			}
+			case 'rename': {
+				if (live.length === 0) return;
+				const target = rng.pick(live);
+				const name = target.group
+					? this.freshName(GROUP_NAMES, ODD_GROUP_NAMES, target.project)
+					: this.freshName(PROJECT_NAMES, ODD_PROJECT_NAMES, null);
+				target.name = name;
+				this.events.push({ at, kind: 'rename', key: target.key, name });
+				return;
+			}
+			case 'archive': {
+				if (live.length === 0 || projects.length <= 2) return;
+				const target = rng.pick(live);
+				target.archived = true;
+				this.events.push({ at, kind: 'archive', key: target.key });
+				if (rng.chance(0.7)) {
+					const back = at + rng.int(60, 36 * 60) * MINUTE;
+					this.events.push({ at: back, kind: 'restore', key: target.key });
+					// The planner treats it as back at once: later happenings may pick it (they do nothing while archived).
+					target.archived = false;
+				}
+				return;
+			}
+			case 'delete': {
+				if (live.length === 0 || projects.length <= 2) return;
+				const target = rng.pick(live);
+				target.deleted = true;
+				for (const c of this.containers.values()) if (c.project === target.key) c.deleted = true;
+				this.events.push({ at, kind: 'delete', key: target.key });
+				return;
+			}
+			case 'addKeywords': {
+				if (live.length === 0) return;
+				const count = rng.chance(0.8) ? rng.int(5, 150) : rng.int(150, 800);
+				this.events.push({ at, kind: 'addKeywords', key: rng.pick(live).key, count });
+				return;
+			}
+			case 'deleteKeywords': {
+				if (live.length === 0) return;
+				this.events.push({
+					at,
+					kind: 'deleteKeywords',
+					key: rng.pick(live).key,
+					percent: rng.chance(0.1) ? 100 : rng.int(2, 30),
+					salt: rng.int(1, 1_000_000),
+				});
+				return;
+			}
+			case 'refresh': {
+				if (live.length === 0) return;
+				const target = rng.pick(live);
+				this.events.push({ at, kind: 'refresh', key: target.key, withGroups: !target.group });
+				return;
+			}
+			case 'alerts': {
+				if (live.length === 0) return;
+				const count = rng.chance(0.85) ? rng.int(5, 120) : rng.int(200, 1_500);
+				this.events.push({ at, kind: 'alerts', key: rng.pick(live).key, count });
+				return;
+			}
+			case 'lateAlerts': {
+				if (live.length === 0) return;
+				this.events.push({
+					at,
+					kind: 'lateAlerts',
+					key: rng.pick(live).key,
+					count: rng.int(1, 5),
+					lateBySeconds: rng.int(1, 240),
+				});
+				return;
+			}
+			case 'churn':
+				this.events.push({
+					at,
+					kind: 'churn',
+					until: at + rng.int(10, 60) * MINUTE,
+					everyPages: rng.int(1, 3),
+					deleteKeywords: rng.int(0, 3),
+					crawlKeywords: rng.int(1, 10),
+					addKeywords: rng.int(0, 3),
+					addAlerts: rng.int(0, 10),
+				});
+				return;
+			case 'latency':
+				this.events.push({
+					at,
+					kind: 'latency',
+					until: at + rng.int(5, 40) * MINUTE,
+					ms: rng.int(20, 200),
+				});
+				return;
+			case 'fault429':
+				this.events.push({
+					at,
+					kind: 'fault',
+					polls: rng.int(1, 3),
+					times: rng.int(1, 4),
+					status: 429,
+					// Retry-After: 0 costs the retries no wall time; a few ask for a real second.
+					retryAfter: rng.chance(0.95) ? '0' : '1',
+				});
+				return;
+			case 'fault5xx':
+				this.events.push({
+					at,
+					kind: 'fault',
+					polls: rng.int(1, 3),
+					times: rng.int(1, 6),
+					status: rng.pick([500, 502, 503]),
+					// Most answer with Retry-After: 0 so the retries cost no wall time; a few back off for real.
+					retryAfter: rng.chance(0.9) ? '0' : undefined,
+					drop: rng.chance(0.05),
+				});
+				return;
+			case 'projectFault': {
+				const targets = projects;
+				if (targets.length === 0) return;
+				this.events.push({
+					at,
+					kind: 'projectFault',
+					key: rng.pick(targets).key,
+					until: at + HOUR,
+					status: rng.pick([500, 500, 503]),
+				});
+				return;
+			}
+			case 'restart':
+				this.events.push({ at, kind: 'restart', downMs: rng.int(0, 180) * 1_000 });
+				return;
+			case 'kill':
+				this.events.push({ at, kind: 'kill' });
+				return;
+			case 'budget':
+				this.events.push({
+					at,
+					kind: 'budget',
+					until: at + rng.int(10, 90) * MINUTE,
+					timeoutMs: rng.pick([3_000, 4_000, 5_000]),
+				});
+				return;
+			case 'overlap':
+				this.events.push({ at, kind: 'overlap', stallMs: rng.int(100, 400) });
+				return;
+		}
+	}
+
+	private isArchived(key: ContainerKey): boolean {
+		return this.containers.get(key)?.archived ?? false;
+	}
+}
+
+/** The plan of a seed. */
+export function planAccountLife(options: PlanOptions): Plan {
+	const planner = new Planner(options);
+	planner.initialAccount();
+	const initial = [...planner.containers.values()].map((c) => ({ key: c.key, name: c.name }));
+	for (let d = 0; d < options.days; d++) {
+		const day = SIM_EPOCH + d * DAY;
+		planner.crawls(day);
+		planner.happenings(day);
+	}
+	const events = planner.events
+		.filter((e) => e.at < SIM_EPOCH + options.days * DAY)
+		.map((e, n) => ({ e, n }))
+		// Stable: events at one instant keep the order they were planned in (a group after its project).
+		.sort((a, b) => a.e.at - b.e.at || a.n - b.n)
+		.map(({ e }) => e);
+	return { seed: options.seed, days: options.days, initial, events };
+}
+
+/** A short human description of an event, for reports. */
+export function describeEvent(event: WorldEvent): string {
+	const t = `${new Date(event.at).toISOString().slice(5, 19).replace('T', ' ')}`;
+	const { at: _at, kind, ...rest } = event;
+	return `${t} ${kind} ${JSON.stringify(rest)}`;
+}

@@ -1,0 +1,617 @@
+/**
+ * One simulation through n8n's engine: a seed's account life (plan.ts) applied to the fake API in this process on a
+ * virtual clock (world.ts), the Keyword.com Trigger polled as n8n polls it in one scheduler mode (n8n-model.ts), and
+ * the checker (checker.ts) looking at every poll. Nothing sleeps: the clock jumps from one event to the next; only the
+ * API's latency spikes and the trigger's own retries take real time.
+ *
+ * A simulation = seed + days + poll interval + scheduler mode + trigger settings (+ the plan, when replaying a shrunk
+ * one). The same simulation gives the same events, the same polls and the same verdict.
+ */
+import type {
+	IDataObject,
+	INodeParameters,
+	INodeType,
+	IPollFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+import { FakeKeywordApi, type FakeBehaviour } from '../fake-api';
+import { Prng } from '../fake-api/prng';
+import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import {
+	Checker,
+	type ScopeSetting,
+	type Summary,
+	type Violation,
+	type ViolationKind,
+} from './checker';
+import { DEFAULT_POLL_TIMEOUT_MS, N8nModel, type PollRun } from './n8n-model';
+import {
+	MINUTE,
+	SIM_EPOCH,
+	WEATHER_KINDS,
+	describeEvent,
+	planAccountLife,
+	type ContainerKey,
+	type Plan,
+	type Rates,
+	type Scheduler,
+	type WorldEvent,
+} from './plan';
+import { InProcessDriver, World, projectPaths } from './world';
+
+export type TriggerEvent = 'newAlert' | 'keywordUpdated';
+
+/** Changes what a poll returned before n8n sees it (for proving the checker catches a broken trigger). */
+export type PollWrapper = (
+	items: INodeExecutionData[][] | null,
+	context: { poll: IPollFunctions; api: FakeKeywordApi; activationAt: number },
+) => INodeExecutionData[][] | null;
+
+export interface SimulationConfig {
+	seed: string;
+	days: number;
+	/** Minutes between polls (n8n's Poll Times). Default 5. */
+	intervalMinutes?: number;
+	scheduler: Scheduler;
+	event: TriggerEvent;
+	/** Default: drawn from the seed (every project, one project with or without its groups, one group). */
+	scope?: ScopeSetting;
+	/** The fake's answers where the document leaves them open; default drawn from the seed. */
+	behaviour?: Pick<FakeBehaviour, 'alertOrder' | 'historyOrder'>;
+	rates?: Partial<Rates>;
+	/** Replay this plan instead of the seed's (a shrunk one). */
+	plan?: Plan;
+	/** Polls without events or weather at the end, so that everything due can be emitted. Default 4. */
+	quietPolls?: number;
+	/** Stop at the first violation (for shrinking). */
+	stopAtFirstViolation?: boolean;
+	/** Stop at this world time (ms): the events after it are not applied. */
+	until?: number;
+	wrapPoll?: PollWrapper;
+	/** Progress lines. */
+	log?: (line: string) => void;
+	/** Node type version (default 2, output raw). */
+	typeVersion?: number;
+}
+
+export interface PollLogEntry {
+	index: number;
+	at: number;
+	label: string;
+	items: number;
+	requests: number;
+	wallMs: number;
+	error?: string;
+}
+
+export interface SimulationResult {
+	config: Omit<SimulationConfig, 'wrapPoll' | 'log' | 'plan'>;
+	scope: ScopeSetting;
+	behaviour: Pick<FakeBehaviour, 'alertOrder' | 'historyOrder'>;
+	plan: Plan;
+	summary: Summary;
+	violations: Violation[];
+	/** At the first violation: the world events and polls just before it. */
+	context?: { violation: Violation; events: string[]; polls: PollLogEntry[] };
+	eventsApplied: number;
+	eventsSkipped: number;
+	/** How many polls had each kind of weather. */
+	pollKinds: Record<string, number>;
+	wallMs: number;
+}
+
+/** How the fake answers where the API document leaves it open, for a seed. */
+export function drawBehaviour(seed: string): Pick<FakeBehaviour, 'alertOrder' | 'historyOrder'> {
+	const rng = new Prng(`api-behaviour:${seed}`);
+	return {
+		alertOrder: rng.pick(['as-asked', 'as-asked', 'newest-first', 'oldest-first'] as const),
+		historyOrder: rng.pick(['newest-first', 'newest-first', 'oldest-first'] as const),
+	};
+}
+
+/** The trigger's scope for a seed (its own generator, so a plan's events do not change it). */
+export function drawScope(seed: string, plan: Plan): ScopeSetting {
+	const rng = new Prng(`trigger-settings:${seed}`);
+	const projects = plan.initial.filter((c) => !c.key.includes('/'));
+	const roll = rng.next();
+	if (roll < 0.45 || projects.length === 0) return {};
+	const project = rng.pick(projects);
+	const groups = plan.initial.filter((c) => c.key.startsWith(`${project.key}/`));
+	if (roll < 0.65) return { project: project.name, includeGroups: true };
+	if (roll < 0.8 || groups.length === 0) return { project: project.name, includeGroups: false };
+	return { project: project.name, group: rng.pick(groups).name };
+}
+
+function scopeKeys(scope: ScopeSetting, plan: Plan): ContainerKey[] {
+	if (!scope.project) return [];
+	const project = plan.initial.find((c) => !c.key.includes('/') && c.name === scope.project);
+	if (!project) return [];
+	if (!scope.group) return [project.key];
+	const group = plan.initial.find(
+		(c) => c.key.startsWith(`${project.key}/`) && c.name === scope.group,
+	);
+	return group ? [group.key] : [];
+}
+
+function triggerParameters(event: TriggerEvent, scope: ScopeSetting): INodeParameters {
+	const parameters: INodeParameters = { event, output: 'raw' };
+	if (scope.project) parameters.project = { __rl: true, mode: 'name', value: scope.project };
+	if (scope.group) parameters.group = { __rl: true, mode: 'name', value: scope.group };
+	if (scope.project && !scope.group && scope.includeGroups === false)
+		parameters.options = { includeGroups: false };
+	return parameters;
+}
+
+/** The trigger, or the trigger with its poll outcome changed by `wrap`. */
+function triggerType(
+	wrap: PollWrapper | undefined,
+	api: FakeKeywordApi,
+	activation: { at: number },
+): INodeType {
+	const trigger = new KeywordComTrigger();
+	if (!wrap) return trigger;
+	const poll = trigger.poll;
+	trigger.poll = async function (this: IPollFunctions) {
+		const items = await poll.call(this);
+		return wrap(items, { poll: this, api, activationAt: activation.at });
+	};
+	return trigger;
+}
+
+interface Queued {
+	at: number;
+	seq: number;
+	type: 'event' | 'tick' | 'start';
+	event?: WorldEvent;
+}
+
+/** A small binary heap ordered by time, then by insertion. */
+class Timeline {
+	private heap: Queued[] = [];
+	private seq = 0;
+
+	push(item: Omit<Queued, 'seq'>): void {
+		const entry = { ...item, seq: this.seq++ };
+		const h = this.heap;
+		h.push(entry);
+		let i = h.length - 1;
+		while (i > 0) {
+			const parent = (i - 1) >> 1;
+			if (!Timeline.less(h[i], h[parent])) break;
+			[h[i], h[parent]] = [h[parent], h[i]];
+			i = parent;
+		}
+	}
+
+	peek(): Queued | undefined {
+		return this.heap[0];
+	}
+
+	pop(): Queued | undefined {
+		const h = this.heap;
+		if (h.length === 0) return undefined;
+		const top = h[0];
+		const last = h.pop()!;
+		if (h.length > 0) {
+			h[0] = last;
+			let i = 0;
+			for (;;) {
+				const l = 2 * i + 1;
+				const r = l + 1;
+				let m = i;
+				if (l < h.length && Timeline.less(h[l], h[m])) m = l;
+				if (r < h.length && Timeline.less(h[r], h[m])) m = r;
+				if (m === i) break;
+				[h[i], h[m]] = [h[m], h[i]];
+				i = m;
+			}
+		}
+		return top;
+	}
+
+	private static less(a: Queued, b: Queued): boolean {
+		return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+	}
+}
+
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function simulate(config: SimulationConfig): Promise<SimulationResult> {
+	const started = performance.now();
+	const interval = (config.intervalMinutes ?? 5) * MINUTE;
+	const plan =
+		config.plan ??
+		planAccountLife({
+			seed: config.seed,
+			days: config.days,
+			scheduler: config.scheduler,
+			rates: config.rates,
+			renames: renamesSupported(),
+		});
+	const scope = config.scope ?? drawScope(config.seed, plan);
+	const behaviour = config.behaviour ?? drawBehaviour(config.seed);
+	const log = config.log ?? (() => {});
+
+	const clock = { now: SIM_EPOCH - 3 * 60 * MINUTE };
+	const api = new FakeKeywordApi({
+		seed: 'empty',
+		now: () => clock.now,
+		token: `sim-${config.seed}-token`,
+	});
+	api.setBehaviour(behaviour);
+	await api.start();
+	const driver = new InProcessDriver(api, clock);
+	const checker = new Checker({ event: config.event, scope, scopeKeys: scopeKeys(scope, plan) });
+	const world = new World(driver, checker);
+	const activation = { at: SIM_EPOCH };
+	const model = new N8nModel(config.scheduler, {
+		nodeType: triggerType(config.wrapPoll, api, activation),
+		typeVersion: config.typeVersion ?? 2,
+		parameters: triggerParameters(config.event, scope),
+		credentials: { keywordComApi: { apiToken: api.token, baseUrl: api.baseUrl } },
+	});
+
+	const recentEvents: string[] = [];
+	const recentPolls: PollLogEntry[] = [];
+	let context: SimulationResult['context'];
+	let stop = false;
+	checker.onViolation = (violation) => {
+		if (!context)
+			context = { violation, events: recentEvents.slice(-10), polls: recentPolls.slice(-10) };
+		if (config.stopAtFirstViolation) stop = true;
+	};
+	const remember = <T>(list: T[], entry: T) => {
+		list.push(entry);
+		if (list.length > 10) list.shift();
+	};
+
+	// The timeline: the plan's events (none in the second of a poll: a poll reads one instant of the account), the
+	// polls, and n8n's starts after stops.
+	const end = config.until ?? SIM_EPOCH + plan.days * 24 * 60 * MINUTE;
+	const timeline = new Timeline();
+	for (const event of plan.events) {
+		if (event.at >= end) continue;
+		let at = event.at;
+		if (at >= SIM_EPOCH && (at - SIM_EPOCH) % interval < 1_000) at += 1_000;
+		timeline.push({ at, type: 'event', event: { ...event, at } as WorldEvent });
+	}
+	const quiet = config.quietPolls ?? 4;
+	const lastTick = Math.ceil((end - SIM_EPOCH) / interval) + quiet;
+	for (let k = 1; k <= lastTick; k++) timeline.push({ at: SIM_EPOCH + k * interval, type: 'tick' });
+	const quietFrom = SIM_EPOCH + (lastTick - quiet + 1) * interval;
+
+	// Weather in force
+	const latency: Array<{ at: number; until: number; ms: number }> = [];
+	const budgets: Array<{ at: number; until: number; timeoutMs: number }> = [];
+	const projectFaults: Array<{ at: number; until: number; key: ContainerKey; status: number }> = [];
+	const churns: Array<Extract<WorldEvent, { kind: 'churn' }>> = [];
+	let faults: Array<Extract<WorldEvent, { kind: 'fault' }> & { left: number }> = [];
+	let killNext = false;
+	let overlapNext: number | null = null;
+	let down = false;
+	let excuseNext = false;
+	let pollIndex = 0;
+	let eventsApplied = 0;
+
+	const pollKinds: Record<string, number> = {};
+	const observe = (
+		run: PollRun,
+		at: number,
+		label: string,
+		requests: number,
+		excused: boolean,
+		excusedProjects: Set<ContainerKey>,
+		budgetMs: number | undefined,
+	) => {
+		const index = pollIndex++;
+		for (const part of label.split(', ')) pollKinds[part] = (pollKinds[part] ?? 0) + 1;
+		const inScope = world
+			.containers()
+			.filter(
+				(c) =>
+					!c.hidden &&
+					(scope.project
+						? c.name === scope.project || c.name.startsWith(`${scope.project}[sub]`)
+						: true),
+			).length;
+		remember(recentPolls, {
+			index,
+			at,
+			label,
+			items: run.items?.length ?? 0,
+			requests,
+			wallMs: Math.round(run.wallMs),
+			error: run.error?.message.slice(0, 160),
+		});
+		checker.poll({
+			index,
+			at,
+			label,
+			excused,
+			excusedProjects,
+			items: run.items,
+			requests,
+			stateBytes: run.stateBytes,
+			containersInScope: inScope,
+			wallMs: run.wallMs,
+			budgetMs,
+		});
+	};
+
+	const applyEvent = async (event: WorldEvent) => {
+		clock.now = Math.max(clock.now, event.at);
+		if (WEATHER_KINDS.has(event.kind)) {
+			switch (event.kind) {
+				case 'latency':
+					latency.push(event);
+					break;
+				case 'budget':
+					budgets.push(event);
+					break;
+				case 'projectFault':
+					projectFaults.push(event);
+					break;
+				case 'churn':
+					churns.push(event);
+					break;
+				case 'fault':
+					faults.push({ ...event, left: event.polls });
+					break;
+				case 'kill':
+					killNext = true;
+					break;
+				case 'overlap':
+					if (config.scheduler === 'in-memory') overlapNext = event.stallMs;
+					break;
+				case 'restart':
+					if (!down) {
+						model.stop();
+						down = true;
+						timeline.push({ at: event.at + Math.max(1_000, event.downMs), type: 'start' });
+					}
+					break;
+			}
+			remember(recentEvents, describeEvent(event));
+			return;
+		}
+		if (await world.apply(event)) {
+			eventsApplied++;
+			remember(recentEvents, describeEvent(event));
+		}
+	};
+
+	/** Sets up the weather of a poll at `at`; returns what excuses it and the timeout in force. */
+	const weatherFor = async (at: number, quietNow: boolean) => {
+		const excusedProjects = new Set<ContainerKey>();
+		let excused = false;
+		if (quietNow) {
+			await driver.setLatency(0);
+			return { excused, excusedProjects, timeoutMs: DEFAULT_POLL_TIMEOUT_MS };
+		}
+		const spike = latency.find((w) => w.at <= at && at < w.until);
+		await driver.setLatency(spike?.ms ?? 0);
+		if (spike) excused = true;
+		const budget = budgets.find((w) => w.at <= at && at < w.until);
+		if (budget) excused = true;
+		const churn = churns.find((w) => w.at <= at && at < w.until);
+		if (churn && driver.setChurn) {
+			// Lists move under a read: not an excuse (the trigger promises exactly once through it).
+			const { everyPages, deleteKeywords, crawlKeywords, addKeywords, addAlerts } = churn;
+			await driver.setChurn({ everyPages, deleteKeywords, crawlKeywords, addKeywords, addAlerts });
+		}
+		for (const fault of faults) {
+			if (fault.left <= 0) continue;
+			fault.left--;
+			excused = true;
+			await driver.injectFault({
+				times: fault.times,
+				status: fault.status,
+				retryAfter: fault.retryAfter,
+				kind: fault.drop ? 'drop' : 'status',
+			});
+		}
+		faults = faults.filter((f) => f.left > 0);
+		for (const window of projectFaults) {
+			if (!(window.at <= at && at < window.until)) continue;
+			const name = world.fullName(window.key);
+			if (name === undefined) continue;
+			excusedProjects.add(window.key);
+			await driver.injectFault({ path: projectPaths(name), times: 100_000, status: window.status });
+		}
+		return { excused, excusedProjects, timeoutMs: budget?.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS };
+	};
+
+	const afterPoll = async () => {
+		await driver.clearFaults();
+		await driver.setLatency(0);
+		if (driver.setChurn) await driver.setChurn(null);
+		// What churn changed during the poll is truth before the poll's items are checked.
+		await world.harvestChurn();
+		return await driver.takeRequestCount();
+	};
+
+	try {
+		// The account before activation
+		while (timeline.peek() && timeline.peek()!.at < SIM_EPOCH) {
+			const item = timeline.pop()!;
+			if (item.event) await applyEvent(item.event);
+		}
+		clock.now = SIM_EPOCH;
+		await driver.takeRequestCount();
+		checker.activated(SIM_EPOCH);
+		const first = await model.activate();
+		observe(first, SIM_EPOCH, 'activation', await afterPoll(), false, new Set(), first.budgetMs);
+		log(`activation: ${first.error ? `failed: ${first.error.message}` : 'ok'}`);
+
+		let lastReport = performance.now();
+		while (!stop) {
+			const item = timeline.pop();
+			if (!item) break;
+			if (item.type === 'event') {
+				await applyEvent(item.event!);
+				continue;
+			}
+			clock.now = item.at;
+			const quietNow = item.at >= quietFrom;
+			if (item.type === 'start') {
+				down = false;
+				excuseNext = true;
+				if (model.durable) continue; // the durable scheduler runs no activation poll at a start
+				const weather = await weatherFor(item.at, quietNow);
+				const run = (await model.start())!;
+				observe(
+					run,
+					item.at,
+					'start (activation poll)',
+					await afterPoll(),
+					true,
+					weather.excusedProjects,
+					undefined,
+				);
+				continue;
+			}
+			// A scheduled poll
+			if (down) {
+				if (!quietNow) continue; // missed while n8n is down
+				down = false;
+				await model.start();
+			}
+			const weather = await weatherFor(item.at, quietNow);
+			let excused = weather.excused || excuseNext;
+			excuseNext = false;
+			const timeoutMs = weather.timeoutMs;
+			if (killNext && !quietNow) {
+				killNext = false;
+				const run = await model.killedPoll(timeoutMs);
+				observe(
+					run,
+					item.at,
+					'killed mid-way',
+					await afterPoll(),
+					true,
+					weather.excusedProjects,
+					undefined,
+				);
+				model.stop();
+				down = true;
+				timeline.push({ at: item.at + 30_000, type: 'start' });
+				continue;
+			}
+			if (overlapNext !== null && !quietNow && !model.durable) {
+				const stallMs = overlapNext;
+				overlapNext = null;
+				// This poll hangs on its first request; the next one starts meanwhile, on the same workflow in memory.
+				let hung = false;
+				await driver.injectFault({
+					path: { test: () => (hung ? false : (hung = true)) } as unknown as RegExp,
+					times: 1,
+					kind: 'stall',
+					stallMs,
+				});
+				let settled = false;
+				const firstPoll = model.poll(timeoutMs).finally(() => (settled = true));
+				while (!hung && !settled) await sleep(1);
+				let next = timeline.pop();
+				while (next && next.type === 'event') {
+					await applyEvent(next.event!);
+					next = timeline.pop();
+				}
+				if (!next) {
+					await firstPoll;
+					break;
+				}
+				clock.now = next.at;
+				const secondPoll = next.type === 'tick' ? model.poll(timeoutMs) : undefined;
+				const [a, b] = await Promise.all([firstPoll, secondPoll]);
+				const requests = await afterPoll();
+				observe(
+					a,
+					item.at,
+					'overlapping (first)',
+					requests,
+					true,
+					weather.excusedProjects,
+					undefined,
+				);
+				if (b)
+					observe(b, next.at, 'overlapping (second)', 0, true, weather.excusedProjects, undefined);
+				else timeline.push(next);
+				continue;
+			}
+			const run = await model.poll(timeoutMs);
+			if (run.abandoned) excused = true;
+			let label = weatherLabel(item.at, { spike: latency, budgets, excused, run });
+			if (weather.excusedProjects.size > 0)
+				label += `, ${[...weather.excusedProjects].join(' ')} failing`;
+			observe(
+				run,
+				item.at,
+				label,
+				await afterPoll(),
+				excused,
+				weather.excusedProjects,
+				run.budgetMs,
+			);
+			if (performance.now() - lastReport > 10_000) {
+				lastReport = performance.now();
+				log(
+					`${new Date(item.at).toISOString()} poll ${pollIndex}: ${checker.violations.length} violations`,
+				);
+			}
+		}
+		if (!stop) checker.finish(clock.now);
+	} finally {
+		await api.stop();
+	}
+
+	const { wrapPoll: _w, log: _l, plan: _p, ...rest } = config;
+	return {
+		config: rest,
+		scope,
+		behaviour,
+		plan,
+		summary: checker.summary(),
+		violations: checker.violations,
+		context,
+		eventsApplied,
+		eventsSkipped: world.skipped,
+		pollKinds,
+		wallMs: Math.round(performance.now() - started),
+	};
+}
+
+function weatherLabel(
+	at: number,
+	w: {
+		spike: Array<{ at: number; until: number; ms: number }>;
+		budgets: Array<{ at: number; until: number; timeoutMs: number }>;
+		excused: boolean;
+		run: PollRun;
+	},
+): string {
+	const parts = ['poll'];
+	const spike = w.spike.find((s) => s.at <= at && at < s.until);
+	if (spike) parts.push(`latency ${spike.ms} ms`);
+	const budget = w.budgets.find((b) => b.at <= at && at < b.until);
+	if (budget) parts.push(`timeout ${budget.timeoutMs} ms`);
+	if (w.run.abandoned) parts.push('abandoned');
+	if (w.run.error) parts.push('failed');
+	if (w.excused) parts.push('(excused)');
+	return parts.join(', ');
+}
+
+/** Whether the fake can rename projects and groups (branch h-fake adds it). */
+export function renamesSupported(): boolean {
+	return (
+		typeof (FakeKeywordApi.prototype as unknown as { renameContainer?: unknown })
+			.renameContainer === 'function'
+	);
+}
+
+/** The violation kinds of a result, first one first. */
+export function violationKinds(result: SimulationResult): ViolationKind[] {
+	return [...new Set(result.violations.map((v) => v.kind))];
+}
+
+export type { IDataObject };

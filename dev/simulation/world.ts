@@ -1,0 +1,540 @@
+/**
+ * The world: the account of a plan (plan.ts) applied to the fake API through a driver, and the truth it leaves
+ * behind for the checker (what became visible when, and which projects and groups went away when).
+ *
+ * Two drivers: `InProcessDriver` (this file) changes a `FakeKeywordApi` in this process on a virtual clock, for the
+ * simulation through n8n's engine; `ControlDriver` (control-driver.ts) changes a fake running as a process through its
+ * control routes on the real clock, for the simulation in a real n8n. The world itself never looks at the trigger.
+ */
+import type { FakeKeywordApi } from '../fake-api';
+import type { Alert } from '../fake-api/state';
+import { Prng } from '../fake-api/prng';
+import type { ContainerKey, WorldEvent } from './plan';
+
+/** One crawl of one keyword, as the API shows it afterwards. */
+export interface CrawlTruth {
+	id: string;
+	/** Unix seconds. */
+	crawledAt: number;
+	/** The rank of this crawl; 0 = outside the top results. */
+	rank: number;
+	/** The keyword's project or group (full name) at the crawl. */
+	category: string;
+}
+
+export interface AlertTruth {
+	id: string;
+	/** Unix seconds. */
+	createdAt: number;
+	category: string;
+	prevrank: number;
+	result: number;
+}
+
+export interface FaultOrder {
+	/** Default: every API path. */
+	path?: RegExp;
+	times: number;
+	status?: number;
+	retryAfter?: string;
+	kind?: 'status' | 'drop' | 'stall';
+	stallMs?: number;
+}
+
+/** What the world needs from a fake API. Names are full names (`<project>[sub]<group>` for a group). */
+export interface WorldDriver {
+	/** 'virtual': the world sets the fake's clock; 'real': the fake runs on the real clock. */
+	readonly clock: 'virtual' | 'real';
+	now(): number;
+	/** Virtual clock only. */
+	setNow(ms: number): void;
+	createContainer(name: string): Promise<void>;
+	/** False when the fake cannot rename. */
+	renameContainer(name: string, newName: string): Promise<boolean>;
+	setArchived(name: string, archived: boolean): Promise<void>;
+	deleteContainer(name: string): Promise<void>;
+	addKeywords(name: string, count: number, tracked: boolean): Promise<void>;
+	/** The container's own keywords, in list order. */
+	keywordIds(name: string): Promise<string[]>;
+	deleteKeywords(ids: string[]): Promise<void>;
+	crawl(ids: string[], alerts: boolean): Promise<{ crawls: CrawlTruth[]; alerts: AlertTruth[] }>;
+	/** `createdAt` (Unix seconds): alerts stamped earlier than now (arriving late). */
+	addAlerts(name: string, count: number, createdAt?: number): Promise<AlertTruth[]>;
+	/** Lists changing between two page requests (the fake's churn), where the fake can. */
+	setChurn?(spec: ChurnSpec | null): Promise<void>;
+	/** What churn changed since the last call. */
+	takeChurn?(): Promise<ChurnHarvest>;
+	setLatency(ms: number): Promise<void>;
+	injectFault(order: FaultOrder): Promise<void>;
+	clearFaults(): Promise<void>;
+	/** API requests the fake received since the last call (the driver's own left out). */
+	takeRequestCount(): Promise<number>;
+	/** Whether the fake can change the data right after answering a request (for changes in the middle of a poll). */
+	readonly midPoll: boolean;
+}
+
+export interface ChurnSpec {
+	everyPages: number;
+	deleteKeywords: number;
+	crawlKeywords: number;
+	addKeywords: number;
+	addAlerts: number;
+}
+
+/** What churn changed. */
+export interface ChurnHarvest {
+	/** Crawls (rank unknown, -1, when the keyword was deleted again meanwhile). */
+	crawls: CrawlTruth[];
+	/** Keywords added with ranks from an earlier crawl. */
+	added: CrawlTruth[];
+	deleted: string[];
+	alerts: AlertTruth[];
+}
+
+/** A keyword update or an alert that became visible in the API. */
+export interface Fact {
+	kind: 'alert' | 'keyword';
+	/** `a:<id>` or `k:<id>@<crawled_at>`: what the trigger must emit once. */
+	key: string;
+	id: string;
+	/** crawled_at or created_at, Unix seconds. */
+	at: number;
+	/** Full name of its project or group when it happened. */
+	category: string;
+	container?: ContainerKey;
+	project?: ContainerKey;
+	/** When it became visible (ms, the world's clock). */
+	visibleAt: number;
+	/** Keyword: the rank of the crawl (null outside the top results; undefined: not known). Alert: `result`. */
+	rank: number | null | undefined;
+	prevrank?: number;
+	/** Neither owed nor forbidden (a keyword added with ranks from an earlier crawl). */
+	tolerated?: boolean;
+}
+
+/** Where the world reports the truth (the checker). */
+export interface TruthSink {
+	fact(fact: Fact): void;
+	/** A project or group left the account's active list (archived, deleted) or changed name, at `at` (ms). */
+	containerChanged(
+		key: ContainerKey,
+		project: ContainerKey,
+		at: number,
+		change: 'archived' | 'deleted' | 'renamed',
+	): void;
+	keywordsDeleted(ids: string[], at: number): void;
+}
+
+/** A project or group as the world knows it. */
+interface Placed {
+	key: ContainerKey;
+	project: ContainerKey;
+	/** Project name, or the group's own name. */
+	name: string;
+	group: boolean;
+	archived: boolean;
+	deleted: boolean;
+}
+
+export const SUB = '[sub]';
+
+export class World {
+	private readonly placed = new Map<ContainerKey, Placed>();
+	/** What the last applied events did (for reports). */
+	readonly log: string[] = [];
+	skipped = 0;
+
+	constructor(
+		readonly driver: WorldDriver,
+		private readonly sink: TruthSink,
+	) {}
+
+	fullName(key: ContainerKey): string | undefined {
+		const c = this.placed.get(key);
+		if (!c || c.deleted) return undefined;
+		if (!c.group) return c.name;
+		const project = this.placed.get(c.project);
+		return project ? `${project.name}${SUB}${c.name}` : undefined;
+	}
+
+	/** Key of the container now called `name` (full name). */
+	keyOf(name: string): ContainerKey | undefined {
+		for (const c of this.placed.values())
+			if (!c.deleted && this.fullName(c.key) === name) return c.key;
+		return undefined;
+	}
+
+	projectOf(key: ContainerKey): ContainerKey | undefined {
+		return this.placed.get(key)?.project;
+	}
+
+	/** Live (not deleted) containers: key and full name. */
+	containers(): Array<{ key: ContainerKey; name: string; project: ContainerKey; hidden: boolean }> {
+		const out: Array<{ key: ContainerKey; name: string; project: ContainerKey; hidden: boolean }> =
+			[];
+		for (const c of this.placed.values()) {
+			const name = this.fullName(c.key);
+			if (name !== undefined)
+				out.push({ key: c.key, name, project: c.project, hidden: this.isHidden(c.key) });
+		}
+		return out;
+	}
+
+	/** Archived, or in an archived project, or gone. */
+	isHidden(key: ContainerKey): boolean {
+		const c = this.placed.get(key);
+		if (!c || c.deleted) return true;
+		if (c.archived) return true;
+		return c.group && (this.placed.get(c.project)?.archived ?? true);
+	}
+
+	private live(key: ContainerKey): Placed | undefined {
+		const c = this.placed.get(key);
+		return c && !c.deleted ? c : undefined;
+	}
+
+	private nameTaken(name: string): boolean {
+		return this.keyOf(name) !== undefined;
+	}
+
+	/** Applies one account event (weather is the runner's); false when it could not apply (it then did nothing). */
+	async apply(event: WorldEvent): Promise<boolean> {
+		const done = await this.applyEvent(event);
+		if (!done) this.skipped++;
+		return done;
+	}
+
+	private async applyEvent(event: WorldEvent): Promise<boolean> {
+		const d = this.driver;
+		const at = event.at;
+		switch (event.kind) {
+			case 'createProject': {
+				if (this.placed.has(event.key) || this.nameTaken(event.name)) return false;
+				await d.createContainer(event.name);
+				this.placed.set(event.key, {
+					key: event.key,
+					project: event.key,
+					name: event.name,
+					group: false,
+					archived: false,
+					deleted: false,
+				});
+				return true;
+			}
+			case 'createGroup': {
+				const projectKey = event.key.split('/')[0];
+				const project = this.live(projectKey);
+				if (!project || this.placed.has(event.key)) return false;
+				const full = `${project.name}${SUB}${event.name}`;
+				if (this.nameTaken(full)) return false;
+				await d.createContainer(full);
+				this.placed.set(event.key, {
+					key: event.key,
+					project: projectKey,
+					name: event.name,
+					group: true,
+					archived: false,
+					deleted: false,
+				});
+				return true;
+			}
+			case 'rename': {
+				const c = this.live(event.key);
+				const old = this.fullName(event.key);
+				if (!c || old === undefined) return false;
+				const project = c.group ? this.live(c.project) : undefined;
+				const next = c.group ? `${project?.name ?? ''}${SUB}${event.name}` : event.name;
+				if (this.nameTaken(next)) return false;
+				if (!(await d.renameContainer(old, next))) return false;
+				c.name = event.name;
+				this.sink.containerChanged(c.key, c.project, at, 'renamed');
+				return true;
+			}
+			case 'archive':
+			case 'restore': {
+				const c = this.live(event.key);
+				const name = this.fullName(event.key);
+				const archive = event.kind === 'archive';
+				if (!c || name === undefined || c.archived === archive) return false;
+				await d.setArchived(name, archive);
+				c.archived = archive;
+				if (archive) this.sink.containerChanged(c.key, c.project, at, 'archived');
+				return true;
+			}
+			case 'delete': {
+				const c = this.live(event.key);
+				const name = this.fullName(event.key);
+				if (!c || name === undefined) return false;
+				await d.deleteContainer(name);
+				c.deleted = true;
+				if (!c.group)
+					for (const other of this.placed.values())
+						if (other.project === c.key) other.deleted = true;
+				this.sink.containerChanged(c.key, c.project, at, 'deleted');
+				return true;
+			}
+			case 'addKeywords': {
+				const name = this.fullName(event.key);
+				if (name === undefined || this.isHidden(event.key)) return false;
+				await d.addKeywords(name, event.count, event.tracked ?? false);
+				return true;
+			}
+			case 'deleteKeywords': {
+				const name = this.fullName(event.key);
+				if (name === undefined || this.isHidden(event.key)) return false;
+				const ids = await d.keywordIds(name);
+				const rng = new Prng(event.salt);
+				const chosen = ids.filter(() => rng.next() * 100 < event.percent);
+				if (chosen.length === 0) return false;
+				await d.deleteKeywords(chosen);
+				this.sink.keywordsDeleted(chosen, at);
+				return true;
+			}
+			case 'crawl': {
+				const name = this.fullName(event.key);
+				if (name === undefined || this.isHidden(event.key)) return false;
+				const ids = await d.keywordIds(name);
+				const from = Math.floor((event.slice * ids.length) / event.of);
+				const to = Math.floor(((event.slice + 1) * ids.length) / event.of);
+				if (to <= from) return false;
+				await this.crawl(ids.slice(from, to), event.alerts);
+				return true;
+			}
+			case 'refresh': {
+				const name = this.fullName(event.key);
+				if (name === undefined || this.isHidden(event.key)) return false;
+				const ids = await d.keywordIds(name);
+				if (event.withGroups) {
+					for (const c of this.containers())
+						if (c.project === event.key && c.key !== event.key && !c.hidden)
+							ids.push(...(await d.keywordIds(c.name)));
+				}
+				if (ids.length === 0) return false;
+				await this.crawl(ids, false);
+				return true;
+			}
+			case 'alerts':
+			case 'lateAlerts': {
+				const name = this.fullName(event.key);
+				if (name === undefined || this.isHidden(event.key)) return false;
+				const createdAt =
+					event.kind === 'lateAlerts'
+						? Math.floor(d.now() / 1000) - event.lateBySeconds
+						: undefined;
+				for (const alert of await d.addAlerts(name, event.count, createdAt)) this.alertFact(alert);
+				return true;
+			}
+			default:
+				return false;
+		}
+	}
+
+	private async crawl(ids: string[], alerts: boolean): Promise<void> {
+		const result = await this.driver.crawl(ids, alerts);
+		for (const crawl of result.crawls) this.crawlFact(crawl);
+		for (const alert of result.alerts) this.alertFact(alert);
+	}
+
+	private crawlFact(crawl: CrawlTruth, tolerated = false): void {
+		const container = this.keyOf(crawl.category);
+		this.sink.fact({
+			kind: 'keyword',
+			key: `k:${crawl.id}@${crawl.crawledAt}`,
+			id: crawl.id,
+			at: crawl.crawledAt,
+			category: crawl.category,
+			container,
+			project: container === undefined ? undefined : this.projectOf(container),
+			visibleAt: this.driver.now(),
+			rank: crawl.rank < 0 ? undefined : crawl.rank > 0 ? crawl.rank : null,
+			tolerated,
+		});
+	}
+
+	/** Reports what churn changed during a poll (call before the poll's items are checked). */
+	async harvestChurn(): Promise<void> {
+		if (!this.driver.takeChurn) return;
+		const churn = await this.driver.takeChurn();
+		for (const alert of churn.alerts) this.alertFact(alert);
+		// Added with ranks of a crawl before now: the trigger may or may not report that crawl.
+		for (const crawl of churn.added) this.crawlFact(crawl, true);
+		for (const crawl of churn.crawls) this.crawlFact(crawl);
+		if (churn.deleted.length > 0) this.sink.keywordsDeleted(churn.deleted, this.driver.now());
+	}
+
+	private alertFact(alert: AlertTruth): void {
+		const container = this.keyOf(alert.category);
+		this.sink.fact({
+			kind: 'alert',
+			key: `a:${alert.id}`,
+			id: alert.id,
+			at: alert.createdAt,
+			category: alert.category,
+			container,
+			project: container === undefined ? undefined : this.projectOf(container),
+			visibleAt: this.driver.now(),
+			rank: alert.result,
+			prevrank: alert.prevrank,
+		});
+	}
+}
+
+// ---------------------------------------------------------------------------------------------- in-process driver
+
+/** Methods the fake gains on branch h-fake (renames, persistent faults); used when present. */
+interface FakeExtras {
+	renameContainer?: (name: string, newName: string) => unknown;
+}
+
+/** A `FakeKeywordApi` in this process on a virtual clock: changes go straight to its state, as its handlers do. */
+export class InProcessDriver implements WorldDriver {
+	readonly clock = 'virtual' as const;
+	readonly midPoll = false;
+
+	constructor(
+		readonly api: FakeKeywordApi,
+		private readonly clockRef: { now: number },
+	) {}
+
+	now(): number {
+		return this.clockRef.now;
+	}
+
+	setNow(ms: number): void {
+		this.clockRef.now = ms;
+	}
+
+	private get state() {
+		return this.api.state;
+	}
+
+	async createContainer(name: string): Promise<void> {
+		this.state.createContainer(name);
+	}
+
+	async renameContainer(name: string, newName: string): Promise<boolean> {
+		const extras = this.api as unknown as FakeExtras;
+		if (typeof extras.renameContainer !== 'function') return false;
+		extras.renameContainer.call(this.api, name, newName);
+		return true;
+	}
+
+	async setArchived(name: string, archived: boolean): Promise<void> {
+		const c = this.state.getContainer(name);
+		c.archived = archived;
+		c.updatedAt = this.state.now();
+	}
+
+	async deleteContainer(name: string): Promise<void> {
+		this.state.deleteContainer(this.state.getContainer(name));
+	}
+
+	async addKeywords(name: string, count: number, tracked: boolean): Promise<void> {
+		this.api.addKeywords(name, count, { tracked });
+	}
+
+	async keywordIds(name: string): Promise<string[]> {
+		return this.state.getContainer(name).keywordIds.map(String);
+	}
+
+	async deleteKeywords(ids: string[]): Promise<void> {
+		this.state.deleteKeywords(ids.map(Number));
+	}
+
+	async crawl(
+		ids: string[],
+		alerts: boolean,
+	): Promise<{ crawls: CrawlTruth[]; alerts: AlertTruth[] }> {
+		const state = this.state;
+		const before = state.alerts.length;
+		const updated = state.simulateRankUpdate({ keywordIds: ids, createAlerts: alerts });
+		return {
+			crawls: updated.map((k) => ({
+				id: String(k.id),
+				crawledAt: k.crawledAt ?? 0,
+				rank: k.history[0] ?? 0,
+				category: k.container.name,
+			})),
+			alerts: state.alerts.slice(before).map(alertTruth),
+		};
+	}
+
+	async addAlerts(name: string, count: number, createdAt?: number): Promise<AlertTruth[]> {
+		return this.state.addAlerts(count, { category: name, createdAt }).map(alertTruth);
+	}
+
+	async setChurn(spec: ChurnSpec | null): Promise<void> {
+		this.api.setBehaviour({ churn: spec });
+	}
+
+	async takeChurn(): Promise<ChurnHarvest> {
+		const state = this.state;
+		const harvest: ChurnHarvest = { crawls: [], added: [], deleted: [], alerts: [] };
+		const second = state.nowSeconds();
+		const alertsById = new Map<string, Alert>();
+		for (const entry of this.api.churnLog) {
+			if (entry.alerts.length > 0 && alertsById.size === 0)
+				for (const a of state.alerts) alertsById.set(String(a.id), a);
+			for (const id of entry.alerts) {
+				const alert = alertsById.get(id);
+				if (alert) harvest.alerts.push(alertTruth(alert));
+			}
+			harvest.deleted.push(...entry.deleted);
+			const category = entry.category ?? '';
+			// Churn crawls a keyword at most once a second (the clock stands still during a poll): at this second.
+			for (const id of entry.crawled) {
+				const k = state.keywords.get(Number(id));
+				const rank = k && k.crawledAt === second ? (k.history[0] ?? 0) : -1;
+				harvest.crawls.push({ id, crawledAt: second, rank, category });
+			}
+			for (const id of entry.added) {
+				const k = state.keywords.get(Number(id));
+				if (k?.crawledAt)
+					harvest.added.push({ id, crawledAt: k.crawledAt, rank: k.history[0] ?? 0, category });
+			}
+		}
+		this.api.clearChurnLog();
+		return harvest;
+	}
+
+	async setLatency(ms: number): Promise<void> {
+		this.api.setLatency(ms);
+	}
+
+	async injectFault(order: FaultOrder): Promise<void> {
+		this.api.injectFault({
+			path: order.path ?? /^\/api\//,
+			times: order.times,
+			status: order.status,
+			retryAfter: order.retryAfter,
+			kind: order.kind ?? 'status',
+			stallMs: order.stallMs,
+		});
+	}
+
+	async clearFaults(): Promise<void> {
+		this.api.clearFaults();
+	}
+
+	async takeRequestCount(): Promise<number> {
+		const count = this.api.requests.length;
+		this.api.clearRequests();
+		return count;
+	}
+}
+
+function alertTruth(a: Alert): AlertTruth {
+	return {
+		id: String(a.id),
+		createdAt: a.createdAt,
+		category: a.category,
+		prevrank: a.prevrank,
+		result: a.result,
+	};
+}
+
+/** The RegExp of every API path about one project: its keyword lists and its groups'. */
+export function projectPaths(projectName: string): RegExp {
+	const escaped = projectName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return new RegExp(`^/api/v2/groups/${escaped}(\\[sub\\][^/]*)?(/|$)`);
+}

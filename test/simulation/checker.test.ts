@@ -1,0 +1,196 @@
+/**
+ * The checker checked: the simulation run with deliberately broken triggers (the real trigger with its poll outcome
+ * changed before n8n sees it) must be caught, each by the promise it breaks; the same runs with the trigger as it is
+ * pass. Two simulated days, calm weather (so the verdict is about the broken part only), through n8n's engine.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { ViolationKind } from '../../dev/simulation/checker';
+import { planAccountLife, type Rates } from '../../dev/simulation/plan';
+import { formatReport } from '../../dev/simulation/report';
+import {
+	simulate,
+	type PollWrapper,
+	type SimulationConfig,
+	type TriggerEvent,
+} from '../../dev/simulation/run';
+
+const CALM: Partial<Rates> = {
+	rename: 0,
+	archive: 0,
+	delete: 0,
+	latency: 0,
+	fault429: 0,
+	fault5xx: 0,
+	projectFault: 0,
+	restart: 0,
+	kill: 0,
+	budget: 0,
+	overlap: 0,
+};
+
+function config(event: TriggerEvent, wrapPoll?: PollWrapper): SimulationConfig {
+	return {
+		seed: 'checker',
+		days: 2,
+		scheduler: 'in-memory',
+		event,
+		scope: {},
+		rates: CALM,
+		wrapPoll,
+	};
+}
+
+function categoryOf(item: INodeExecutionData): string {
+	return String(((item.json.attributes ?? {}) as IDataObject).category ?? '');
+}
+
+/** Changes the first poll after activation that has items (once). */
+function once(change: (items: INodeExecutionData[]) => INodeExecutionData[]): PollWrapper {
+	let done = false;
+	return (outcome) => {
+		if (done || !outcome || outcome[0].length === 0) return outcome;
+		done = true;
+		return [change(outcome[0])];
+	};
+}
+
+interface Broken {
+	name: string;
+	/** Any of these (an event never emitted is late, and lost unless crawled again later). */
+	expect: ViolationKind[];
+	wrap: (event: TriggerEvent) => PollWrapper;
+}
+
+const BROKEN: Broken[] = [
+	{
+		name: 'drops one item',
+		expect: ['late', 'lost'],
+		wrap: () => once((items) => items.slice(1)),
+	},
+	{
+		name: 'emits one item twice',
+		expect: ['duplicate'],
+		wrap: () => once((items) => [...items, items[0]]),
+	},
+	{
+		name: 'drops every item of one project',
+		expect: ['late', 'lost'],
+		wrap: () => {
+			let project: string | undefined;
+			return (outcome) => {
+				if (!outcome || outcome[0].length === 0) return outcome;
+				project ??= categoryOf(outcome[0][0]).split('[sub]')[0];
+				const kept = outcome[0].filter((item) => categoryOf(item).split('[sub]')[0] !== project);
+				return kept.length > 0 ? [kept] : null;
+			};
+		},
+	},
+	{
+		name: 'emits an event from before activation',
+		expect: ['before-activation'],
+		wrap: (event) =>
+			once((items) => {
+				const copy = structuredClone(items[0]);
+				const at = Math.floor(Date.UTC(2026, 2, 1, 23, 0) / 1000);
+				if (event === 'newAlert') {
+					// A real alert of the account from before activation.
+					copy.json.id = '9001';
+					(copy.json.attributes as IDataObject).created_at = at;
+				} else copy.json.crawled_at = at;
+				return [copy, ...items];
+			}),
+	},
+	{
+		name: 'gives a wrong rank',
+		expect: ['rank'],
+		wrap: (event) =>
+			once((items) => {
+				const copy = structuredClone(items);
+				if (event === 'newAlert') {
+					const attributes = copy[0].json.attributes as IDataObject;
+					attributes.result = Number(attributes.result) === 1 ? 2 : 1;
+				} else copy[0].json.rank = copy[0].json.rank === 1 ? 2 : 1;
+				return copy;
+			}),
+	},
+];
+
+for (const event of ['newAlert', 'keywordUpdated'] as const) {
+	describe(`the checker, ${event}`, { timeout: 5 * 60_000 }, () => {
+		it('passes the trigger as it is (calm weather)', async () => {
+			const result = await simulate(config(event));
+			assert.equal(result.violations.length, 0, formatReport(result));
+			assert.ok(result.summary.emitted > 50, `${result.summary.emitted} events emitted`);
+		});
+		for (const broken of BROKEN) {
+			it(`catches a trigger that ${broken.name} (${broken.expect.join(' or ')})`, async () => {
+				const result = await simulate(config(event, broken.wrap(event)));
+				const kinds = new Set(result.violations.map((v) => v.kind));
+				assert.ok(
+					broken.expect.some((kind) => kinds.has(kind)),
+					formatReport(result),
+				);
+			});
+		}
+		it('catches a scoped trigger that emits an event of another project (out-of-scope)', async () => {
+			// Scope the trigger on one project; the broken one adds an event of another.
+			const scoped: SimulationConfig = { ...config(event), scope: {} };
+			const plan = planAccountLife({
+				seed: scoped.seed,
+				days: scoped.days,
+				scheduler: scoped.scheduler,
+				rates: CALM,
+			});
+			const project = plan.initial.find((c) => !c.key.includes('/'))!.name;
+			scoped.scope = { project, includeGroups: true };
+			let other: INodeExecutionData | undefined;
+			const outsider: PollWrapper = (outcome, context) => {
+				if (other || !outcome) return outcome;
+				// Any item of another project, as the unscoped trigger would give it.
+				const state = context.api.state;
+				const alert = state.alerts.find(
+					(a) => a.createdAt * 1000 >= context.activationAt && !a.category.startsWith(project),
+				);
+				const keyword = [...state.keywords.values()].find(
+					(k) =>
+						(k.crawledAt ?? 0) * 1000 >= context.activationAt &&
+						!k.container.name.startsWith(project),
+				);
+				if (event === 'newAlert' && alert)
+					other = {
+						json: {
+							type: 'alert',
+							id: String(alert.id),
+							attributes: {
+								category: alert.category,
+								created_at: alert.createdAt,
+								prevrank: alert.prevrank,
+								result: alert.result,
+							},
+						},
+					};
+				if (event === 'keywordUpdated' && keyword)
+					other = {
+						json: {
+							type: 'keyword',
+							id: String(keyword.id),
+							attributes: { category: keyword.container.name },
+							crawled_at: keyword.crawledAt,
+							rank: keyword.history[0] || null,
+						},
+					};
+				return other ? [[...outcome[0], other]] : outcome;
+			};
+			const result = await simulate({ ...scoped, wrapPoll: outsider });
+			assert.ok(other, 'an event of another project was found');
+			assert.ok(
+				result.violations.some((v) => v.kind === 'out-of-scope'),
+				formatReport(result),
+			);
+		});
+	});
+}
