@@ -26,9 +26,13 @@ export type WorldEvent =
 	// The account
 	| { at: number; kind: 'createProject'; key: ContainerKey; name: string }
 	| { at: number; kind: 'createGroup'; key: ContainerKey; name: string }
-	/** A project's new name, or a group's new name within its project. */
-	| { at: number; kind: 'rename'; key: ContainerKey; name: string }
-	| { at: number; kind: 'archive' | 'restore' | 'delete'; key: ContainerKey }
+	/**
+	 * A project's new name, or a group's new name within its project. With `midPoll`, the change waits for the next
+	 * poll and is made in the middle of it: right after the API answered `groups/active` ('groups') or a page of a
+	 * keyword list ('list').
+	 */
+	| { at: number; kind: 'rename'; key: ContainerKey; name: string; midPoll?: MidPoll }
+	| { at: number; kind: 'archive' | 'restore' | 'delete'; key: ContainerKey; midPoll?: MidPoll }
 	/** Keywords added without ranks (as over the API): they get ranks at their first crawl. */
 	| { at: number; kind: 'addKeywords'; key: ContainerKey; count: number; tracked?: boolean }
 	/** `percent` of the container's keywords deleted, picked by `salt`. */
@@ -84,6 +88,8 @@ export type WorldEvent =
 	| { at: number; kind: 'budget'; until: number; timeoutMs: number }
 	/** The next poll hangs `stallMs` (real ms) on its first request, so the poll after it starts while it runs. */
 	| { at: number; kind: 'overlap'; stallMs: number };
+
+export type MidPoll = 'groups' | 'list';
 
 export type EventKind = WorldEvent['kind'];
 
@@ -419,6 +425,12 @@ class Planner {
 		for (const { at, kind } of planned) this.happen(at, kind);
 	}
 
+	/** A change to a project or group is made in the middle of a poll now and then. */
+	private midPoll(): { midPoll?: MidPoll } {
+		if (!this.rng.chance(0.3)) return {};
+		return { midPoll: this.rng.chance(0.5) ? 'groups' : 'list' };
+	}
+
 	private happen(at: number, kind: keyof Rates): void {
 		const rng = this.rng;
 		const live = this.alive((c) => !c.archived && !(c.group && this.isArchived(c.project)));
@@ -452,17 +464,17 @@ class Planner {
 					? this.freshName(GROUP_NAMES, ODD_GROUP_NAMES, target.project)
 					: this.freshName(PROJECT_NAMES, ODD_PROJECT_NAMES, null);
 				target.name = name;
-				this.events.push({ at, kind: 'rename', key: target.key, name });
+				this.events.push({ at, kind: 'rename', key: target.key, name, ...this.midPoll() });
 				return;
 			}
 			case 'archive': {
 				if (live.length === 0 || projects.length <= 2) return;
 				const target = rng.pick(live);
 				target.archived = true;
-				this.events.push({ at, kind: 'archive', key: target.key });
+				this.events.push({ at, kind: 'archive', key: target.key, ...this.midPoll() });
 				if (rng.chance(0.7)) {
 					const back = at + rng.int(60, 36 * 60) * MINUTE;
-					this.events.push({ at: back, kind: 'restore', key: target.key });
+					this.events.push({ at: back, kind: 'restore', key: target.key, ...this.midPoll() });
 					// The planner treats it as back at once: later happenings may pick it (they do nothing while archived).
 					target.archived = false;
 				}
@@ -473,7 +485,7 @@ class Planner {
 				const target = rng.pick(live);
 				target.deleted = true;
 				for (const c of this.containers.values()) if (c.project === target.key) c.deleted = true;
-				this.events.push({ at, kind: 'delete', key: target.key });
+				this.events.push({ at, kind: 'delete', key: target.key, ...this.midPoll() });
 				return;
 			}
 			case 'addKeywords': {

@@ -1,6 +1,6 @@
 /** The report of a simulation: one line of numbers, and for a failure the seed, the step and what led to it. */
 import type { ScopeSetting } from './checker';
-import type { SimulationResult } from './run';
+import { describeBehaviour, type SimulationResult } from './run';
 
 export function describeScope(scope: ScopeSetting): string {
 	if (!scope.project) return 'every project';
@@ -10,7 +10,7 @@ export function describeScope(scope: ScopeSetting): string {
 
 export function describeRun(result: SimulationResult): string {
 	const c = result.config;
-	return `seed ${c.seed}, ${c.days} days, every ${c.intervalMinutes ?? 5} min, ${c.scheduler}, ${c.event}, ${describeScope(result.scope)}; alerts ${result.behaviour.alertOrder}, history ${result.behaviour.historyOrder}`;
+	return `seed ${c.seed}, ${c.days} days, every ${c.intervalMinutes ?? 5} min, ${c.scheduler}, ${c.event}, ${describeScope(result.scope)}; API: ${describeBehaviour(result.behaviour)}`;
 }
 
 export function formatReport(

@@ -58,7 +58,7 @@ export interface SimulationConfig {
 	/** Default: drawn from the seed (every project, one project with or without its groups, one group). */
 	scope?: ScopeSetting;
 	/** The fake's answers where the document leaves them open; default drawn from the seed. */
-	behaviour?: Pick<FakeBehaviour, 'alertOrder' | 'historyOrder'>;
+	behaviour?: DrawnBehaviour;
 	rates?: Partial<Rates>;
 	/** Replay this plan instead of the seed's (a shrunk one). */
 	plan?: Plan;
@@ -88,7 +88,7 @@ export interface PollLogEntry {
 export interface SimulationResult {
 	config: Omit<SimulationConfig, 'wrapPoll' | 'log' | 'plan'>;
 	scope: ScopeSetting;
-	behaviour: Pick<FakeBehaviour, 'alertOrder' | 'historyOrder'>;
+	behaviour: DrawnBehaviour;
 	plan: Plan;
 	summary: Summary;
 	violations: Violation[];
@@ -101,13 +101,52 @@ export interface SimulationResult {
 	wallMs: number;
 }
 
-/** How the fake answers where the API document leaves it open, for a seed. */
-export function drawBehaviour(seed: string): Pick<FakeBehaviour, 'alertOrder' | 'historyOrder'> {
+/** The switches of the fake the simulation draws: how the API answers where its document leaves it open. */
+export type DrawnBehaviour = Pick<
+	FakeBehaviour,
+	| 'alertOrder'
+	| 'historyOrder'
+	| 'keywordOrder'
+	| 'alertTieOrder'
+	| 'timestampOffsets'
+	| 'groupsLastUpdated'
+	| 'projectListIncludesGroups'
+	| 'maxPerPage'
+>;
+
+/** How the fake answers where the API document leaves it open, for a seed (mostly as the fake does by default). */
+export function drawBehaviour(seed: string): DrawnBehaviour {
 	const rng = new Prng(`api-behaviour:${seed}`);
+	const often = <T>(usual: T, others: readonly T[], p: number): T =>
+		rng.chance(p) ? rng.pick(others) : usual;
 	return {
-		alertOrder: rng.pick(['as-asked', 'as-asked', 'newest-first', 'oldest-first'] as const),
-		historyOrder: rng.pick(['newest-first', 'newest-first', 'oldest-first'] as const),
+		alertOrder: often('as-asked', ['newest-first', 'oldest-first'] as const, 0.4),
+		historyOrder: often('newest-first', ['oldest-first'] as const, 0.3),
+		keywordOrder: often('id-ascending', ['id-descending', 'keyword-text', 'rank'] as const, 0.3),
+		alertTieOrder: often('by-id', ['mixed'] as const, 0.3),
+		timestampOffsets: often('with-offset', ['without-offset'] as const, 0.2),
+		groupsLastUpdated: often('stamped', ['null'] as const, 0.2),
+		projectListIncludesGroups: often(false, [true], 0.2),
+		maxPerPage: often(250, [50, 100, 200], 0.2),
 	};
+}
+
+/** The switches that differ from the fake's defaults, for reports. */
+export function describeBehaviour(behaviour: DrawnBehaviour): string {
+	const defaults: DrawnBehaviour = {
+		alertOrder: 'as-asked',
+		historyOrder: 'newest-first',
+		keywordOrder: 'id-ascending',
+		alertTieOrder: 'by-id',
+		timestampOffsets: 'with-offset',
+		groupsLastUpdated: 'stamped',
+		projectListIncludesGroups: false,
+		maxPerPage: 250,
+	};
+	const changed = (Object.keys(defaults) as Array<keyof DrawnBehaviour>)
+		.filter((key) => behaviour[key] !== defaults[key])
+		.map((key) => `${key} ${String(behaviour[key])}`);
+	return changed.length > 0 ? changed.join(', ') : "the fake's defaults";
 }
 
 /** The trigger's scope for a seed (its own generator, so a plan's events do not change it). */
@@ -426,8 +465,10 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		await driver.clearFaults();
 		await driver.setLatency(0);
 		if (driver.setChurn) await driver.setChurn(null);
-		// What churn changed during the poll is truth before the poll's items are checked.
+		// What churn changed during the poll is truth before the poll's items are checked, and so are the changes
+		// made in the middle of it.
 		await world.harvestChurn();
+		await world.settleArmed();
 		return await driver.takeRequestCount();
 	};
 

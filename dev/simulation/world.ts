@@ -9,7 +9,7 @@
 import type { FakeKeywordApi } from '../fake-api';
 import type { Alert } from '../fake-api/state';
 import { Prng } from '../fake-api/prng';
-import type { ContainerKey, WorldEvent } from './plan';
+import type { ContainerKey, MidPoll, WorldEvent } from './plan';
 
 /** One crawl of one keyword, as the API shows it afterwards. */
 export interface CrawlTruth {
@@ -64,13 +64,27 @@ export interface WorldDriver {
 	setChurn?(spec: ChurnSpec | null): Promise<void>;
 	/** What churn changed since the last call. */
 	takeChurn?(): Promise<ChurnHarvest>;
+	/**
+	 * Arms a change of a project or group made right after the API next answers `groups/active` ('groups') or a page
+	 * of a keyword list ('list'), where the fake can. Returns its id.
+	 */
+	armChange?(after: MidPoll, change: ContainerChange): Promise<number>;
+	/** The armed changes that acted since the last call (id → whether the change could be made). */
+	takeChanges?(): Promise<Map<number, boolean>>;
+	/** Disarms the changes that have not acted. */
+	disarmChanges?(): Promise<void>;
 	setLatency(ms: number): Promise<void>;
 	injectFault(order: FaultOrder): Promise<void>;
 	clearFaults(): Promise<void>;
 	/** API requests the fake received since the last call (the driver's own left out). */
 	takeRequestCount(): Promise<number>;
-	/** Whether the fake can change the data right after answering a request (for changes in the middle of a poll). */
-	readonly midPoll: boolean;
+}
+
+export interface ContainerChange {
+	op: 'rename' | 'archive' | 'restore' | 'delete';
+	name: string;
+	/** New full name (rename). */
+	to?: string;
 }
 
 export interface ChurnSpec {
@@ -140,6 +154,13 @@ export const SUB = '[sub]';
 
 export class World {
 	private readonly placed = new Map<ContainerKey, Placed>();
+	/** Changes armed for the middle of the next poll. */
+	private armed: Array<{
+		id: number;
+		change: ContainerChange;
+		commit: () => void;
+		describe: Extract<WorldEvent, { kind: 'rename' | 'archive' | 'restore' | 'delete' }>;
+	}> = [];
 	/** What the last applied events did (for reports). */
 	readonly log: string[] = [];
 	skipped = 0;
@@ -238,39 +259,19 @@ export class World {
 				});
 				return true;
 			}
-			case 'rename': {
-				const c = this.live(event.key);
-				const old = this.fullName(event.key);
-				if (!c || old === undefined) return false;
-				const project = c.group ? this.live(c.project) : undefined;
-				const next = c.group ? `${project?.name ?? ''}${SUB}${event.name}` : event.name;
-				if (this.nameTaken(next)) return false;
-				if (!(await d.renameContainer(old, next))) return false;
-				c.name = event.name;
-				this.sink.containerChanged(c.key, c.project, at, 'renamed');
-				return true;
-			}
+			case 'rename':
 			case 'archive':
-			case 'restore': {
-				const c = this.live(event.key);
-				const name = this.fullName(event.key);
-				const archive = event.kind === 'archive';
-				if (!c || name === undefined || c.archived === archive) return false;
-				await d.setArchived(name, archive);
-				c.archived = archive;
-				if (archive) this.sink.containerChanged(c.key, c.project, at, 'archived');
-				return true;
-			}
+			case 'restore':
 			case 'delete': {
-				const c = this.live(event.key);
-				const name = this.fullName(event.key);
-				if (!c || name === undefined) return false;
-				await d.deleteContainer(name);
-				c.deleted = true;
-				if (!c.group)
-					for (const other of this.placed.values())
-						if (other.project === c.key) other.deleted = true;
-				this.sink.containerChanged(c.key, c.project, at, 'deleted');
+				const change = this.containerChange(event);
+				if (!change) return false;
+				if (event.midPoll && d.armChange) {
+					const id = await d.armChange(event.midPoll, change.change);
+					this.armed.push({ id, change: change.change, commit: change.commit, describe: event });
+					return true;
+				}
+				await this.makeChange(change.change);
+				change.commit();
 				return true;
 			}
 			case 'addKeywords': {
@@ -329,6 +330,88 @@ export class World {
 		}
 	}
 
+	/** A rename, archive, restore or delete as the fake takes it, and the world's bookkeeping once it is made. */
+	private containerChange(
+		event: Extract<WorldEvent, { kind: 'rename' | 'archive' | 'restore' | 'delete' }>,
+	): { change: ContainerChange; commit: () => void } | undefined {
+		const c = this.live(event.key);
+		const name = this.fullName(event.key);
+		if (!c || name === undefined) return undefined;
+		const changed = (what: 'archived' | 'deleted' | 'renamed') =>
+			this.sink.containerChanged(c.key, c.project, this.driver.now(), what);
+		switch (event.kind) {
+			case 'rename': {
+				const project = c.group ? this.live(c.project) : undefined;
+				const to = c.group ? `${project?.name ?? ''}${SUB}${event.name}` : event.name;
+				if (this.nameTaken(to)) return undefined;
+				const newName = event.name;
+				return {
+					change: { op: 'rename', name, to },
+					commit: () => {
+						c.name = newName;
+						changed('renamed');
+					},
+				};
+			}
+			case 'archive':
+			case 'restore': {
+				const archive = event.kind === 'archive';
+				if (c.archived === archive) return undefined;
+				return {
+					change: { op: event.kind, name },
+					commit: () => {
+						c.archived = archive;
+						if (archive) changed('archived');
+					},
+				};
+			}
+			case 'delete':
+				return {
+					change: { op: 'delete', name },
+					commit: () => {
+						c.deleted = true;
+						if (!c.group)
+							for (const other of this.placed.values())
+								if (other.project === c.key) other.deleted = true;
+						changed('deleted');
+					},
+				};
+		}
+	}
+
+	private async makeChange(change: ContainerChange): Promise<void> {
+		const d = this.driver;
+		if (change.op === 'rename') await d.renameContainer(change.name, change.to!);
+		else if (change.op === 'delete') await d.deleteContainer(change.name);
+		else await d.setArchived(change.name, change.op === 'archive');
+	}
+
+	/**
+	 * After a poll: the changes armed for the middle of it that were made are booked now (at the poll's time); those
+	 * the poll gave no chance to (it asked for no keyword list) are made now, between polls.
+	 */
+	async settleArmed(): Promise<void> {
+		if (this.armed.length === 0) return;
+		const d = this.driver;
+		const made = (await d.takeChanges?.()) ?? new Map<number, boolean>();
+		await d.disarmChanges?.();
+		const armed = this.armed;
+		this.armed = [];
+		for (const entry of armed) {
+			const applied = made.get(entry.id);
+			if (applied === true) {
+				entry.commit();
+				this.log.push(`made mid-poll: ${JSON.stringify(entry.change)}`);
+				continue;
+			}
+			// Not made (no matching answer, or the name changed meanwhile): made now if it still fits.
+			const again = this.containerChange(entry.describe);
+			if (!again) continue;
+			await this.makeChange(again.change);
+			again.commit();
+		}
+	}
+
 	private async crawl(ids: string[], alerts: boolean): Promise<void> {
 		const result = await this.driver.crawl(ids, alerts);
 		for (const crawl of result.crawls) this.crawlFact(crawl);
@@ -381,15 +464,12 @@ export class World {
 
 // ---------------------------------------------------------------------------------------------- in-process driver
 
-/** Methods the fake gains on branch h-fake (renames, persistent faults); used when present. */
-interface FakeExtras {
-	renameContainer?: (name: string, newName: string) => unknown;
-}
+/** Any keyword list (#13). */
+export const KEYWORD_LIST_PATH = /^\/api\/v2\/groups\/.+\/keywords\/?$/;
 
 /** A `FakeKeywordApi` in this process on a virtual clock: changes go straight to its state, as its handlers do. */
 export class InProcessDriver implements WorldDriver {
 	readonly clock = 'virtual' as const;
-	readonly midPoll = false;
 
 	constructor(
 		readonly api: FakeKeywordApi,
@@ -413,20 +493,32 @@ export class InProcessDriver implements WorldDriver {
 	}
 
 	async renameContainer(name: string, newName: string): Promise<boolean> {
-		const extras = this.api as unknown as FakeExtras;
-		if (typeof extras.renameContainer !== 'function') return false;
-		extras.renameContainer.call(this.api, name, newName);
+		this.api.renameContainer(name, newName);
 		return true;
 	}
 
 	async setArchived(name: string, archived: boolean): Promise<void> {
-		const c = this.state.getContainer(name);
-		c.archived = archived;
-		c.updatedAt = this.state.now();
+		if (archived) this.api.archiveContainer(name);
+		else this.api.restoreContainer(name);
 	}
 
 	async deleteContainer(name: string): Promise<void> {
-		this.state.deleteContainer(this.state.getContainer(name));
+		this.api.deleteContainerByName(name);
+	}
+
+	async armChange(after: MidPoll, change: ContainerChange): Promise<number> {
+		const path = after === 'groups' ? '/api/v2/groups/active' : KEYWORD_LIST_PATH;
+		return this.api.afterNextAnswer({ path, method: 'GET' }, change as never);
+	}
+
+	async takeChanges(): Promise<Map<number, boolean>> {
+		const made = new Map(this.api.changesLog.map((entry) => [entry.id, entry.applied]));
+		this.api.clearChangesLog();
+		return made;
+	}
+
+	async disarmChanges(): Promise<void> {
+		this.api.clearPendingChanges();
 	}
 
 	async addKeywords(name: string, count: number, tracked: boolean): Promise<void> {
@@ -438,7 +530,7 @@ export class InProcessDriver implements WorldDriver {
 	}
 
 	async deleteKeywords(ids: string[]): Promise<void> {
-		this.state.deleteKeywords(ids.map(Number));
+		this.api.deleteKeywords(ids);
 	}
 
 	async crawl(

@@ -1,0 +1,129 @@
+/**
+ * The account-life simulation in a real n8n 2.x (the package installed from its packed tarball, sqlite, the in-memory
+ * scheduler): two published Keyword.com Triggers (New Alert and Keyword Updated, every project, Output Raw) polled by
+ * n8n at second 0 of every minute against the fake API as a process. Between polls the world applies a small
+ * account's events through the fake's control routes (dev/simulation/real-time.ts: crawls, alerts and late ones,
+ * keywords added and deleted, a rename and a deletion in the middle of a poll, an archive and a restore), sets the
+ * next poll's weather (503 and 429 bursts, a latency spike, one project failing for two polls) and restarts n8n once;
+ * the checker of the engine simulation (dev/simulation/checker.ts) judges every poll from the executions n8n started.
+ * About 10 minutes of real time.
+ *
+ * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/simulation.e2e.test.js
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { ControlDriver } from '../../dev/simulation/control-driver';
+import { planRealTime, simulateRealTime, type RealN8nSide } from '../../dev/simulation/real-time';
+import type { TriggerEvent } from '../../dev/simulation/run';
+import {
+	EXAMPLE_CREDENTIAL_ID,
+	EXAMPLE_CREDENTIAL_NAME,
+	FakeApiProcess,
+	KEYWORD_COM_TRIGGER_NODE,
+	RealN8n,
+	buildAndPackPackage,
+	keywordComCredential,
+	nodeOutput,
+	removeTarball,
+} from '../../e2e/lib';
+import { leakPieces } from '../leak-pieces';
+
+const NODE_NAME = 'Keyword.com Trigger';
+const WORKFLOWS: Record<TriggerEvent, string> = {
+	newAlert: 'kwcSimAlerts0001',
+	keywordUpdated: 'kwcSimKeywords01',
+};
+/** Polls with events and weather, then quiet ones. */
+const POLLS = 6;
+const QUIET = 2;
+
+function simulationWorkflow(event: TriggerEvent): Record<string, unknown> {
+	return {
+		id: WORKFLOWS[event],
+		name: `Simulation ${event}`,
+		nodes: [
+			{
+				id: `kwc-sim-${event}`,
+				name: NODE_NAME,
+				type: KEYWORD_COM_TRIGGER_NODE,
+				typeVersion: 2,
+				position: [0, 0],
+				parameters: {
+					// Second 0 of every minute (everyMinute would pick a random second).
+					pollTimes: { item: [{ mode: 'custom', cronExpression: '0 * * * * *' }] },
+					event,
+					output: 'raw',
+				},
+				credentials: {
+					keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME },
+				},
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+describe('the account-life simulation in a real n8n', { timeout: 20 * 60_000 }, () => {
+	let tarball: string | undefined;
+	let fake: FakeApiProcess;
+	let n8n: RealN8n;
+
+	before(async () => {
+		tarball = buildAndPackPackage();
+		fake = await FakeApiProcess.start({ seed: 'empty' });
+		n8n = await RealN8n.create({ packageTarball: tarball, name: 'simulation' });
+		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]);
+		for (const event of ['newAlert', 'keywordUpdated'] as const)
+			await n8n.importWorkflow(simulationWorkflow(event));
+	});
+
+	after(async () => {
+		await n8n?.dispose();
+		await fake?.stop();
+		removeTarball(tarball);
+	});
+
+	test(`${POLLS} polls of a living account, then ${QUIET} quiet ones: every event once, in time`, async () => {
+		const side: RealN8nSide = {
+			executions: async (event) =>
+				(await n8n.listExecutions(WORKFLOWS[event])).map((execution: any) => ({
+					id: String(execution.id),
+					startedAt: Date.parse(String(execution.startedAt)),
+					items: nodeOutput(execution, NODE_NAME) ?? [],
+				})),
+			restart: async () => await n8n.restart(),
+		};
+		const results = await simulateRealTime({
+			driver: new ControlDriver(fake.baseUrl, fake.token),
+			n8n: side,
+			plan: planRealTime('e2e', POLLS),
+			triggers: [
+				{ event: 'newAlert', scope: {} },
+				{ event: 'keywordUpdated', scope: {} },
+			],
+			activate: async () => {
+				for (const id of Object.values(WORKFLOWS)) await n8n.publish(id);
+				await n8n.start();
+				await n8n.setupOwnerAndLogin();
+			},
+			quiet: QUIET,
+			log: (line) => console.log(`# ${line}`),
+		});
+		const failures: string[] = [];
+		for (const result of results) {
+			const s = result.summary;
+			console.log(
+				`# ${result.event}: events ${s.events} (owed ${s.owed}), emitted ${s.emitted}, lost ${s.lost}, late ${s.late}, duplicated ${s.duplicated}, out of scope ${s.outOfScope}, before activation ${s.beforeActivation}, unknown ${s.unknown}, rank errors ${s.rankErrors}, worst delay ${s.worstDelay} polls, requests per poll max ${s.requestsMax}`,
+			);
+			for (const v of result.violations.slice(0, 10))
+				failures.push(`${result.event} [${v.kind}] poll ${v.poll}: ${v.detail}`);
+			assert.ok(s.owed > 0, `${result.event}: the world made events`);
+		}
+		const logs = n8n.logs();
+		for (const piece of leakPieces(fake.token))
+			assert.ok(!logs.includes(piece), 'no piece of the token in n8n’s log');
+		assert.deepEqual(failures, []);
+	});
+});
