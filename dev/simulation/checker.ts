@@ -226,6 +226,8 @@ export class Checker implements TruthSink {
 		if (fact.kind !== 'alert') return true;
 		const shownAt = Math.floor(fact.visibleAt / 1000);
 		if (fact.at >= shownAt - 1) return true;
+		// Stamped before activation, shown after: from before activation by its stamp, new by when it appeared.
+		if (fact.at <= this.activationSeconds) return false;
 		if (shownAt - fact.at > LATE_ALERT_SECONDS) return false;
 		// Conservative: every alert of the last 6 minutes counts, whatever the trigger's newest one is.
 		const from = Math.min(fact.at, shownAt - 360);

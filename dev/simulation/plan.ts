@@ -254,10 +254,19 @@ const CRAWL_HOURS_WEATHER: ReadonlySet<keyof Rates> = new Set<keyof Rates>([
 	'overlap',
 ]);
 
+/** Changes to the account that come often while a project is being crawled. */
+const DURING_CRAWLS: ReadonlySet<keyof Rates> = new Set<keyof Rates>([
+	'rename',
+	'archive',
+	'delete',
+]);
+
 class Planner {
 	readonly rng: Prng;
 	readonly containers = new Map<ContainerKey, PlannedContainer>();
 	readonly events: WorldEvent[] = [];
+	/** Plan crawls: a project's keywords are crawled between start and end. */
+	private readonly windows: Array<{ project: ContainerKey; start: number; end: number }> = [];
 	private projectCount = 0;
 	private readonly rates: Rates;
 
@@ -390,6 +399,7 @@ class Planner {
 			if (project.weekday !== null && project.weekday !== weekday) continue;
 			const start = day + this.rng.int(0, 10 * 60) * MINUTE + this.rng.int(1, 59) * 1_000;
 			const duration = this.rng.int(10, Math.min(120, (day + 12 * HOUR - start) / MINUTE)) * MINUTE;
+			this.windows.push({ project: project.key, start, end: start + duration });
 			const members = this.alive((c) => c.project === project.key && !c.archived);
 			for (const container of members) {
 				const parts = this.rng.int(1, 8);
@@ -400,29 +410,44 @@ class Planner {
 						key: container.key,
 						slice,
 						of: parts,
-						alerts: project.alerts && this.rng.chance(0.4),
+						alerts: project.alerts && this.rng.chance(0.5),
 					});
 				}
 			}
 		}
 	}
 
-	/** The random happenings of one day, in time order (each picks among what exists at that point of the plan). */
+	/**
+	 * The random happenings of one day, in time order (each picks among what exists at that point of the plan). Changes
+	 * to projects and groups, and most weather, come often while a project's keywords are being crawled (its list
+	 * moving under a read is when a trigger can lose its place): then at a time within that crawl, on that project.
+	 */
 	happenings(day: number): void {
 		const r = this.rates;
+		const windows = this.windows.filter((w) => w.start >= day && w.start < day + DAY);
 		const kinds: Array<[keyof Rates, number]> = Object.entries(r) as Array<[keyof Rates, number]>;
-		const planned: Array<{ at: number; kind: keyof Rates }> = [];
+		const planned: Array<{ at: number; kind: keyof Rates; project?: ContainerKey }> = [];
 		for (const [kind, rate] of kinds) {
 			const count = poisson(this.rng, rate);
 			for (let n = 0; n < count; n++) {
 				// Weather comes mostly while the plans crawl (00:00–12:00 UTC), when the API is busy and lists move.
 				const busy = CRAWL_HOURS_WEATHER.has(kind) && this.rng.chance(0.7);
+				const during =
+					(busy || DURING_CRAWLS.has(kind)) && windows.length > 0 && this.rng.chance(0.6)
+						? this.rng.pick(windows)
+						: undefined;
+				if (during) {
+					const at =
+						during.start + Math.floor(this.rng.next() * (during.end - during.start + 10 * MINUTE));
+					planned.push({ at, kind, project: during.project });
+					continue;
+				}
 				const span = busy ? DAY / 2 : DAY;
 				planned.push({ at: day + Math.floor(this.rng.next() * span), kind });
 			}
 		}
 		planned.sort((a, b) => a.at - b.at);
-		for (const { at, kind } of planned) this.happen(at, kind);
+		for (const { at, kind, project } of planned) this.happen(at, kind, project);
 	}
 
 	/** A change to a project or group is made in the middle of a poll now and then. */
@@ -431,9 +456,16 @@ class Planner {
 		return { midPoll: this.rng.chance(0.5) ? 'groups' : 'list' };
 	}
 
-	private happen(at: number, kind: keyof Rates): void {
+	private happen(at: number, kind: keyof Rates, crawling?: ContainerKey): void {
 		const rng = this.rng;
-		const live = this.alive((c) => !c.archived && !(c.group && this.isArchived(c.project)));
+		const all = this.alive((c) => !c.archived && !(c.group && this.isArchived(c.project)));
+		// During a project's crawl: that project or one of its groups, when it is still there.
+		const near = crawling === undefined ? [] : all.filter((c) => c.project === crawling);
+		const live =
+			near.length > 0 &&
+			['rename', 'archive', 'delete', 'projectFault', 'deleteKeywords', 'refresh'].includes(kind)
+				? near
+				: all;
 		const projects = live.filter((c) => !c.group);
 		switch (kind) {
 			case 'createProject': {
@@ -468,7 +500,7 @@ class Planner {
 				return;
 			}
 			case 'archive': {
-				if (live.length === 0 || projects.length <= 2) return;
+				if (live.length === 0 || all.filter((c) => !c.group).length <= 2) return;
 				const target = rng.pick(live);
 				target.archived = true;
 				this.events.push({ at, kind: 'archive', key: target.key, ...this.midPoll() });
@@ -481,7 +513,7 @@ class Planner {
 				return;
 			}
 			case 'delete': {
-				if (live.length === 0 || projects.length <= 2) return;
+				if (live.length === 0 || all.filter((c) => !c.group).length <= 2) return;
 				const target = rng.pick(live);
 				target.deleted = true;
 				for (const c of this.containers.values()) if (c.project === target.key) c.deleted = true;
@@ -513,7 +545,7 @@ class Planner {
 			}
 			case 'alerts': {
 				if (live.length === 0) return;
-				const count = rng.chance(0.85) ? rng.int(5, 120) : rng.int(200, 1_500);
+				const count = rng.chance(0.9) ? rng.int(5, 120) : rng.int(200, 1_000);
 				this.events.push({ at, kind: 'alerts', key: rng.pick(live).key, count });
 				return;
 			}
@@ -572,7 +604,8 @@ class Planner {
 				});
 				return;
 			case 'projectFault': {
-				const targets = projects;
+				const busy = crawling === undefined ? undefined : this.containers.get(crawling);
+				const targets = busy && !busy.deleted ? [busy] : projects;
 				if (targets.length === 0) return;
 				this.events.push({
 					at,
