@@ -1,6 +1,7 @@
 /**
  * npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all]
- *                 [--event newAlert|keywordUpdated|all] [--interval 5] [--shrink] [--out file.json]
+ *                 [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn]
+ *                 [--behaviour '<json>'] [--shrink] [--out file.json]
  *
  * Runs account-life simulations through n8n's engine (dev/simulation/README.md) and prints each report. `--shrink`
  * shrinks every failing one to the fewest world events that still fail the same way and prints them (with `--out`,
@@ -11,7 +12,13 @@ import { writeFileSync } from 'node:fs';
 import type { Scheduler } from './plan';
 import { describeEvent } from './plan';
 import { describeRun, formatReport } from './report';
-import { simulate, type SimulationConfig, type TriggerEvent } from './run';
+import {
+	DEFAULT_BEHAVIOUR,
+	simulate,
+	type DrawnBehaviour,
+	type SimulationConfig,
+	type TriggerEvent,
+} from './run';
 import { shrink } from './shrink';
 
 const SCHEDULERS: Scheduler[] = ['in-memory', 'durable', 'durable-cursors'];
@@ -25,11 +32,14 @@ interface Args {
 	interval: number;
 	shrink: boolean;
 	out?: string;
+	/** 'all': every project, whatever the seed draws. */
+	scope: 'all' | 'drawn';
+	behaviour?: DrawnBehaviour;
 }
 
 function usage(message: string): never {
 	process.stderr.write(
-		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|all] [--interval 5] [--shrink] [--out file.json]\n`,
+		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json]\n`,
 	);
 	process.exit(2);
 }
@@ -42,6 +52,7 @@ function parseArgs(argv: string[]): Args {
 		events: ['keywordUpdated'],
 		interval: 5,
 		shrink: false,
+		scope: 'drawn',
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
@@ -86,6 +97,19 @@ function parseArgs(argv: string[]): Args {
 			case '--shrink':
 				args.shrink = true;
 				break;
+			case '--scope': {
+				const v = value();
+				if (v !== 'all' && v !== 'drawn') usage('--scope takes all or drawn');
+				args.scope = v;
+				break;
+			}
+			case '--behaviour':
+				try {
+					args.behaviour = { ...DEFAULT_BEHAVIOUR, ...(JSON.parse(value()) as object) };
+				} catch {
+					usage("--behaviour takes a JSON object of the fake's switches");
+				}
+				break;
 			case '--out':
 				args.out = value();
 				break;
@@ -109,6 +133,8 @@ async function main(): Promise<void> {
 					intervalMinutes: args.interval,
 					scheduler,
 					event,
+					scope: args.scope === 'all' ? {} : undefined,
+					behaviour: args.behaviour,
 					log: (line) => process.stderr.write(`  ${line}\n`),
 				};
 				process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${args.days} days\n`);
@@ -127,12 +153,15 @@ async function main(): Promise<void> {
 				for (const e of small.plan.events) process.stdout.write(`  ${describeEvent(e)}\n`);
 				process.stdout.write(`${formatReport(small.result, { violations: 3 })}\n`);
 				shrunk.push({
+					name: `seed ${seed}, ${scheduler}, ${event}: ${small.kind}`,
 					seed,
 					scheduler,
 					event,
 					intervalMinutes: args.interval,
 					scope: small.result.scope,
+					behaviour: small.result.behaviour,
 					kind: small.kind,
+					detail: small.result.context?.violation.detail,
 					plan: small.plan,
 				});
 			}

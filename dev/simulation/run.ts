@@ -131,18 +131,21 @@ export function drawBehaviour(seed: string): DrawnBehaviour {
 	};
 }
 
+/** The fake's defaults of the drawn switches. */
+export const DEFAULT_BEHAVIOUR: DrawnBehaviour = {
+	alertOrder: 'as-asked',
+	historyOrder: 'newest-first',
+	keywordOrder: 'id-ascending',
+	alertTieOrder: 'by-id',
+	timestampOffsets: 'with-offset',
+	groupsLastUpdated: 'stamped',
+	projectListIncludesGroups: false,
+	maxPerPage: 250,
+};
+
 /** The switches that differ from the fake's defaults, for reports. */
 export function describeBehaviour(behaviour: DrawnBehaviour): string {
-	const defaults: DrawnBehaviour = {
-		alertOrder: 'as-asked',
-		historyOrder: 'newest-first',
-		keywordOrder: 'id-ascending',
-		alertTieOrder: 'by-id',
-		timestampOffsets: 'with-offset',
-		groupsLastUpdated: 'stamped',
-		projectListIncludesGroups: false,
-		maxPerPage: 250,
-	};
+	const defaults = DEFAULT_BEHAVIOUR;
 	const changed = (Object.keys(defaults) as Array<keyof DrawnBehaviour>)
 		.filter((key) => behaviour[key] !== defaults[key])
 		.map((key) => `${key} ${String(behaviour[key])}`);
