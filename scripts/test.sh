@@ -47,6 +47,9 @@ run_tests "unit, fake API, harness and engine tests (n8n's execution engine, rea
   'build/test/engine/**/*.test.js' 'build/test/trigger/**/*.test.js' 'build/test/reliability/**/*.test.js' \
   'build/test/bench-counts/**/*.test.js' || status=1
 
+run_tests "account-life simulation through n8n's engine (a simulated fortnight per scheduler mode and event, the checker checked, regressions)" \
+  --test-concurrency=1 'build/test/simulation/**/*.test.js' || status=1
+
 if [ "$fast" = false ]; then
   step "real n8n host and Chromium"
   bash scripts/install-n8n-host.sh >/dev/null
