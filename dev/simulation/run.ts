@@ -459,7 +459,13 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			const name = world.fullName(window.key);
 			if (name === undefined) continue;
 			excusedProjects.add(window.key);
-			await driver.injectFault({ path: projectPaths(name), times: 100_000, status: window.status });
+			// Retry-After: 0, so that an hour of failures costs no real time in back-off.
+			await driver.injectFault({
+				path: projectPaths(name),
+				times: 100_000,
+				status: window.status,
+				retryAfter: '0',
+			});
 		}
 		return { excused, excusedProjects, timeoutMs: budget?.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS };
 	};
