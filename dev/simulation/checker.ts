@@ -135,6 +135,8 @@ export class Checker implements TruthSink {
 	private readonly facts = new Map<string, Tracked>();
 	private readonly pending = new Set<Tracked>();
 	private readonly pendingByKeyword = new Map<string, Set<Tracked>>();
+	/** Keywords added with ranks of an earlier crawl → updates stamped before this second are tolerated. */
+	private readonly addedWithRanks = new Map<string, number>();
 	/** created_at of recent alerts (for late ones). */
 	private recentAlerts: number[] = [];
 	private activationAt: number | null = null;
@@ -258,6 +260,10 @@ export class Checker implements TruthSink {
 		}
 	}
 
+	keywordsAddedWithRanks(ids: string[], before: number): void {
+		for (const id of ids) this.addedWithRanks.set(id, before);
+	}
+
 	keywordsDeleted(ids: string[], at: number): void {
 		for (const id of ids)
 			for (const tracked of this.pendingByKeyword.get(id) ?? [])
@@ -318,6 +324,8 @@ export class Checker implements TruthSink {
 			const found = this.keyOf(item);
 			const tracked = found ? this.facts.get(found.key) : undefined;
 			if (!found || !tracked) {
+				const added = found ? this.addedWithRanks.get(String(item.id)) : undefined;
+				if (found && added !== undefined && found.at < added) continue;
 				if (found && found.at <= this.activationSeconds) {
 					this.counts.beforeActivation++;
 					this.violate(

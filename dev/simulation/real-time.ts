@@ -163,6 +163,10 @@ class FanOut implements TruthSink {
 	keywordsDeleted(ids: string[], at: number): void {
 		for (const sink of this.sinks) sink.keywordsDeleted(ids, at);
 	}
+
+	keywordsAddedWithRanks(ids: string[], before: number): void {
+		for (const sink of this.sinks) sink.keywordsAddedWithRanks?.(ids, before);
+	}
 }
 
 const sleep = async (ms: number) =>

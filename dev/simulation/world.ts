@@ -99,8 +99,10 @@ export interface ChurnSpec {
 export interface ChurnHarvest {
 	/** Crawls (rank unknown, -1, when the keyword was deleted again meanwhile). */
 	crawls: CrawlTruth[];
-	/** Keywords added with ranks from an earlier crawl. */
+	/** Keywords added with ranks from an earlier crawl (those still there). */
 	added: CrawlTruth[];
+	/** Every keyword added (some may be deleted again already). */
+	addedIds: string[];
 	deleted: string[];
 	alerts: AlertTruth[];
 }
@@ -137,6 +139,11 @@ export interface TruthSink {
 		change: 'archived' | 'deleted' | 'renamed',
 	): void;
 	keywordsDeleted(ids: string[], at: number): void;
+	/**
+	 * Keywords added with ranks of an earlier crawl (churn): an update of one of them stamped before `before` (Unix
+	 * seconds) is neither owed nor forbidden, whatever its crawled_at (it may have been crawled again meanwhile).
+	 */
+	keywordsAddedWithRanks?(ids: string[], before: number): void;
 }
 
 /** A project or group as the world knows it. */
@@ -456,6 +463,8 @@ export class World {
 		for (const alert of churn.alerts) this.alertFact(alert);
 		// Added with ranks of a crawl before now: the trigger may or may not report that crawl.
 		for (const crawl of churn.added) this.crawlFact(crawl, true);
+		if (churn.addedIds.length > 0)
+			this.sink.keywordsAddedWithRanks?.(churn.addedIds, Math.floor(this.driver.now() / 1000));
 		for (const crawl of churn.crawls) this.crawlFact(crawl);
 		if (churn.deleted.length > 0) this.sink.keywordsDeleted(churn.deleted, this.driver.now());
 	}
@@ -576,7 +585,7 @@ export class InProcessDriver implements WorldDriver {
 
 	async takeChurn(): Promise<ChurnHarvest> {
 		const state = this.state;
-		const harvest: ChurnHarvest = { crawls: [], added: [], deleted: [], alerts: [] };
+		const harvest: ChurnHarvest = { crawls: [], added: [], addedIds: [], deleted: [], alerts: [] };
 		const second = state.nowSeconds();
 		const alertsById = new Map<string, Alert>();
 		for (const entry of this.api.churnLog) {
@@ -594,6 +603,7 @@ export class InProcessDriver implements WorldDriver {
 				const rank = k && k.crawledAt === second ? (k.history[0] ?? 0) : -1;
 				harvest.crawls.push({ id, crawledAt: second, rank, category });
 			}
+			harvest.addedIds.push(...entry.added);
 			for (const id of entry.added) {
 				const k = state.keywords.get(Number(id));
 				if (k?.crawledAt)
