@@ -149,7 +149,8 @@ for (const event of ['newAlert', 'keywordUpdated'] as const) {
 			scoped.scope = { project, includeGroups: true };
 			let other: INodeExecutionData | undefined;
 			const outsider: PollWrapper = (outcome, context) => {
-				if (other || !outcome) return outcome;
+				// Once, at the first poll after some event of another project happened (in-scope events or not).
+				if (other) return outcome;
 				// Any item of another project, as the unscoped trigger would give it.
 				const state = context.api.state;
 				const alert = state.alerts.find(
@@ -183,7 +184,7 @@ for (const event of ['newAlert', 'keywordUpdated'] as const) {
 							rank: keyword.history[0] || null,
 						},
 					};
-				return other ? [[...outcome[0], other]] : outcome;
+				return other ? [[...(outcome?.[0] ?? []), other]] : outcome;
 			};
 			const result = await simulate({ ...scoped, wrapPoll: outsider });
 			assert.ok(other, 'an event of another project was found');
