@@ -71,6 +71,11 @@ export interface FakeKeywordApiOptions {
 	cacheReads?: boolean;
 	/** Switches for behaviour the API document leaves open; each one left out keeps its default (see README.md). */
 	behaviour?: Partial<FakeBehaviour>;
+	/**
+	 * Whether the `Date` header of every answer follows `now` (the fake's clock) rather than the real clock. For a
+	 * simulation on a virtual clock: a client that reads the API's clock from `Date` then sees the same time as the data.
+	 */
+	dateFromClock?: boolean;
 }
 
 export interface RecordedRequest {
@@ -221,6 +226,8 @@ export class FakeKeywordApi {
 	readonly changesLog: ChangeLogEntry[] = [];
 
 	private readonly now: () => number;
+
+	private readonly dateFromClock: boolean;
 	private readonly seedName: SeedName;
 	private latency: number;
 	private readonly faults = new FaultTable();
@@ -244,6 +251,7 @@ export class FakeKeywordApi {
 		this.token = opts.token ?? DEFAULT_TOKEN;
 		this.latency = opts.latencyMs ?? 0;
 		this.now = opts.now ?? Date.now;
+		this.dateFromClock = opts.dateFromClock === true;
 		this.seedName = opts.seed ?? 'demo';
 		this.state = this.freshState(this.seedName);
 		this.readCache = opts.cacheReads ? new Map() : undefined;
@@ -589,6 +597,7 @@ export class FakeKeywordApi {
 		headers: Record<string, string>,
 	): void {
 		if (res.destroyed || res.headersSent) return;
+		if (this.dateFromClock) res.setHeader('date', new Date(this.now()).toUTCString());
 		res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
 		res.end(text);
 	}

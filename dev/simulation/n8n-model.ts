@@ -75,6 +75,9 @@ export interface PollRun {
 const NODE_NAME = 'Keyword.com Trigger';
 const STATIC_KEY = `node:${NODE_NAME}`;
 
+/** Simulated n8n instances so far (their workflows' ids). */
+let instances = 0;
+
 export class N8nModel {
 	/** n8n's database copy of the workflow's static data. */
 	db: StoredData = { node: {}, global: {} };
@@ -85,6 +88,12 @@ export class N8nModel {
 	private readonly credentialsHelper: TestCredentialsHelper;
 	/** In-memory scheduler: the activation after a start failed (its poll threw); n8n tries again. */
 	activationPending = false;
+	/**
+	 * The workflow's id: one per simulated n8n and per life of its process (what n8n keys by workflow in one process,
+	 * e.g. the trigger's one-poll-at-a-time lock, does not outlive the process, nor is it shared by two simulations).
+	 */
+	private readonly instance = ++instances;
+	private life = 0;
 
 	constructor(
 		readonly scheduler: Scheduler,
@@ -114,7 +123,7 @@ export class N8nModel {
 		const staticData: IDataObject = { global: copyStaticData(data.global) };
 		staticData[STATIC_KEY] = copyStaticData(data.node);
 		return new Workflow({
-			id: 'simulated-workflow',
+			id: `simulated-workflow-${this.instance}.${this.life}`,
 			name: 'Simulated workflow',
 			nodes: [this.node],
 			connections: {},
@@ -273,6 +282,7 @@ export class N8nModel {
 		const budgetMs = this.durable ? this.budget(timeoutMs) : undefined;
 		const run = await this.execute(workflow, 'init', budgetMs);
 		this.live = null;
+		this.life++;
 		return {
 			kind: 'killed',
 			items: null,
@@ -287,6 +297,7 @@ export class N8nModel {
 	/** n8n stops (what is only in memory is lost). */
 	stop(): void {
 		this.live = null;
+		this.life++;
 	}
 
 	/** n8n starts: the in-memory scheduler activates the workflow again (an activation poll); the durable one does not. */

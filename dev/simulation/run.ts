@@ -279,6 +279,8 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 	const api = new FakeKeywordApi({
 		seed: 'empty',
 		now: () => clock.now,
+		// The API's clock, as its Date header tells it, is the simulation's: a crawl in the second of a poll is one.
+		dateFromClock: true,
 		token: `sim-${config.seed}-token`,
 	});
 	api.setBehaviour(behaviour);

@@ -144,6 +144,9 @@ describe('reader: windows', () => {
 		assert.deepEqual(servedSizes(SIZES, 250, 250), SIZES);
 		assert.deepEqual(servedSizes(SIZES, 250, 100), { min: 50, max: 100 });
 		assert.deepEqual(servedSizes(SIZES, 237, 250), { min: 250, max: 250 });
+		// A window planned before the cap was known, served at the cap: nothing new (it is not "one size only").
+		assert.deepEqual(servedSizes({ min: 100, max: 200 }, 249, 200), { min: 100, max: 200 });
+		assert.deepEqual(servedSizes({ min: 100, max: 200 }, 180, 120), { min: 60, max: 120 });
 	});
 	it('an unordered page is reported, not read', () => {
 		const verdict = judgeWindow(

@@ -305,8 +305,8 @@ export interface ReadOutcome<K> {
 
 /**
  * The page sizes to ask for from now on, given what the API served for a request: a smaller page than asked is its
- * maximum; a different size than asked below its maximum means it serves one size only (then pages cannot be made to
- * overlap, see Window.adjacent).
+ * maximum (nothing new when it is the maximum already known: the request was planned before it was); a larger page
+ * than asked means it serves one size only (then pages cannot be made to overlap, see Window.adjacent).
  */
 export function servedSizes(
 	sizes: PageSizes,
@@ -314,7 +314,8 @@ export function servedSizes(
 	served: number | undefined,
 ): PageSizes {
 	if (served === undefined || served <= 0 || served === asked) return sizes;
-	if (served < asked && sizes.max !== served) {
+	if (served < asked) {
+		if (served >= sizes.max) return sizes;
 		return { min: Math.max(1, Math.ceil(served / 2)), max: served };
 	}
 	return { min: served, max: served };

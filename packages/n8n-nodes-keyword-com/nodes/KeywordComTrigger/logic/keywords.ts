@@ -53,6 +53,8 @@ export interface ListRead {
 	o?: 'd' | '?';
 	/** Read page by page: the page size the API serves (when it serves fewer than asked). */
 	z?: number;
+	/** Read page by page: the ids of the last records read (the next page is read on from them). */
+	a?: string[];
 }
 
 /** A project or group whose list failed at the last polls (it is parked). */
@@ -137,13 +139,15 @@ function isObject(value: unknown): value is IDataObject {
 
 function readListRead(value: unknown): ListRead | undefined {
 	if (!isObject(value)) return undefined;
-	const { h, e, x, n, o, z } = value;
+	const { h, e, x, n, o, z, a } = value;
 	if (!finiteNumber(h) || !finiteNumber(x) || !finiteNumber(n)) return undefined;
 	if (e !== undefined && typeof e !== 'string') return undefined;
 	const read: ListRead = { h, x, n };
 	if (typeof e === 'string') read.e = e;
 	if (o === 'd' || o === '?') read.o = o;
 	if (finiteNumber(z) && z > 0) read.z = z;
+	if (Array.isArray(a) && a.length > 0 && a.every((id) => typeof id === 'string'))
+		read.a = (a as string[]).slice(-8);
 	return read;
 }
 

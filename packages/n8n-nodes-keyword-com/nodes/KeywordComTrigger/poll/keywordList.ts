@@ -2,7 +2,7 @@
  * Reading one project's or group's keyword list (#13) on from where its read stands, within the poll's budget:
  * with overlapping pages when the list is ordered by id (shared/reader.ts), page after page when it is not.
  */
-import { readAfter, type PageSizes } from '../../shared/reader';
+import { readAfter, windowAround, type PageSizes } from '../../shared/reader';
 import { compareIds } from '../logic/cursor';
 import { KEYWORD_PAGE_SIZE, keywordId, type ListRead } from '../logic/keywords';
 import { idSequenceOf } from '../logic/order';
@@ -91,11 +91,20 @@ export async function readKeywordList(
 	return { records, read: next, error: failed };
 }
 
+/** Records kept as anchors of a read page by page: the last ones read, found again by id in the next page. */
+export const ANCHORS = 5;
+/** How far back (records before the last one read) a page is asked for when no anchor was found, at most. */
+const MAX_BACK = ANCHORS * 16;
+
 /**
- * A list not ordered by id: page after page from where the read stands (`x` = last index read). The API may serve
- * fewer records a page than asked (a capped page size): the size it serves is learned (`z`), and only an empty page,
- * or the page count, ends the read. A record moved from one page to another by a change between two requests may be
- * read twice (counted once) or missed; see README.
+ * A list not ordered by id: page after page from where the read stands (`x` = last index read, `a` = the ids of the
+ * last records read). Each page is asked so that it holds those records again (page sizes vary, as for an ordered
+ * list) and is read on from the last of them it holds, wherever it is: a record added or deleted before the read's
+ * place between two requests shifts the rest, and the anchors say where the read really is. A page that holds none
+ * (all of them deleted meanwhile) is asked further back, then read by index. The API may serve fewer records a page
+ * than asked (a capped page size): the size it serves is learned (`z`), and only an empty page, or the page count,
+ * ends the read. A list that reorders itself between two requests (by rank, as ranks change) can still have a record
+ * move from the unread part to the part read: that one waits for its next crawl; see README.
  */
 async function readPageByPage(
 	fetch: FetchKeywords,
@@ -106,38 +115,67 @@ async function readPageByPage(
 ): Promise<ListOutcome> {
 	let x = read.x;
 	let size = read.z ?? KEYWORD_PAGE_SIZE;
+	let anchors = read.a ?? [];
+	let back = ANCHORS;
+	// Ids taken by this read in this poll: a page asked again further back brings some of them again.
+	const taken = new Set<string>();
 	const standing = (): ListRead => {
 		const at: ListRead = { ...read, x };
 		if (size !== KEYWORD_PAGE_SIZE) at.z = size;
 		else delete at.z;
+		if (anchors.length > 0) at.a = anchors;
+		else delete at.a;
 		return at;
 	};
 	for (;;) {
 		if (!limits.budget.mayStart() || allowance.grant(1) === 0) return { records, read: standing() };
-		const page = Math.floor((x + 1) / size) + 1;
+		const sizes: PageSizes = { min: Math.ceil(size / 2), max: size };
+		const from = anchors.length > 0 ? Math.max(0, x - back + 1) : x + 1;
+		const window =
+			x < 0 ? { page: 1, perPage: size, start: 0 } : windowAround(from, 'forward', sizes);
 		let served: ServedList;
 		try {
-			served = await fetch(page, KEYWORD_PAGE_SIZE);
+			served = await fetch(window.page, window.perPage);
 		} catch (error) {
 			return { records, read: standing(), error: isOutOfTime(error) ? undefined : error };
 		}
 		const count = served.records.length;
 		// The page size the API used: as it says, or (a short page where more should follow) as many as it sent.
 		const told = served.perPage && served.perPage > 0 ? served.perPage : undefined;
-		const pageStart = (page - 1) * (told ?? size);
+		const used = told ?? (count > 0 && count < window.perPage ? count : window.perPage);
+		const start = (window.page - 1) * used;
 		const moreKnown =
 			served.totalPages !== undefined
-				? page < served.totalPages
-				: served.total !== undefined && pageStart + count < served.total;
-		if (told !== undefined) size = told;
-		else if (count > 0 && count < size && (moreKnown || page === 1)) size = count;
-		const start = (page - 1) * size;
-		const skip = x + 1 - start;
-		records.push(...served.records.slice(Math.max(0, skip)));
+				? window.page < served.totalPages
+				: served.total !== undefined && start + count < served.total;
+		if (told !== undefined && told < size) size = told;
+		else if (told === undefined && count > 0 && count < window.perPage && (moreKnown || x < 0))
+			size = count;
+		const ids = served.records.map(keywordId);
+		let after = -1;
+		if (anchors.length > 0) {
+			for (let n = anchors.length - 1; n >= 0 && after < 0; n--) after = ids.indexOf(anchors[n]);
+			if (after < 0 && count > 0 && back < MAX_BACK && start > 0) {
+				// None of the anchors here: they moved further back than thought (or were deleted). Ask further back.
+				back *= 4;
+				continue;
+			}
+		}
+		// No anchor (deleted, all of them; or none yet where an ordered read turned out not to be): read on by index.
+		if (after < 0 && x >= 0) after = Math.min(count, x - start + 1) - 1;
+		served.records.slice(after + 1).forEach((record, n) => {
+			const id = ids[after + 1 + n];
+			if (id !== undefined && taken.has(id)) return;
+			if (id !== undefined) taken.add(id);
+			records.push(record);
+		});
 		x = start + count - 1;
+		back = ANCHORS;
+		const last = ids.filter((id): id is string => id !== undefined).slice(-ANCHORS);
+		if (last.length > 0) anchors = last;
 		const lastPage =
 			count === 0 ||
-			(served.totalPages !== undefined && page >= served.totalPages) ||
+			(served.totalPages !== undefined && window.page >= served.totalPages) ||
 			(served.total !== undefined && start + count >= served.total);
 		if (lastPage) return { records, read: 'done' };
 	}
