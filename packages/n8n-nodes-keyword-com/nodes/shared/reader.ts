@@ -102,7 +102,9 @@ export function windowAround(index: number, direction: Direction, sizes: PageSiz
 /**
  * The next `count` windows from `index`, each holding the last index of the one before (they overlap). Reading
  * forward, no window is planned past `total` records (when known) but the first: the rest of a short list is not
- * asked for.
+ * asked for. `drift`: by how many records the list has been moving per request (records added in front of the edge,
+ * or deleted before it); the n-th window of the batch is answered after n more requests, so it keeps that much room
+ * before the edge (up to half the smallest page).
  */
 export function planWindows(
 	index: number,
@@ -110,6 +112,7 @@ export function planWindows(
 	sizes: PageSizes,
 	count: number,
 	total = 0,
+	drift = 0,
 ): Window[] {
 	const windows: Window[] = [];
 	let at = index;
@@ -117,7 +120,9 @@ export function planWindows(
 		// The first window is always asked: even at index 0 the list may have grown in front of the edge.
 		if (direction === 'backward' && n > 0 && at <= 0) break;
 		if (direction === 'forward' && n > 0 && at >= total - 1) break;
-		const window = windowAround(at, direction, sizes);
+		const room = at < 0 ? 0 : Math.min(Math.floor(sizes.min / 2), Math.ceil(drift * (n + 1)));
+		const held = direction === 'forward' ? Math.max(-1, at - room) : at + room;
+		const window = windowAround(held, direction, sizes);
 		windows.push(window);
 		at = direction === 'forward' ? window.start + window.perPage - 1 : window.start;
 	}
@@ -351,6 +356,9 @@ export async function readAfter<K>(
 		requests,
 		...outcome,
 	});
+	// How fast the list moves under the read (records a request, see planWindows): totals served since the first answer.
+	let answered = 0;
+	let firstTotal = 0;
 	for (;;) {
 		if (!options.mayContinue()) return finish({ complete: false, stoppedBy: 'time' });
 		const concurrency =
@@ -361,6 +369,7 @@ export async function readAfter<K>(
 			sizes,
 			Math.max(1, concurrency),
 			position.total,
+			answered > 1 ? Math.abs(position.total - firstTotal) / (answered - 1) : 0,
 		);
 		if (planned.length === 0) return finish({ complete: true });
 		const granted = options.grant(planned.length);
@@ -374,6 +383,8 @@ export async function readAfter<K>(
 			const answer = answers[n];
 			if (answer.status === 'rejected')
 				return finish({ complete: false, stoppedBy: 'error', error: answer.reason });
+			answered++;
+			if (answered === 1) firstTotal = answer.value.total ?? position.total;
 			sizes = servedSizes(sizes, windows[n].perPage, answer.value.perPage);
 			const verdict = judgeWindow(
 				windows[n],
