@@ -321,6 +321,45 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 		});
 	}
 
+	it('a list growing in front of the edge at every request is caught up, each record once (soak seed 1)', async () => {
+		// Newest-first, 100 a page at most, 9 records added at the newest end before every answer: each window of a
+		// batch is answered after more growth than the one before, so without room kept for it the later windows land
+		// past the edge and the read restarts, poll after poll, never reaching the newest records.
+		const keys = Array.from({ length: 2_000 }, (_, n) => n);
+		const list = new ShiftingList(keys, 'backward', undefined);
+		let next = 10_000;
+		list.onRequest = (l) => {
+			for (let n = 0; n < 9; n++) l.keys.push(next++);
+		};
+		const edge = 999;
+		const outcome = await readAfter(
+			{ edge, index: list.indexOf(edge), total: keys.length },
+			{
+				fetch: async (page, perPage) => list.serve(page, Math.min(perPage, 100)),
+				direction: 'backward',
+				keyOf,
+				compare,
+				sizes: SIZES,
+				concurrency: 4,
+				mayContinue: () => true,
+				grant: grantOf(240),
+			},
+		);
+		assert.equal(
+			outcome.complete,
+			true,
+			`stopped by ${outcome.stoppedBy} after ${outcome.requests}`,
+		);
+		assert.ok(outcome.requests <= 40, `${outcome.requests} requests`);
+		assertExactlyOnce(
+			outcome.fresh.map((f) => f.key),
+			edge,
+			list.keys,
+			true,
+			'growing list',
+		);
+	});
+
 	it('an error stops the read with what it had; the request cap too', async () => {
 		const list = new ShiftingList(
 			Array.from({ length: 1_000 }, (_, n) => n),
