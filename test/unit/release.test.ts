@@ -58,8 +58,25 @@ describe('release', () => {
 	it('refuses while author and repository are placeholders, naming each field', () => {
 		const result = runCheck(path.join(packageDir(), 'package.json'));
 		assert.equal(result.status, 1);
-		for (const field of ['author.name', 'author.email', 'repository.url', 'homepage', 'bugs.url']) {
+		for (const field of ['author.name', 'author.email', 'repository.url', 'bugs.url']) {
 			assert.match(result.stderr, new RegExp(`^  ${field.replace('.', '\\.')}: `, 'm'), field);
+		}
+		// The homepage is the npm page (known before the repository is): filled already, still checked.
+		assert.doesNotMatch(result.stderr, /^ {2}homepage: /m);
+	});
+
+	it('refuses a placeholder homepage too', () => {
+		const pkg = readJson(path.join(packageDir(), 'package.json'));
+		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kwc-release-'));
+		try {
+			const file = path.join(dir, 'package.json');
+			fs.writeFileSync(
+				file,
+				JSON.stringify({ ...pkg, homepage: 'https://github.com/REPLACE-OWNER/x#readme' }),
+			);
+			assert.match(runCheck(file).stderr, /^ {2}homepage: /m);
+		} finally {
+			fs.rmSync(dir, { recursive: true, force: true });
 		}
 	});
 
@@ -72,7 +89,6 @@ describe('release', () => {
 				...pkg.repository,
 				url: 'git+https://github.com/keyword-com/n8n-nodes-keyword-com.git',
 			},
-			homepage: 'https://github.com/keyword-com/n8n-nodes-keyword-com#readme',
 			bugs: { url: 'https://github.com/keyword-com/n8n-nodes-keyword-com/issues' },
 		};
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kwc-release-'));
