@@ -125,15 +125,15 @@ export class KeywordComTrigger implements INodeType {
 				default: 'newAlert',
 				options: [
 					{
-						name: 'New Alert',
-						value: 'newAlert',
-						description: 'A rank-change alert was created. One item per alert.',
-					},
-					{
 						name: 'Keyword Updated',
 						value: 'keywordUpdated',
 						description:
 							'Ranks of a keyword were refreshed (scheduled update or on-demand refresh). One item per keyword, with the new rank, the previous rank and the change.',
+					},
+					{
+						name: 'New Alert',
+						value: 'newAlert',
+						description: 'A rank-change alert was created. One item per alert.',
 					},
 				],
 			},

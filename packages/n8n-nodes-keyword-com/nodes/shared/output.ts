@@ -322,15 +322,15 @@ export function outputFields(fields?: string[], allowSelected = true): INodeProp
 		default: 'simplified',
 		displayOptions: { show: { ...onVersion2 } },
 		options: [
+			{ name: 'Raw', value: 'raw', description: 'Every field as the API returns it' },
+			...(allowSelected
+				? [{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you pick' }]
+				: []),
 			{
 				name: 'Simplified',
 				value: 'simplified',
 				description: `At most ${MAX_SIMPLIFIED_FIELDS} fields per record, named for a sheet row or an AI agent`,
 			},
-			{ name: 'Raw', value: 'raw', description: 'Every field as the API returns it' },
-			...(allowSelected
-				? [{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you pick' }]
-				: []),
 		],
 		description: 'How much of each record to return',
 	};

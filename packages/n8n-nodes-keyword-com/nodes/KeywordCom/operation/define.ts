@@ -304,7 +304,7 @@ function runOperation(config: OperationConfig) {
 		try {
 			return await execute.call(this, requestData);
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, this.getItemIndex());
 			const { message, description } = error as { message?: unknown; description?: unknown };
 			const json: IDataObject = { error: String(message ?? error) };
 			if (typeof description === 'string' && description !== '') json.details = description;
@@ -313,11 +313,18 @@ function runOperation(config: OperationConfig) {
 	};
 }
 
-/** The node's errors are NodeApiError / NodeOperationError already; anything else is wrapped as one. */
-function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+/**
+ * The node's errors are NodeApiError / NodeOperationError already; anything else is wrapped as one, with the item it
+ * failed on (n8n shows it with the error and pairs the error item with it).
+ */
+function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	return error instanceof NodeApiError || error instanceof NodeOperationError
 		? error
-		: new NodeOperationError(node, error as Error);
+		: new NodeOperationError(node, error as Error, { itemIndex });
 }
 
 function executeOperation(config: OperationConfig) {

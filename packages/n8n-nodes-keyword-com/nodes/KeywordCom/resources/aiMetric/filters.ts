@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { AI_AGGREGATIONS } from '../../../shared/constants';
 import { stringListField } from '../../../shared/fields';
+import { alphabetical } from '../../../shared/optionOrder';
 import type { OperationInput } from '../../operation/define';
 import {
 	checkAggregation,
@@ -48,10 +49,12 @@ export function filterFields(withPeriod: boolean): INodeProperties[] {
 				name: 'aggregation',
 				type: 'options',
 				default: 'daily',
-				options: AI_AGGREGATIONS.map((value) => ({
-					name: value[0].toUpperCase() + value.slice(1),
-					value,
-				})),
+				options: alphabetical(
+					AI_AGGREGATIONS.map((value) => ({
+						name: value[0].toUpperCase() + value.slice(1),
+						value,
+					})),
+				),
 				description: 'Granularity of the time series',
 			},
 		);

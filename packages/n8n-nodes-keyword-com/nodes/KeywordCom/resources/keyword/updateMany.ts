@@ -21,8 +21,8 @@ const updateFields: INodeProperties[] = [
 		default: 'se',
 		options: [
 			{ name: 'Desktop', value: 'se' },
-			{ name: 'Mobile', value: 'sem' },
 			{ name: 'Maps', value: 'maps' },
+			{ name: 'Mobile', value: 'sem' },
 		],
 	},
 	{

@@ -21,9 +21,9 @@ export const getManyProjects = defineOperation({
 			type: 'options',
 			default: 'all',
 			options: [
+				{ name: 'Groups Only', value: 'groups' },
 				{ name: 'Projects and Groups', value: 'all' },
 				{ name: 'Projects Only', value: 'projects' },
-				{ name: 'Groups Only', value: 'groups' },
 			],
 			description: 'Which records to return. Groups are named "Project[sub]Group".',
 		},

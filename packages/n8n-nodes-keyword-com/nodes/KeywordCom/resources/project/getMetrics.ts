@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { API_PREFIX, PROJECT_TIMEFRAMES } from '../../../shared/constants';
 import { groupField, options, projectField } from '../../../shared/fields';
+import { alphabetical } from '../../../shared/optionOrder';
 import { defineOperation } from '../../operation/define';
 import { readTarget } from '../../operation/target';
 import { checkNumericId, checkProjectTimeframe } from '../../../shared/validation';
@@ -33,7 +34,9 @@ export const getProjectMetrics = defineOperation({
 			name: 'timeframe',
 			type: 'options',
 			default: 'monthly',
-			options: PROJECT_TIMEFRAMES.map((value) => ({ name: TIMEFRAME_NAMES[value], value })),
+			options: alphabetical(
+				PROJECT_TIMEFRAMES.map((value) => ({ name: TIMEFRAME_NAMES[value], value })),
+			),
 			description: 'Period the changes are measured over',
 		},
 		options([

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { API_PREFIX, SHARE_OF_VOICE_RANGES } from '../../../shared/constants';
 import { projectIdField } from '../../../shared/fields';
+import { alphabetical } from '../../../shared/optionOrder';
 import { defineOperation } from '../../operation/define';
 import { checkDaysRange, checkNumericId } from '../../../shared/validation';
 
@@ -30,10 +31,12 @@ export const getShareOfVoiceHistory = defineOperation({
 			name: 'daysRange',
 			type: 'options',
 			default: 30,
-			options: SHARE_OF_VOICE_RANGES.map((days) => ({
-				name: `Last ${days} Days (a Point Every ${POINT_EVERY[days]})`,
-				value: days,
-			})),
+			options: alphabetical(
+				SHARE_OF_VOICE_RANGES.map((days) => ({
+					name: `Last ${days} Days (a Point Every ${POINT_EVERY[days]})`,
+					value: days,
+				})),
+			),
 			description: 'How far back to go; the spacing of the points grows with the range',
 		},
 	],
