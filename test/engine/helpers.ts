@@ -14,7 +14,7 @@ import {
 	type RecordedRequest,
 } from '../../dev/fake-api';
 import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
-import { runNode, type RunNodeError, type RunResult } from '../harness';
+import { runNode, type RunNodeError, type RunNodeOptions, type RunResult } from '../harness';
 
 /**
  * The token the fakes accept. It has characters that change under URL encoding (`+`, `/`, `=`), so a leak in an
@@ -67,6 +67,8 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** Run as n8n's generated AI tool (`keywordComTool`). */
 	asTool?: boolean;
+	/** n8n's node settings (Retry On Fail, its tries and wait…). */
+	nodeSettings?: RunNodeOptions['nodeSettings'];
 }
 
 export interface Outcome {
@@ -114,6 +116,7 @@ export async function run(
 		},
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		nodeSettings: options.nodeSettings,
 		typeVersion: options.typeVersion ?? 1,
 		...(options.asTool ? { nodeType: asToolNode(fake.node), typeName: TOOL_TYPE_NAME } : {}),
 	});

@@ -79,6 +79,15 @@ export class KeywordCom implements INodeType {
 			...shareOfVoiceDescription,
 			...tagDescription,
 			...topPageDescription,
+			{
+				// n8n's Retry On Fail runs the whole item again, on top of the retries of shared/transport.ts, and it
+				// repeats a write the transport deliberately does not repeat (an ambiguous failure may have been applied).
+				displayName:
+					'This node already retries rate limits and, for reads, server errors. Leave the Retry On Fail setting off: with it on, the retries multiply and a failed write may be sent again.',
+				name: 'retryOnFailNotice',
+				type: 'notice',
+				default: '',
+			},
 		],
 	};
 
