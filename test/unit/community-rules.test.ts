@@ -235,11 +235,14 @@ describe("n8n's community-node rules the published lint plugin cannot check here
 			assert.ok((description.credentials ?? []).length <= 1, description.name);
 	});
 
-	it('cred-class-name-suffix, cred-class-name-field-conventions, cred-filename-against-convention', () => {
+	it('cred-class-name-suffix, cred-class-name-field-conventions, cred-filename-against-convention, cred-class-field-naming', () => {
 		for (const { file, className, instance: credential } of credentials) {
 			assert.match(className, /Api$/);
 			assert.match(credential.name, /^[a-z][a-zA-Z0-9]*Api$/);
 			assert.equal(path.basename(file), `${className}.credentials.ts`);
+			// cred-class-field-naming (in n8n's source, no docs): "API", not "Api", in a capitalised display name.
+			assert.match(credential.displayName, /^[A-Z]/);
+			assert.doesNotMatch(credential.displayName, /\bApi\b/);
 		}
 	});
 
