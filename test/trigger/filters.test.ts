@@ -7,10 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import {
 	matchFilters,
 	type RankMove,
@@ -21,7 +20,8 @@ import {
 	rememberRankingUrl,
 	type RankingUrlMemory,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/rankingUrls';
-import { runPoll, type RunPollResult } from '../harness';
+import type { RunPollResult } from '../harness';
+import { pollVersion2 } from './version2';
 
 const move = (previousRank: number | null, rank: number | null, known = true): RankMove => ({
 	previousRank,
@@ -121,8 +121,6 @@ describe('trigger filters: the rules', () => {
 
 let clock = Date.now() - 10 * 60_000;
 let api: FakeKeywordApi;
-const trigger = new KeywordComTrigger();
-const credentials = () => ({ keywordComApi: { apiToken: api.token, baseUrl: api.baseUrl } });
 
 before(async () => {
 	api = new FakeKeywordApi({ seed: 'demo', now: () => clock });
@@ -131,13 +129,7 @@ before(async () => {
 after(async () => await api.stop());
 
 async function poll(parameters: IDataObject, staticData?: IDataObject): Promise<RunPollResult> {
-	return await runPoll({
-		nodeType: trigger,
-		typeVersion: 2,
-		parameters: parameters as INodeParameters,
-		credentials: credentials(),
-		staticData,
-	});
+	return await pollVersion2(api, parameters, staticData);
 }
 
 const copy = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;
