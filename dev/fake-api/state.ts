@@ -245,6 +245,10 @@ export interface RankUpdateOptions {
 	changeRanks?: boolean;
 	/** Also record a rank-change alert for each keyword whose rank moved. Default false. */
 	createAlerts?: boolean;
+	/** The new rank of given keywords, by id (0 = outside the tracked results), instead of a random move. */
+	ranks?: Record<string, number>;
+	/** The ranking URL of given keywords after the update, by id, instead of the one their rank gives. */
+	rankingUrls?: Record<string, string>;
 }
 
 export interface AddAlertsOptions {
@@ -754,11 +758,16 @@ export class FakeState {
 		} else {
 			for (const k of this.keywords.values()) targets.push(k);
 		}
-		return this.updateRanks(targets, opts.changeRanks ?? true, opts.createAlerts ?? false);
+		return this.updateRanks(targets, opts.changeRanks ?? true, opts.createAlerts ?? false, opts);
 	}
 
 	/** Re-crawls the given keywords: a new rank at the head of the history, crawled_at strictly later than before. */
-	updateRanks(targets: Keyword[], change = true, createAlerts = false): Keyword[] {
+	updateRanks(
+		targets: Keyword[],
+		change = true,
+		createAlerts = false,
+		set: Pick<RankUpdateOptions, 'ranks' | 'rankingUrls'> = {},
+	): Keyword[] {
 		const nowS = this.nowSeconds();
 		const t = this.now();
 		const touched = new Map<Container, number>();
@@ -771,6 +780,8 @@ export class FakeState {
 				if (rank === previous)
 					rank = previous === 0 ? this.rng.int(50, 100) : previous === 1 ? 2 : previous - 1;
 			} else rank = previous;
+			const chosen = set.ranks?.[String(k.id)];
+			if (chosen !== undefined) rank = chosen;
 			const crawl = Math.max(nowS, (k.crawledAt ?? 0) + 1);
 			k.history.unshift(rank);
 			if (k.history.length > MAX_HISTORY) k.history.length = MAX_HISTORY;
@@ -779,6 +790,8 @@ export class FakeState {
 			k.crawledAt = crawl;
 			k.updatedAt = t;
 			this.afterRankChange(k);
+			const rankingUrl = set.rankingUrls?.[String(k.id)];
+			if (rankingUrl !== undefined) k.rankingUrl = rankingUrl;
 			touched.set(k.container, Math.max(touched.get(k.container) ?? 0, crawl));
 			if (createAlerts && previous !== null && previous !== rank) {
 				this.pushAlert(k.container.name, k, previous, rank, nowS, false);

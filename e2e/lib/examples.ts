@@ -165,7 +165,10 @@ function hasIncoming(workflow: any, name: string): boolean {
 	return false;
 }
 
-/** The Keyword.com node that does what one poll of the trigger does (same name as the trigger). */
+/**
+ * The Keyword.com node that does what one poll of the trigger does (same name as the trigger), at the trigger's
+ * version: a New Alert item of either version is the Alert → Get Many item of the same version.
+ */
 function pollEquivalent(trigger: any): any {
 	const p = trigger.parameters ?? {};
 	const common = {
@@ -193,7 +196,7 @@ function pollEquivalent(trigger: any): any {
 		id: trigger.id,
 		name: trigger.name,
 		type: KEYWORD_COM_NODE,
-		typeVersion: 1,
+		typeVersion: trigger.typeVersion ?? 1,
 		position: trigger.position,
 		parameters,
 		credentials: trigger.credentials,
@@ -303,7 +306,10 @@ export interface ExampleSpec {
 	chatInput?: string;
 	/** An MCP example: the tool call the client makes after listing the tools. */
 	mcpCall?: { name: string; arguments: Record<string, unknown> };
-	/** One readable line about what a run produced: the test copy's run (n8n's IRun), or an McpExampleResult. */
+	/**
+	 * One readable line about what a run produced: the test copy's run (n8n's IRun), or an McpExampleResult. It throws
+	 * when the output lacks what the example should give (the run then counts as failed).
+	 */
 	summarize(run: any): string;
 }
 
@@ -381,6 +387,20 @@ export function toolCallsOf(run: any): string[] {
 	return calls.sort((a, b) => a.at - b.at).map((c) => c.name);
 }
 
+/**
+ * The record, after checking it has each of the fields (null allowed, absent not): a summary names the fields an
+ * example maps, so an example mapping fields its node version does not output fails its run instead of printing blanks.
+ */
+function withFields(record: any, fields: string[], where: string): any {
+	if (!record || typeof record !== 'object') throw new Error(`${where} gave no item`);
+	const missing = fields.filter((field) => record[field] === undefined);
+	if (missing.length > 0)
+		throw new Error(
+			`${where}: no ${missing.join(', ')} in its item (it has ${Object.keys(record).join(', ')})`,
+		);
+	return record;
+}
+
 export const ACME = 'Acme Shoes';
 /** The question the agent example's test copy asks. */
 export const AGENT_EXAMPLE_QUESTION = `Which projects do I track, and how do the keywords of ${ACME} rank?`;
@@ -427,12 +447,19 @@ export const EXAMPLES: ExampleSpec[] = [
 		file: 'daily-ranks-to-google-sheet.json',
 		title: 'Daily ranks → Google Sheet',
 		summarize(run) {
-			const rows = nodeOutput(run, 'Append to Google Sheet') ?? [];
-			const first = rows[0];
-			return (
-				`${plural(rows.length, 'keyword row')} ready for the sheet (Google Sheets stubbed)` +
-				(first ? `, first: '${first.keyword}' rank ${first.rank} (best ${first.best_rank})` : '')
+			// Version 2's Simplified keyword, mapped to the sheet's columns.
+			withFields(
+				nodeOutput(run, 'Get keyword ranks')?.[0],
+				['keyword', 'project', 'group', 'rank', 'best_rank', 'ranking_url', 'crawled_at'],
+				'Get keyword ranks',
 			);
+			const rows = nodeOutput(run, 'Append to Google Sheet') ?? [];
+			const first = withFields(
+				rows[0],
+				['keyword', 'project', 'rank', 'best_rank', 'ranking_url', 'crawled_at'],
+				'the sheet row',
+			);
+			return `${plural(rows.length, 'keyword row')} ready for the sheet (Google Sheets stubbed), first: '${first.keyword}' rank ${first.rank} (best ${first.best_rank})`;
 		},
 	},
 	{
@@ -441,6 +468,17 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			const alerts = nodeOutput(run, 'On new rank alert') ?? [];
 			const messages = nodeOutput(run, 'Post to Slack') ?? [];
+			// Version 2's Simplified alert, as the message maps it.
+			for (const alert of alerts)
+				withFields(
+					alert,
+					['keyword', 'project', 'group', 'region', 'previous_rank', 'rank', 'change'],
+					'On new rank alert',
+				);
+			messages.forEach((message, i) => {
+				if (!String(message.text).includes(`*${alerts[i]?.keyword}*`))
+					throw new Error(`the message does not name its alert's keyword: ${message.text}`);
+			});
 			return (
 				`${plural(alerts.length, 'alert')} of the last day → ${plural(messages.length, 'Slack message')} (Slack stubbed)` +
 				(messages[0] ? `, first: ${quote(messages[0].text)}` : '')
@@ -451,8 +489,15 @@ export const EXAMPLES: ExampleSpec[] = [
 		file: 'weekly-ai-visibility-summary.json',
 		title: 'Weekly AI-visibility summary',
 		summarize(run) {
+			withFields(
+				nodeOutput(run, 'Get AI domains')?.[0],
+				['id', 'domain', 'brandName'],
+				'Get AI domains',
+			);
 			const mails = nodeOutput(run, 'Email the summary') ?? [];
 			const brands: any[] = mails[0]?.brands ?? [];
+			for (const brand of brands)
+				withFields(brand, ['brand', 'domain', 'visibility', 'mentions'], 'the summary');
 			return (
 				`${plural(mails.length, 'e-mail')} covering ${plural(brands.length, 'brand')} (SMTP stubbed)` +
 				(brands[0] ? `, first: ${quote(brands[0].line, 110)}` : '')
@@ -466,6 +511,8 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			const rows = nodeOutput(run, 'Read keyword sheet') ?? [];
 			const results = nodeOutput(run, 'Add keywords') ?? [];
+			for (const result of results)
+				withFields(result, ['requested', 'added', 'duplicates'], 'Add keywords');
 			const added = results.reduce((sum, r) => sum + Number(r.added ?? 0), 0);
 			const duplicates = results.reduce((sum, r) => sum + Number(r.duplicates ?? 0), 0);
 			return `${plural(rows.length, 'sheet row')} (fixture) → ${plural(results.length, 'project')}: ${plural(added, 'keyword')} added, ${plural(duplicates, 'duplicate')} skipped`;
@@ -642,11 +689,15 @@ export async function importAndRunExamples(
 		exampleId: ids[next++],
 		copyId: isMcp(spec) ? undefined : ids[next++],
 	}));
-	const summarize = (spec: ExampleSpec, what: unknown): string => {
+	/** The summary, or why the output is not what the example should give (then the run counts as failed). */
+	const summarize = (spec: ExampleSpec, what: unknown): { ok: boolean; summary: string } => {
 		try {
-			return spec.summarize(what);
+			return { ok: true, summary: spec.summarize(what) };
 		} catch (error) {
-			return `ran, but its output could not be summed up: ${(error as Error).message}`;
+			return {
+				ok: false,
+				summary: `FAILED: ran, but not with the expected output: ${(error as Error).message}`,
+			};
 		}
 	};
 	const done = (run: ExampleRun): void => {
@@ -658,22 +709,17 @@ export async function importAndRunExamples(
 		if (isMcp(spec)) continue; // after the others: they need n8n running
 		const { exampleId, copyId } = idsOf[index];
 		const result = await n8n.execute(copyId!, { timeoutMs: 180_000 });
-		let summary: string;
+		let outcome: { ok: boolean; summary: string };
 		if (result.ok) {
-			summary = summarize(spec, result.output);
+			outcome = summarize(spec, result.output);
 		} else {
 			const error = result.output?.data?.resultData?.error;
-			summary = `FAILED${error?.node?.name ? ` in "${error.node.name}"` : ''}: ${error?.message ?? `n8n execute exited ${result.exitCode}`}`;
+			outcome = {
+				ok: false,
+				summary: `FAILED${error?.node?.name ? ` in "${error.node.name}"` : ''}: ${error?.message ?? `n8n execute exited ${result.exitCode}`}`,
+			};
 		}
-		done({
-			spec,
-			exampleId,
-			copyId,
-			ok: result.ok,
-			durationMs: result.durationMs,
-			result,
-			summary,
-		});
+		done({ spec, exampleId, copyId, durationMs: result.durationMs, result, ...outcome });
 	}
 
 	const mcpSpecs = specs.map((spec, index) => ({ spec, index })).filter(({ spec }) => isMcp(spec));
@@ -689,14 +735,14 @@ export async function importAndRunExamples(
 						'no MCP token given (import exampleMcpCredential(token) and pass mcpToken)',
 					);
 				const mcp = await callMcpExample(n8n, spec, opts.mcpToken);
-				const ok = !mcp.call.isError && mcp.tools.length > 0;
+				const outcome = summarize(spec, mcp);
 				done({
 					spec,
 					exampleId,
-					ok,
 					durationMs: Date.now() - started,
 					mcp,
-					summary: summarize(spec, mcp),
+					summary: outcome.summary,
+					ok: outcome.ok && !mcp.call.isError && mcp.tools.length > 0,
 				});
 			} catch (error) {
 				done({

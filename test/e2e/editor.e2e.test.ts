@@ -146,6 +146,25 @@ describe(
 				.locator('input')
 				.evaluateAll((inputs: any[]) => inputs.map((input) => String(input.value)))) as string[];
 
+		/**
+		 * The panel of a version-2 node: its Output parameter at Simplified, and no version-1 Simplify toggle (the
+		 * screenshots show what a node added today looks like).
+		 */
+		const assertOutputChoice = async (ndv: any, values: string[]): Promise<void> => {
+			const output = ndv.locator('[data-test-id="parameter-input-output"]');
+			await output.waitFor({ state: 'visible' });
+			const shown = await inputValues(output);
+			assert.ok(
+				shown.includes('Simplified'),
+				`the Output parameter shows Simplified (its inputs: ${shown.join(' | ')}; the panel's: ${values.join(' | ')})`,
+			);
+			assert.equal(
+				await ndv.locator('[data-test-id="parameter-input-simplify"]').count(),
+				0,
+				'no version-1 Simplify toggle',
+			);
+		};
+
 		test('signs in, opens the daily-ranks example, runs the Keyword.com step and shows its items', async () => {
 			try {
 				const node = await openWorkflow(ranksId, NODE_NAME);
@@ -156,6 +175,7 @@ describe(
 					`the Project parameter shows Acme Shoes (inputs: ${values.join(' | ')})`,
 				);
 				assert.ok(values.includes('Keyword.com account'), 'the credential is set');
+				await assertOutputChoice(ndv, values);
 				await ndv.locator('[data-test-id="node-execute-button"]').first().click();
 				const output = ndv.locator('[data-test-id="output-panel"]');
 				await output
@@ -165,6 +185,10 @@ describe(
 				const text = String(await output.innerText());
 				assert.match(text, /12 items/, 'the output panel reports 12 items');
 				assert.ok(text.includes('trail running shoes'), 'the keywords of the project are listed');
+				assert.ok(
+					/\bbest_rank\b/.test(text) && !/\bgrank\b/.test(text),
+					'the output table has version 2 columns (best_rank), not version 1 (grank)',
+				);
 				assert.ok(!text.includes(fake.token), 'no token on screen');
 				const requests = await fake.requests();
 				assert.ok(
@@ -194,6 +218,7 @@ describe(
 					values.includes('New Alert'),
 					`the Event parameter shows New Alert (inputs: ${values.join(' | ')})`,
 				);
+				await assertOutputChoice(ndv, values);
 				await ndv.locator('[data-test-id="node-execute-button"]').first().click();
 				const output = ndv.locator('[data-test-id="output-panel"]');
 				await output
@@ -202,6 +227,10 @@ describe(
 					.waitFor({ state: 'visible', timeout: 60_000 });
 				const text = String(await output.innerText());
 				assert.match(text, /5 items/, 'a test event shows the latest five alerts');
+				assert.ok(
+					/\bprevious_rank\b/.test(text) && !/\bprevrank\b/.test(text),
+					'version 2 alert items (previous_rank), not version 1 (prevrank)',
+				);
 				assert.ok(!text.includes(fake.token), 'no token on screen');
 				await closeToasts();
 				await page.waitForTimeout(500);

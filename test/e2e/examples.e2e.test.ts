@@ -12,6 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import {
@@ -30,7 +31,9 @@ import {
 	keywordComCredential,
 	loadExample,
 	nodeOutput,
+	prepareForTest,
 	removeTarball,
+	repoRoot,
 	testCopyOf,
 	type ExampleRun,
 } from '../../e2e/lib';
@@ -59,6 +62,14 @@ function runOf(
 	return run as ExampleRun & { result: NonNullable<ExampleRun['result']> };
 }
 
+/** The daily-ranks example as released with node version 1 (kept as a fixture, not in examples/). */
+const VERSION_1_DAILY_RANKS = path.join(
+	repoRoot(),
+	'test',
+	'fixtures',
+	'examples-v1',
+	'daily-ranks-to-google-sheet.json',
+);
 const MCP_TOKEN = `mcp-e2e-${Date.now().toString(36)}-token`;
 const AGENT_TOOLS = ['Get many projects', 'Get many keywords', 'Get many alerts'];
 
@@ -95,9 +106,15 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 			.sort();
 		assert.deepEqual(files, EXAMPLES.map((e) => e.file).sort());
 		const known = new Map<string, number[]>();
+		/** The version n8n gives a node added from the panel, by node type. */
+		const defaultVersions = new Map<string, number>();
 		for (const node of await n8n.exportNodes()) {
 			known.set(node.name, [...(known.get(node.name) ?? []), ...[node.version].flat()]);
+			if (typeof node.defaultVersion === 'number')
+				defaultVersions.set(node.name, node.defaultVersion);
 		}
+		for (const type of [KEYWORD_COM_NODE, KEYWORD_COM_TRIGGER_NODE, KEYWORD_COM_TOOL_NODE])
+			assert.equal(defaultVersions.get(type), 2, `${type}: a node added today is version 2`);
 		for (const spec of EXAMPLES) {
 			const workflow = loadExample(spec.file);
 			assert.equal(typeof workflow.id, 'string', `${spec.file}: has an id`);
@@ -132,11 +149,11 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 						`${spec.file}: "${node.name}" uses the "Keyword.com account" credential`,
 					);
 				}
-				if (node.type === KEYWORD_COM_TOOL_NODE)
+				if (defaultVersions.has(node.type) && node.type.startsWith('n8n-nodes-keyword-com.'))
 					assert.equal(
 						node.typeVersion,
-						2,
-						`${spec.file}: "${node.name}" is a version 2 tool (tool-mode limits)`,
+						defaultVersions.get(node.type),
+						`${spec.file}: "${node.name}" is at the version a node added today gets`,
 					);
 				if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi') {
 					assert.deepEqual(
@@ -213,9 +230,9 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 			Object.keys(rows[0]).sort(),
 			[
 				'best_rank',
-				'change_1d',
+				'crawled_at',
 				'date',
-				'device',
+				'group',
 				'keyword',
 				'project',
 				'rank',
@@ -224,8 +241,65 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 				'search_volume',
 			].sort(),
 		);
+		// The node's version-2 Simplified items, one row each, mapped field by field.
+		const ranks = nodeOutput(result.output, 'Get keyword ranks')!;
+		assert.equal(rows.length, ranks.length);
 		assert.equal(rows[0].keyword, 'running shoes');
+		rows.forEach((row, i) => {
+			const keyword = ranks[i];
+			assert.equal(row.keyword, keyword.keyword);
+			assert.equal(row.project, keyword.project);
+			assert.equal(row.group, keyword.group ?? '');
+			assert.equal(
+				String(row.rank),
+				keyword.rank === null ? 'not in top 100' : String(keyword.rank),
+			);
+			assert.equal(row.best_rank, keyword.best_rank);
+			assert.equal(row.ranking_url, keyword.ranking_url);
+			assert.equal(row.search_volume, keyword.search_volume);
+			assert.equal(row.crawled_at, keyword.crawled_at);
+		});
 		assert.ok(rows.every((r) => r.project === 'Acme Shoes' && /^\d{4}-\d\d-\d\d$/.test(r.date)));
+		assert.ok(rows.every((r) => typeof r.keyword === 'string' && r.keyword !== ''));
+		assert.ok(
+			rows.some((r) => /^\d+$/.test(String(r.rank))),
+			'some keywords rank',
+		);
+		assert.ok(
+			rows.every((r) => /^\d{4}-\d\d-\d\dT/.test(r.crawled_at)),
+			'crawl times in ISO',
+		);
+	});
+
+	test('a version-1 example of an earlier release still runs, with its version-1 fields', async () => {
+		// The daily-ranks example as released with node version 1 (Simplify; kw, grank, best, category…): saved
+		// workflows are never broken by a new node version.
+		const released = JSON.parse(fs.readFileSync(VERSION_1_DAILY_RANKS, 'utf8'));
+		const node = released.nodes.find((n: any) => n.name === 'Get keyword ranks');
+		assert.equal(node.typeVersion, 1, 'the fixture is the version-1 example');
+		const id = await n8n.importWorkflow(
+			prepareForTest(released, {
+				id: 'kwcExDailyRanksV1',
+				name: 'Keyword.com: daily ranks → Google Sheet (version 1, released)',
+			}),
+		);
+		const { ok, output } = await n8n.execute(id);
+		assert.ok(ok, n8n.logTail(30));
+		const items = nodeOutput(output, 'Get keyword ranks')!;
+		// 12 in the demo data, more once the bulk example has run.
+		assert.ok(items.length >= 12, `${items.length} keywords`);
+		for (const item of items) {
+			for (const field of ['kw', 'category', 'grank', 'best', 'rankingurl', 'type', 'ms'])
+				assert.ok(field in item, `version 1 gives ${field}`);
+			assert.ok(!('keyword' in item) && !('best_rank' in item), 'no version-2 names');
+		}
+		const rows = nodeOutput(output, 'Append to Google Sheet')!;
+		assert.equal(rows.length, items.length);
+		assert.deepEqual(
+			rows.map((r) => [r.keyword, r.project, r.best_rank, r.ranking_url]),
+			items.map((k) => [k.kw, k.category, k.best, k.rankingurl]),
+		);
+		assert.equal(rows[0].keyword, 'running shoes');
 		assert.ok(rows.some((r) => r.device === 'Mobile') && rows.some((r) => r.device === 'Desktop'));
 	});
 
@@ -235,7 +309,17 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		const messages = nodeOutput(result.output, 'Post to Slack')!;
 		assert.ok(alerts.length >= 1, 'the demo data has alerts of the last day');
 		assert.equal(messages.length, alerts.length);
-		messages.forEach((m, i) => assert.ok(m.text.includes(`*${alerts[i].kw}*`), m.text));
+		messages.forEach((m, i) => {
+			const alert = alerts[i];
+			const place = [alert.project, alert.group].filter(Boolean).join(' › ');
+			assert.equal(
+				m.text,
+				`${alert.change > 0 ? ':arrow_up:' : ':arrow_down:'} *${alert.keyword}* (${place}, ${alert.region}) ` +
+					`moved from ${alert.previous_rank || '>100'} to ${alert.rank || '>100'}`,
+			);
+			assert.equal(m.alert_id, alert.id);
+			assert.equal(m.change, alert.change);
+		});
 	});
 
 	test('weekly AI-visibility summary: one e-mail with a line per brand', () => {
@@ -459,7 +543,11 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 			'exactly the new alerts',
 		);
 		assert.equal(posted.length, 2);
-		assert.ok(posted.every((m) => m.text.includes('(Acme Shoes, ')));
+		assert.ok(
+			fromTrigger.every((a) => a.project === 'Acme Shoes' && typeof a.keyword === 'string'),
+			'version-2 alert items',
+		);
+		assert.ok(posted.every((m, i) => m.text.includes(`*${fromTrigger[i].keyword}* (Acme Shoes, `)));
 
 		await n8n.restart(); // nothing new: no further execution
 		await waitForPoll(3);

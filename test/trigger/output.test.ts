@@ -6,17 +6,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
 import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { MAX_SIMPLIFIED_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
-import { runNode, runPoll, type RunPollResult } from '../harness';
+import { runNode, type RunPollResult } from '../harness';
+import { pollVersion2 } from './version2';
 
 let clock = Date.now() - 10 * 60_000;
 let api: FakeKeywordApi;
-const trigger = new KeywordComTrigger();
 const credentials = () => ({ keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } });
 
 before(async () => {
@@ -26,13 +25,7 @@ before(async () => {
 after(async () => await api.stop());
 
 async function poll(parameters: IDataObject, staticData?: IDataObject): Promise<RunPollResult> {
-	return await runPoll({
-		nodeType: trigger,
-		typeVersion: 2,
-		parameters: parameters as INodeParameters,
-		credentials: credentials(),
-		staticData,
-	});
+	return await pollVersion2(api, parameters, staticData);
 }
 
 const itemsOf = (result: RunPollResult): IDataObject[] => {

@@ -16,7 +16,9 @@ import { groupField, projectField, simplifyField } from '../shared/fields';
 import { outputFields, readOutputChoice, RECORD_FIELDS, versionOf } from '../shared/output';
 import { redactTokenPieces } from '../shared/redact';
 import { InputError } from '../shared/validation';
+import { getTags } from '../shared/tagOptions';
 import { createApi } from './fetch';
+import { filterFields, readFilters } from './filterFields';
 import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from './logic/budget';
 import type { WindowCursor } from './logic/cursor';
 import type { KeywordState } from './logic/keywords';
@@ -63,6 +65,10 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 			onlyRankChanges:
 				event === 'keywordUpdated' &&
 				(context.getNodeParameter('onlyRankChanges', false) as boolean),
+			filters:
+				versionOf(context.getNode()) >= 2
+					? readFilters(context.getNodeParameter('filters', {}) as IDataObject, event)
+					: undefined,
 			token,
 		};
 	} catch (error) {
@@ -155,6 +161,7 @@ export class KeywordComTrigger implements INodeType {
 				description:
 					'Whether to report only keywords whose rank differs from the update before (a first rank counts as a change)',
 			},
+			...filterFields(),
 			{ ...simplifyField(), displayOptions: { show: { '@version': [1] } } },
 			...triggerOutputFields(),
 			{
@@ -177,7 +184,7 @@ export class KeywordComTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions: { getTags } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event') as EventName;

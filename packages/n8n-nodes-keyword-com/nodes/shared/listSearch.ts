@@ -18,7 +18,7 @@ async function baseUrl(context: ILoadOptionsFunctions): Promise<string> {
 	return accessOf(await context.getCredentials(CREDENTIAL_TYPE)).baseUrl;
 }
 
-async function readGroups(context: ILoadOptionsFunctions): Promise<IDataObject[]> {
+export async function readGroups(context: ILoadOptionsFunctions): Promise<IDataObject[]> {
 	const response = await apiRequest(context, {
 		method: 'GET',
 		url: `${API_PREFIX}/groups/active`,

@@ -5,6 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Stamped } from './cursor';
+import { hasFilters, matchFilters, type MovementFilters, type RankMove } from './filters';
+import { OUTSIDE, rankValue } from '../../shared/ranks';
 import { alertSecondsOf } from '../../shared/listOrder';
 import { shapeForOutput, type OutputChoice } from '../../shared/output';
 import { redactDeep } from '../../shared/redact';
@@ -84,4 +86,40 @@ export function alertItem(
 		},
 		token,
 	);
+}
+
+/** An alert's move as the filters see it: `prevrank` → `result` (0 or null: outside the top results). */
+export function alertMove(record: IDataObject): RankMove {
+	const attributes = attributesOf(record);
+	const before = rankValue(attributes.prevrank);
+	const after = rankValue(attributes.result);
+	const asRank = (value: number | undefined) =>
+		value === undefined || value === OUTSIDE ? null : value;
+	return {
+		rank: asRank(after),
+		previousRank: asRank(before),
+		previousKnown: before !== undefined && after !== undefined,
+	};
+}
+
+/**
+ * The items of the alerts the filters let through, each with why (`matched`) when a filter is set. With `orAll`
+ * (a test run), every alert when none passes, so that there is something to map.
+ */
+export function filteredAlertItems(
+	records: readonly IDataObject[],
+	filters: MovementFilters | undefined,
+	output: OutputChoice,
+	token: string | undefined,
+	orAll = false,
+): IDataObject[] {
+	if (!filters || !hasFilters(filters))
+		return records.map((record) => alertItem(record, output, token));
+	const passing = records.flatMap((record) => {
+		const matched = matchFilters(alertMove(record), filters);
+		return matched ? [{ ...alertItem(record, output, token), matched }] : [];
+	});
+	return passing.length === 0 && orAll
+		? records.map((record) => alertItem(record, output, token))
+		: passing;
 }

@@ -24,6 +24,7 @@ import { inScope, type Scope } from '../../shared/groupName';
 import { nameKey, type Container } from './containers';
 import { compareIds } from './cursor';
 import { crawledAt } from './keywordItem';
+import { readRankingUrls, storedRankingUrls, type RankingUrlMemory } from './rankingUrls';
 
 export const KEYWORD_PAGE_SIZE = 250;
 
@@ -85,6 +86,8 @@ export interface KeywordState {
 	p: Map<string, ContainerState>;
 	/** The history order, once the data has shown it (ranks.ts). */
 	o?: 'n' | 'o';
+	/** Ranking URLs at each keyword's last update, while the filter Ranking URL Changed is on (rankingUrls.ts). */
+	u?: RankingUrlMemory;
 }
 
 export interface KeywordEvent {
@@ -190,6 +193,8 @@ export function readKeywordState(value: unknown): KeywordState | undefined {
 	} else return undefined;
 	const state: KeywordState = { s: value.s, p: containers };
 	if (value.o === 'n' || value.o === 'o') state.o = value.o;
+	const urls = readRankingUrls(value.u);
+	if (urls) state.u = urls;
 	return state;
 }
 
@@ -198,6 +203,7 @@ export function storedKeywordState(state: KeywordState): IDataObject {
 	const p = [...state.p].map(([k, { name, ...rest }]) => ({ k, n: name, ...rest }));
 	const stored: IDataObject = { s: state.s, p: p as unknown as IDataObject[] };
 	if (state.o) stored.o = state.o;
+	if (state.u) stored.u = storedRankingUrls(state.u);
 	return stored;
 }
 
@@ -236,6 +242,7 @@ export function planKeywordPoll(
 	for (const { u } of containers) if (u !== undefined) s = Math.max(s, u);
 	const next: KeywordState = { s, p: new Map() };
 	if (state?.o) next.o = state.o;
+	if (state?.u) next.u = state.u;
 	const jobs: ListJob[] = [];
 	const parked: ListJob[] = [];
 	// Each stored entry goes with the container of the same key (or, known by name only, of the same name).

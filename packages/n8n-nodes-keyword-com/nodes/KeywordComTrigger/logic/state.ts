@@ -4,8 +4,9 @@
  * - The node's static data: `{v: 3, e: <event>, c: <state of that event>}`.
  *   - New Alert: `c` is an AlertCursor (cursor.ts + poll/newAlert.ts):
  *     `{t, f: [at, id|null], k: [≤ 200 ids], i?, o?, x?, n?}`.
- *   - Keyword Updated: `c` is `{s, p: [{k, n, w, q?, r?, f?}, ...], o?}` (keywords.ts): per project or group its key,
- *     name, window, held-back second, read in progress and failures.
+ *   - Keyword Updated: `c` is `{s, p: [{k, n, w, q?, r?, f?}, ...], o?, u?}` (keywords.ts): per project or group its
+ *     key, name, window, held-back second, read in progress and failures; `u`, while the filter Ranking URL Changed is
+ *     on, `[[keyword id, URL hash], ...]` (rankingUrls.ts).
  *   Versions 1 and 2 are read too (2 kept Keyword Updated's projects in an object keyed by name). State of another
  *   event (the user switched the event) or of an unknown version counts as none.
  * - The **activation baseline**, in the workflow's global static data under `keywordComTrigger` → node id: the state

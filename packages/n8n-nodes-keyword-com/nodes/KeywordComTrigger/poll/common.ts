@@ -8,6 +8,7 @@ import type { OutputChoice } from '../../shared/output';
 import type { ServedPage } from '../../shared/reader';
 import type { Scope } from '../../shared/groupName';
 import type { PollBudget } from '../logic/budget';
+import type { MovementFilters } from '../logic/filters';
 
 /** How one request is sent. */
 export interface RequestMode {
@@ -29,6 +30,8 @@ export interface PollSettings {
 	/** How items are shaped: version 1's Simplify, version 2's Output choice. */
 	output: OutputChoice;
 	onlyRankChanges: boolean;
+	/** Version 2's filters (logic/filters.ts): none set lets every event through. */
+	filters?: MovementFilters;
 	/** Removed from everything emitted. */
 	token?: string;
 }

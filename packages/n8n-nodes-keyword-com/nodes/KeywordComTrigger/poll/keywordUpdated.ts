@@ -25,7 +25,9 @@ import {
 	type ListJob,
 	type ListResult,
 } from '../logic/keywords';
+import { hasFilters, keywordMove, matchFilters } from '../logic/filters';
 import { learnHistoryOrder, rankChange, type HistoryOrder } from '../logic/ranks';
+import { rankingUrlChanged, rankingUrlOf, rememberRankingUrl } from '../logic/rankingUrls';
 import {
 	MAX_REQUESTS_PER_POLL,
 	READ_CONCURRENCY as USUAL_LIST_CONCURRENCY,
@@ -182,6 +184,8 @@ export async function pollKeywordUpdates(
 	const next = read.next;
 	if (order === 'newestFirst' || order === 'oldestFirst')
 		next.o = order === 'newestFirst' ? 'n' : 'o';
+	// The ranking URLs are kept only while the filter that needs them is on.
+	if (!settings.filters?.rankingUrlChanged) delete next.u;
 
 	const emitted = emitRuns(runs, found, next, settings, order, limits);
 	const problems = emitted.problems;
@@ -290,7 +294,7 @@ function emitRuns(
 		const events = uniqueOldestFirst(found[index]).filter(
 			(event) => event.at === latest.get(event.id) && !seen.has(event.id),
 		);
-		const items = left.size > 0 ? undefined : shape(events, settings, order, limits);
+		const items = left.size > 0 ? undefined : shape(events, settings, order, limits, next);
 		if (!items) {
 			complete = false;
 			left.add(job.key);
@@ -314,20 +318,40 @@ function emitRuns(
 	return { items: shaped.map(({ item }) => item), problems, complete };
 }
 
-/** The items of one read's events; undefined when the hard deadline came first. */
+/**
+ * The items of one read's events, those the filters let through, each with why (`matched`); undefined when the hard
+ * deadline came first. Every event counts as read, filtered or not (the window moves past it), and its ranking URL is
+ * remembered in `next` while Ranking URL Changed is on.
+ */
 function shape(
 	events: readonly KeywordEvent[],
 	settings: PollSettings,
 	order: HistoryOrder | 'conflict' | undefined,
 	limits: PollLimits,
+	next: KeywordState,
 ): Array<{ event: KeywordEvent; item: IDataObject }> | undefined {
+	const filters = settings.filters ?? {};
+	const filtered = hasFilters(filters);
+	const urls = filters.rankingUrlChanged ? (next.u ??= new Map()) : undefined;
 	const items: Array<{ event: KeywordEvent; item: IDataObject }> = [];
+	// Ranking URLs are remembered only once the whole read is shaped (a read left for the next poll keeps none).
+	const seenUrls: Array<[string, unknown]> = [];
 	for (const [n, event] of events.entries()) {
 		if (n % 500 === 0 && limits.budget.pastHardDeadline()) return undefined;
 		const attributes = (event.record.attributes ?? {}) as IDataObject;
+		const url = rankingUrlOf(event.record);
+		if (urls) seenUrls.push([event.id, url]);
 		if (settings.onlyRankChanges && rankChange(attributes, order).rank_changed === false) continue;
-		items.push({ event, item: keywordItem(event.record, settings.output, settings.token, order) });
+		let matched: string[] | undefined;
+		if (filtered) {
+			const urlChanged = urls ? rankingUrlChanged(urls, event.id, url) : undefined;
+			matched = matchFilters(keywordMove(attributes, order, urlChanged), filters);
+			if (!matched) continue;
+		}
+		const item = keywordItem(event.record, settings.output, settings.token, order);
+		items.push({ event, item: matched ? { ...item, matched } : item });
 	}
+	if (urls) for (const [id, url] of seenUrls) rememberRankingUrl(urls, id, url);
 	return items;
 }
 
@@ -362,7 +386,7 @@ export async function sampleKeywordUpdates(
 			return undefined;
 		}
 	};
-	let chosen: IDataObject[] | undefined;
+	let chosen: Array<{ record: IDataObject; matched?: string[] }> | undefined;
 	let order: HistoryOrder | 'conflict' | undefined;
 	// The most recently updated projects first; the first page of a list is enough to show real keywords.
 	for (const container of updated.slice(0, 3)) {
@@ -382,7 +406,16 @@ export async function sampleKeywordUpdates(
 			(record) =>
 				rankChange((record.attributes ?? {}) as IDataObject, order).rank_changed !== false,
 		);
-		chosen = (settings.onlyRankChanges && changed.length > 0 ? changed : events)
+		const pool = settings.onlyRankChanges && changed.length > 0 ? changed : events;
+		// The filters' reasons, for the keywords that pass (a test run knows no ranking URL before: that one never does).
+		const passing = pool.flatMap((record) => {
+			const filters = settings.filters;
+			if (!filters || !hasFilters(filters)) return [];
+			const attributes = (record.attributes ?? {}) as IDataObject;
+			const matched = matchFilters(keywordMove(attributes, order), filters);
+			return matched ? [{ record, matched }] : [];
+		});
+		chosen = (passing.length > 0 ? passing : pool.map((record) => ({ record })))
 			.slice(0, SAMPLE_SIZE)
 			.reverse();
 	}
@@ -394,7 +427,10 @@ export async function sampleKeywordUpdates(
 	);
 	if (failures.length > 0) return new ListFailure(failures);
 	if (chosen)
-		return chosen.map((record) => keywordItem(record, settings.output, settings.token, order));
+		return chosen.map(({ record, matched }) => {
+			const item = keywordItem(record, settings.output, settings.token, order);
+			return matched ? { ...item, matched } : item;
+		});
 	return (
 		'No keyword has been updated yet' +
 		(settings.scope.project ? ' in the chosen project' : '') +

@@ -15,7 +15,7 @@ import {
 	ALERT_LOOKBACK_SECONDS,
 	ALERT_PAGE_SIZE,
 	alertCategory,
-	alertItem,
+	filteredAlertItems,
 	alertKey,
 	toAlertEvents,
 	type AlertEvent,
@@ -145,9 +145,14 @@ export async function pollNewAlerts(
 		next.n = hint.n;
 	}
 	// Filtered-out alerts still moved the cursor: they are never looked at again.
-	const items = advanced.fresh
-		.filter((event) => inScope(alertCategory(event.record), settings.scope))
-		.map((event) => alertItem(event.record, settings.output, settings.token));
+	const items = filteredAlertItems(
+		advanced.fresh
+			.filter((event) => inScope(alertCategory(event.record), settings.scope))
+			.map((event) => event.record),
+		settings.filters,
+		settings.output,
+		settings.token,
+	);
 	const problems: PollProblem[] = [];
 	if (read.error !== undefined)
 		problems.push({ status: statusOf(read.error), message: messageOf(read.error) });
@@ -389,6 +394,14 @@ export async function sampleAlerts(
 		return 'No alert yet. Keyword.com creates an alert when a tracked keyword moves by the threshold set in the app (Alerts → Settings); run this again once one has appeared.';
 	}
 	const matching = newest.filter((event) => inScope(alertCategory(event.record), settings.scope));
-	const chosen = (matching.length > 0 ? matching : newest).slice(0, SAMPLE_SIZE).reverse();
-	return chosen.map((event) => alertItem(event.record, settings.output, settings.token));
+	// Newest first, those the filters let through (or all when none does), then the newest few oldest first.
+	return filteredAlertItems(
+		(matching.length > 0 ? matching : newest).map((event) => event.record),
+		settings.filters,
+		settings.output,
+		settings.token,
+		true,
+	)
+		.slice(0, SAMPLE_SIZE)
+		.reverse();
 }

@@ -1,0 +1,165 @@
+/**
+ * The trigger's Filters (version 2): the fields, and the filters they set (logic/filters.ts), checked before any
+ * request.
+ */
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { alphabetical } from '../shared/optionOrder';
+import { OUTPUT_CHOICE_VERSIONS } from '../shared/output';
+import { InputError } from '../shared/validation';
+import type { Crossing, Direction, MovementFilters } from './logic/filters';
+
+const KEYWORD_UPDATED_ONLY = { show: { '/event': ['keywordUpdated'] } };
+
+export function filterFields(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			displayOptions: { show: { '@version': OUTPUT_CHOICE_VERSIONS } },
+			description:
+				'Only emit the events that pass every filter set; each item lists the filters it passed in "matched". Filtered-out events are not emitted later either.',
+			options: [
+				{
+					displayName: 'Crossed Top',
+					name: 'crossedTop',
+					type: 'options',
+					default: 10,
+					// By name, as n8n's UI guidelines and its options-sorted-alphabetically rule want (not by size).
+					options: alphabetical([
+						{ name: 'Top 3', value: 3 },
+						{ name: 'Top 10', value: 10 },
+						{ name: 'Top 20', value: 20 },
+						{ name: 'Top N (Set in Top N)', value: 0 },
+					]),
+					description:
+						'Only keywords that entered or left the top results of this size (see Crossing). Outside the top 100 counts as 101.',
+				},
+				{
+					displayName: 'Crossing',
+					name: 'crossing',
+					type: 'options',
+					default: 'either',
+					options: [
+						{ name: 'Entered', value: 'entered', description: 'Moved into the top' },
+						{ name: 'Entered or Left', value: 'either' },
+						{ name: 'Left', value: 'left', description: 'Dropped out of the top' },
+					],
+					description: 'Which way Crossed Top counts',
+				},
+				{
+					displayName: 'Move Direction',
+					name: 'direction',
+					type: 'options',
+					default: 'either',
+					options: [
+						{ name: 'Down', value: 'down', description: 'Lost positions' },
+						{ name: 'Either', value: 'either' },
+						{ name: 'Up', value: 'up', description: 'Gained positions (towards rank 1)' },
+					],
+					description:
+						'Which way Moved By At Least counts (alone: a move of at least 1 position that way)',
+				},
+				{
+					displayName: 'Moved By At Least',
+					name: 'movedBy',
+					type: 'number',
+					default: 5,
+					typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+					description:
+						'Only events whose rank moved by at least this many positions (see Move Direction). Outside the top 100 counts as 101; an unknown previous rank never passes.',
+				},
+				{
+					displayName: 'Ranking URL Changed',
+					name: 'rankingUrlChanged',
+					type: 'boolean',
+					default: true,
+					displayOptions: KEYWORD_UPDATED_ONLY,
+					description:
+						"Whether to only emit keywords whose ranking URL differs from the one of their update before. The trigger remembers each keyword's ranking URL from the update it last read, so a keyword's first update after this filter is set does not pass.",
+				},
+				{
+					displayName: 'Tag Names or IDs',
+					name: 'tags',
+					type: 'multiOptions',
+					default: [],
+					displayOptions: KEYWORD_UPDATED_ONLY,
+					typeOptions: { loadOptionsMethod: 'getTags', loadOptionsDependsOn: ['project.value'] },
+					description:
+						'Only keywords carrying any of these tags (by name, case ignored, or by ID). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				},
+				{
+					displayName: 'Top N',
+					name: 'topN',
+					type: 'number',
+					default: 5,
+					typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+					description: 'The size of the top when Crossed Top is "Top N"',
+				},
+			],
+		},
+	];
+}
+
+function positions(field: string, value: unknown): number {
+	const number = Number(value);
+	if (!Number.isInteger(number) || number < 1 || number > 100)
+		throw new InputError(field, 'must be a whole number from 1 to 100.');
+	return number;
+}
+
+function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+	if (!allowed.includes(value as T))
+		throw new InputError(field, `must be one of ${allowed.join(', ')}.`);
+	return value as T;
+}
+
+/** The filters the Filters field sets; a value out of bounds, or a setting without what it needs, is an InputError. */
+export function readFilters(
+	raw: IDataObject,
+	event: 'newAlert' | 'keywordUpdated',
+): MovementFilters {
+	const filters: MovementFilters = {};
+	if (raw.movedBy !== undefined || raw.direction !== undefined) {
+		filters.movedBy = {
+			positions: raw.movedBy === undefined ? 1 : positions('Moved By At Least', raw.movedBy),
+			direction: oneOf<Direction>('Move Direction', raw.direction ?? 'either', [
+				'either',
+				'up',
+				'down',
+			]),
+		};
+	}
+	if (raw.crossedTop !== undefined) {
+		const size = Number(raw.crossedTop);
+		filters.crossedTop = {
+			n:
+				size === 0
+					? positions('Top N', raw.topN ?? Number.NaN)
+					: positions('Crossed Top', raw.crossedTop),
+			crossing: oneOf<Crossing>('Crossing', raw.crossing ?? 'either', [
+				'either',
+				'entered',
+				'left',
+			]),
+		};
+	} else if (raw.crossing !== undefined || raw.topN !== undefined) {
+		throw new InputError(
+			raw.crossing !== undefined ? 'Crossing' : 'Top N',
+			'is used with Crossed Top: add the Crossed Top filter too, or remove this one.',
+		);
+	}
+	if (event === 'keywordUpdated') {
+		if (raw.rankingUrlChanged === true) filters.rankingUrlChanged = true;
+		if (raw.tags !== undefined) {
+			const tags = (Array.isArray(raw.tags) ? raw.tags : String(raw.tags).split(','))
+				.map((tag) => String(tag).trim())
+				.filter((tag) => tag !== '');
+			if (tags.length > 0) filters.tags = tags;
+		}
+	}
+	return filters;
+}

@@ -1,0 +1,157 @@
+/**
+ * Every field an example workflow reads from a Keyword.com node's items exists in those items: each Keyword.com node
+ * (and trigger) of an example runs through n8n's engine against the fake API at the version and with the parameters
+ * the example gives it, and the `$json.<field>` of the nodes it feeds (and `$('<node>').item.json.<field>` anywhere)
+ * must be fields of what it output. A version-1 field name (`kw`, `grank`, `prevrank`…) on a version-2 node is caught
+ * here, without a real n8n. Code nodes reading `$input.all()` are not looked into (the e2e test runs them).
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { runPoll } from '../harness';
+import { run, useFake, type Fake } from './helpers';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const EXAMPLES = join(ROOT, 'examples');
+const VERSION_1_FIXTURE = join(
+	ROOT,
+	'test',
+	'fixtures',
+	'examples-v1',
+	'daily-ranks-to-google-sheet.json',
+);
+const ACTION = 'n8n-nodes-keyword-com.keywordCom';
+const TRIGGER = 'n8n-nodes-keyword-com.keywordComTrigger';
+
+interface WorkflowNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: INodeParameters;
+}
+interface Workflow {
+	nodes: WorkflowNode[];
+	connections: Record<string, { main?: Array<Array<{ node: string }> | null> }>;
+}
+
+const load = (file: string): Workflow => JSON.parse(readFileSync(file, 'utf8')) as Workflow;
+
+/** Every string in a node's parameters (expressions, code). */
+function strings(value: unknown): string[] {
+	if (typeof value === 'string') return [value];
+	if (Array.isArray(value)) return value.flatMap(strings);
+	if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+	return [];
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The fields of `source`'s items the workflow reads: `$json.x` in the nodes it feeds, `$('source')….json.x` anywhere. */
+function fieldsRead(workflow: Workflow, source: string): Map<string, string[]> {
+	const fed = new Set(
+		(workflow.connections[source]?.main ?? []).flatMap((branch) => branch ?? []).map((c) => c.node),
+	);
+	const byName = new RegExp(
+		`\\$\\(\\s*['"]${escape(source)}['"]\\s*\\)\\.(?:item|first\\(\\)|last\\(\\))\\.json\\.([A-Za-z_$][\\w$]*)`,
+		'g',
+	);
+	const read = new Map<string, string[]>();
+	const note = (field: string, reader: string): void => {
+		read.set(field, [...new Set([...(read.get(field) ?? []), reader])]);
+	};
+	for (const node of workflow.nodes) {
+		for (const text of strings(node.parameters)) {
+			if (fed.has(node.name))
+				for (const match of text.matchAll(/\$json\.([A-Za-z_$][\w$]*)/g)) note(match[1], node.name);
+			for (const match of text.matchAll(byName)) note(match[1], node.name);
+		}
+	}
+	return read;
+}
+
+/** The keys of the items the Keyword.com node or trigger outputs, run as the workflow has it. */
+async function outputFields(fake: Fake, node: WorkflowNode): Promise<Set<string>> {
+	const expressions = strings(node.parameters).filter((text) => text.startsWith('='));
+	// Its items would depend on its input: that needs the nodes before it, which this test does not run.
+	assert.deepEqual(
+		expressions,
+		[],
+		`"${node.name}" reads its input; run it in the e2e test instead`,
+	);
+	let items: IDataObject[];
+	if (node.type === TRIGGER) {
+		// Fetch Test Event: the same items a poll emits.
+		const poll = await runPoll({
+			nodeType: new KeywordComTrigger(),
+			typeVersion: node.typeVersion,
+			parameters: node.parameters,
+			credentials: { keywordComApi: { apiToken: fake.api.token, baseUrl: fake.baseUrl } },
+			mode: 'manual',
+			nodeName: node.name,
+		});
+		assert.equal(poll.error, undefined, poll.error?.message);
+		items = (poll.items?.[0] ?? []).map((item) => item.json);
+	} else {
+		const outcome = await run(fake, node.parameters, { typeVersion: node.typeVersion });
+		assert.equal(outcome.error, undefined, outcome.error?.message);
+		items = outcome.items;
+	}
+	assert.ok(items.length > 0, `"${node.name}" output items to look at`);
+	return new Set(items.flatMap((item) => Object.keys(item)));
+}
+
+/** Fields read from a Keyword.com node that its items do not have: "<node> → <reader>: <field>". */
+async function missingFields(fake: Fake, workflow: Workflow): Promise<string[]> {
+	const missing: string[] = [];
+	for (const node of workflow.nodes) {
+		if (node.type !== ACTION && node.type !== TRIGGER) continue;
+		const read = fieldsRead(workflow, node.name);
+		if (read.size === 0) continue;
+		const output = await outputFields(fake, node);
+		for (const [field, readers] of read)
+			if (!output.has(field)) missing.push(`${node.name} → ${readers.join(', ')}: ${field}`);
+	}
+	return missing;
+}
+
+describe('fields the examples read from Keyword.com nodes exist in their output', () => {
+	const fake = useFake();
+	const files = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json'));
+
+	for (const file of files) {
+		it(file, async () => {
+			assert.deepEqual(await missingFields(fake, load(join(EXAMPLES, file))), []);
+		});
+	}
+
+	it('the examples read Keyword.com output at all (so the check above has something to check)', () => {
+		const read = files.flatMap((file) => {
+			const workflow = load(join(EXAMPLES, file));
+			return workflow.nodes
+				.filter((node) => node.type === ACTION || node.type === TRIGGER)
+				.flatMap((node) => [...fieldsRead(workflow, node.name).keys()]);
+		});
+		for (const field of ['keyword', 'rank', 'best_rank', 'previous_rank', 'project', 'id'])
+			assert.ok(read.includes(field), `an example reads ${field}`);
+	});
+
+	it('the released version-1 example reads version-1 fields: present at version 1, missing at version 2', async () => {
+		const released = load(VERSION_1_FIXTURE);
+		assert.deepEqual(await missingFields(fake, released), []);
+		const onVersion2 = {
+			...released,
+			nodes: released.nodes.map((node) =>
+				node.type === ACTION ? { ...node, typeVersion: 2 } : node,
+			),
+		};
+		assert.deepEqual(
+			(await missingFields(fake, onVersion2)).map((line) => line.split(': ')[1]).sort(),
+			['best', 'category', 'grank', 'kw', 'ms', 'rankingurl', 'trends', 'type'],
+		);
+	});
+});

@@ -1,0 +1,282 @@
+/**
+ * The trigger's Filters (version 2): the pure rules against crafted ranks (outside the top results, unknown previous
+ * rank), then each filter through n8n's engine against the fake API with known ranks, ranking URLs and tags: which
+ * keywords and alerts pass, with which reasons (`matched`), that the cursor moves past filtered events, that a poll's
+ * requests do not change, and that bad settings fail before any request.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { FakeKeywordApi } from '../../dev/fake-api';
+import {
+	matchFilters,
+	type RankMove,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/filters';
+import {
+	MAX_REMEMBERED,
+	rankingUrlChanged,
+	rememberRankingUrl,
+	type RankingUrlMemory,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/rankingUrls';
+import type { RunPollResult } from '../harness';
+import { pollVersion2 } from './version2';
+
+const move = (previousRank: number | null, rank: number | null, known = true): RankMove => ({
+	previousRank,
+	rank,
+	previousKnown: known,
+});
+
+describe('trigger filters: the rules', () => {
+	it('Moved By At Least counts positions, outside the top results as 101, in the direction asked', () => {
+		const up5 = { movedBy: { positions: 5, direction: 'up' as const } };
+		assert.deepEqual(matchFilters(move(15, 10), up5), ['moved_up']);
+		assert.equal(matchFilters(move(14, 10), up5), undefined, 'four positions');
+		assert.equal(matchFilters(move(10, 15), up5), undefined, 'down');
+		assert.deepEqual(matchFilters(move(null, 96), up5), ['moved_up'], 'outside (101) to 96');
+		assert.equal(matchFilters(move(null, 97), up5), undefined, 'outside (101) to 97: four');
+		const down = { movedBy: { positions: 1, direction: 'down' as const } };
+		assert.deepEqual(matchFilters(move(100, null), down), ['moved_down'], '100 to outside');
+		assert.equal(matchFilters(move(null, null), down), undefined, 'outside to outside');
+		const either = { movedBy: { positions: 3, direction: 'either' as const } };
+		assert.deepEqual(matchFilters(move(3, 6), either), ['moved_down']);
+		assert.deepEqual(matchFilters(move(6, 3), either), ['moved_up']);
+		assert.equal(
+			matchFilters(move(6, 6), { movedBy: { positions: 1, direction: 'either' } }),
+			undefined,
+		);
+	});
+
+	it('Crossed Top N: entered, left or either, with the edge itself inside the top', () => {
+		const top10 = (crossing: 'either' | 'entered' | 'left') => ({
+			crossedTop: { n: 10, crossing },
+		});
+		assert.deepEqual(matchFilters(move(11, 10), top10('either')), ['top10_entered']);
+		assert.deepEqual(matchFilters(move(10, 11), top10('either')), ['top10_left']);
+		assert.equal(matchFilters(move(10, 1), top10('either')), undefined, 'inside all along');
+		assert.equal(matchFilters(move(11, 10), top10('left')), undefined);
+		assert.equal(matchFilters(move(10, 11), top10('entered')), undefined);
+		assert.deepEqual(
+			matchFilters(move(null, 100), { crossedTop: { n: 100, crossing: 'entered' } }),
+			['top100_entered'],
+		);
+		assert.deepEqual(matchFilters(move(3, null), { crossedTop: { n: 3, crossing: 'left' } }), [
+			'top3_left',
+		]);
+	});
+
+	it('an unknown previous rank never passes a movement filter, and never fails a tag filter', () => {
+		const unknown = { ...move(null, 2, false), tags: ['Brand'] };
+		assert.equal(
+			matchFilters(unknown, { movedBy: { positions: 1, direction: 'either' } }),
+			undefined,
+		);
+		assert.equal(matchFilters(unknown, { crossedTop: { n: 3, crossing: 'either' } }), undefined);
+		assert.deepEqual(matchFilters(unknown, { tags: ['brand'] }), ['tagged']);
+		assert.equal(matchFilters(unknown, { tags: ['other'] }), undefined);
+		assert.equal(matchFilters({ ...unknown, tags: undefined }, { tags: ['brand'] }), undefined);
+	});
+
+	it('filters combine: every one must pass, and each says why', () => {
+		const all = {
+			movedBy: { positions: 2, direction: 'either' as const },
+			crossedTop: { n: 10, crossing: 'either' as const },
+			rankingUrlChanged: true,
+			tags: ['Brand'],
+		};
+		const passing = { ...move(12, 9), rankingUrlChanged: true, tags: ['brand', '7'] };
+		assert.deepEqual(matchFilters(passing, all), [
+			'moved_up',
+			'top10_entered',
+			'ranking_url_changed',
+			'tagged',
+		]);
+		assert.equal(matchFilters({ ...passing, rankingUrlChanged: undefined }, all), undefined);
+		assert.equal(matchFilters({ ...passing, rankingUrlChanged: false }, all), undefined);
+		assert.equal(matchFilters({ ...passing, tags: ['other'] }, all), undefined);
+		assert.deepEqual(matchFilters(move(5, 5), {}), [], 'no filter: everything passes');
+		assert.deepEqual(
+			matchFilters({ ...move(5, 5), tags: ['7'] }, { tags: ['7'] }),
+			['tagged'],
+			'by id',
+		);
+	});
+
+	it('the ranking URLs remembered: unknown first, then changed or not; NOT FOUND is no URL; bounded', () => {
+		const memory: RankingUrlMemory = new Map();
+		assert.equal(rankingUrlChanged(memory, '1', 'https://a/'), undefined);
+		rememberRankingUrl(memory, '1', 'https://a/');
+		assert.equal(rankingUrlChanged(memory, '1', 'https://a/'), false);
+		assert.equal(rankingUrlChanged(memory, '1', 'https://a/b'), true);
+		rememberRankingUrl(memory, '2', 'NOT FOUND');
+		assert.equal(rankingUrlChanged(memory, '2', null), false);
+		assert.equal(rankingUrlChanged(memory, '2', 'https://a/'), true);
+		for (let n = 0; n < MAX_REMEMBERED + 10; n++) rememberRankingUrl(memory, `k${n}`, `u${n}`);
+		assert.equal(memory.size, MAX_REMEMBERED);
+		assert.equal(memory.has('1'), false, 'the longest unseen are forgotten first');
+	});
+});
+
+let clock = Date.now() - 10 * 60_000;
+let api: FakeKeywordApi;
+
+before(async () => {
+	api = new FakeKeywordApi({ seed: 'demo', now: () => clock });
+	await api.start();
+});
+after(async () => await api.stop());
+
+async function poll(parameters: IDataObject, staticData?: IDataObject): Promise<RunPollResult> {
+	return await pollVersion2(api, parameters, staticData);
+}
+
+const copy = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;
+const itemsOf = (result: RunPollResult): IDataObject[] => {
+	assert.equal(result.error, undefined, result.error?.message);
+	return (result.items?.[0] ?? []).map((item) => item.json);
+};
+
+describe('trigger filters through n8n', () => {
+	/** Keyword ids of Acme Shoes used below, and the state after a first update read with the filters on. */
+	let ids: string[];
+	let afterFirst: IDataObject;
+	/** What the second update gives: id → matched for each filter. */
+	const KEYWORD_UPDATED = {
+		event: 'keywordUpdated',
+		project: { __rl: true, mode: 'name', value: 'Acme Shoes' },
+	};
+
+	before(async () => {
+		const keywords = [...api.state.keywordsOf(api.state.getContainer('Acme Shoes'))].slice(0, 7);
+		ids = keywords.map((keyword) => String(keyword.id));
+		api.state.setKeywordTags(keywords[0], ['Filter Mark']);
+		api.state.setKeywordTags(keywords[1], ['filter mark', 'Shoes']);
+		const parameters = { ...KEYWORD_UPDATED, filters: { rankingUrlChanged: true } };
+		const baseline = copy((await poll(parameters)).staticData);
+		clock += 2_000;
+		// Before: ranks 15, 8, 5, outside, 50, 2, 30 (ranking URLs follow the ranks, #3's is set).
+		api.simulateRankUpdate({
+			keywordIds: ids,
+			ranks: Object.fromEntries(ids.map((id, n) => [id, [15, 8, 5, 0, 50, 2, 30][n]])),
+			rankingUrls: { [ids[2]]: 'https://acmeshoes.com/old-page/' },
+		});
+		clock += 2_000;
+		const first = await poll(parameters, baseline);
+		assert.deepEqual(itemsOf(first), [], 'no ranking URL before: the first update never passes');
+		// The state in memory (nothing was emitted, so n8n would not store it; the running workflow keeps it).
+		afterFirst = copy(first.staticData);
+		clock += 2_000;
+		// After: 9 (up 6, into the top 10), 12 (down 4, out of it), 5 with a new ranking URL, 7 from outside, outside
+		// from 50, 4 (out of the top 3), 30 unchanged.
+		api.simulateRankUpdate({
+			keywordIds: ids,
+			ranks: Object.fromEntries(ids.map((id, n) => [id, [9, 12, 5, 7, 0, 4, 30][n]])),
+			rankingUrls: { [ids[2]]: 'https://acmeshoes.com/new-page/' },
+		});
+		clock += 2_000;
+	});
+
+	/** The second update polled with `filters`: id → matched, in emitted order. */
+	async function matchedWith(filters: IDataObject): Promise<Record<string, unknown>> {
+		const items = itemsOf(await poll({ ...KEYWORD_UPDATED, filters }, copy(afterFirst)));
+		return Object.fromEntries(items.map((item) => [String(item.id), item.matched]));
+	}
+	const at = (...pairs: Array<[number, string[]]>) =>
+		Object.fromEntries(pairs.map(([n, matched]) => [ids[n], matched]));
+
+	it('Moved By At Least, in each direction (alone, Move Direction means a move of at least 1)', async () => {
+		assert.deepEqual(
+			await matchedWith({ movedBy: 5 }),
+			at([0, ['moved_up']], [3, ['moved_up']], [4, ['moved_down']]),
+		);
+		assert.deepEqual(await matchedWith({ movedBy: 5, direction: 'down' }), at([4, ['moved_down']]));
+		assert.deepEqual(
+			await matchedWith({ direction: 'up' }),
+			at([0, ['moved_up']], [3, ['moved_up']]),
+		);
+	});
+
+	it('Crossed Top: 10 either way, 10 left, and a Top N of 3', async () => {
+		assert.deepEqual(
+			await matchedWith({ crossedTop: 10 }),
+			at([0, ['top10_entered']], [1, ['top10_left']], [3, ['top10_entered']]),
+		);
+		assert.deepEqual(
+			await matchedWith({ crossedTop: 10, crossing: 'left' }),
+			at([1, ['top10_left']]),
+		);
+		assert.deepEqual(await matchedWith({ crossedTop: 0, topN: 3 }), at([5, ['top3_left']]));
+	});
+
+	it('Ranking URL Changed: the keyword whose URL moved, and those that left or entered the results', async () => {
+		assert.deepEqual(
+			await matchedWith({ rankingUrlChanged: true }),
+			at([2, ['ranking_url_changed']], [3, ['ranking_url_changed']], [4, ['ranking_url_changed']]),
+		);
+	});
+
+	it('Tags (case ignored), and filters combined', async () => {
+		assert.deepEqual(
+			await matchedWith({ tags: ['FILTER MARK'] }),
+			at([0, ['tagged']], [1, ['tagged']]),
+		);
+		assert.deepEqual(
+			await matchedWith({ movedBy: 5, crossedTop: 10, crossing: 'entered' }),
+			at([0, ['moved_up', 'top10_entered']], [3, ['moved_up', 'top10_entered']]),
+		);
+	});
+
+	it('a filtered poll sends the same requests, and its cursor moves past what it dropped', async () => {
+		const count = async (filters: IDataObject) => {
+			const before = api.requests.length;
+			const result = await poll({ ...KEYWORD_UPDATED, filters }, copy(afterFirst));
+			return { requests: api.requests.length - before, state: copy(result.staticData) };
+		};
+		const plain = await count({});
+		const filtered = await count({ movedBy: 50, direction: 'up' });
+		assert.equal(filtered.requests, plain.requests);
+		// Nothing passed: the next poll has nothing left of that update to emit, with or without the filter.
+		assert.deepEqual(itemsOf(await poll({ ...KEYWORD_UPDATED, filters: {} }, filtered.state)), []);
+	});
+
+	it('New Alert: minimum change and direction, with why', async () => {
+		const keywords = [...api.state.keywordsOf(api.state.getContainer('Acme Shoes'))].slice(10, 13);
+		const alertIds = keywords.map((keyword) => String(keyword.id));
+		api.simulateRankUpdate({
+			keywordIds: alertIds,
+			ranks: Object.fromEntries(alertIds.map((id) => [id, 4])),
+		});
+		clock += 2_000;
+		const parameters = { event: 'newAlert', filters: { movedBy: 3, direction: 'down' } };
+		const state = copy((await poll(parameters)).staticData);
+		clock += 2_000;
+		// 4 → 9 (down 5), 4 → 2 (up 2), 4 → 6 (down 2): one alert each.
+		api.simulateRankUpdate({
+			keywordIds: alertIds,
+			ranks: Object.fromEntries(alertIds.map((id, n) => [id, [9, 2, 6][n]])),
+			createAlerts: true,
+		});
+		clock += 2_000;
+		const items = itemsOf(await poll(parameters, state));
+		assert.deepEqual(
+			items.map((item) => [item.previous_rank, item.rank, item.matched]),
+			[[4, 9, ['moved_down']]],
+		);
+	});
+
+	it('bad settings fail with an error naming the field, before any request', async () => {
+		for (const [filters, field] of [
+			[{ movedBy: 0 }, 'Moved By At Least'],
+			[{ crossing: 'left' }, 'Crossing'],
+			[{ crossedTop: 0 }, 'Top N'],
+			[{ crossedTop: 0, topN: 101 }, 'Top N'],
+		] as const) {
+			const before = api.requests.length;
+			const result = await poll({ ...KEYWORD_UPDATED, filters }, copy(afterFirst));
+			assert.match(String(result.error?.message), new RegExp(field), JSON.stringify(filters));
+			assert.equal(api.requests.length, before, 'nothing sent');
+		}
+	});
+});

@@ -1,0 +1,22 @@
+/** One poll of the Keyword.com Trigger at version 2 through n8n's engine, against a fake API over HTTP. */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { FakeKeywordApi } from '../../dev/fake-api';
+import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { runPoll, type RunPollResult } from '../harness';
+
+const trigger = new KeywordComTrigger();
+
+export async function pollVersion2(
+	api: FakeKeywordApi,
+	parameters: IDataObject,
+	staticData?: IDataObject,
+): Promise<RunPollResult> {
+	return await runPoll({
+		nodeType: trigger,
+		typeVersion: 2,
+		parameters: parameters as INodeParameters,
+		credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
+		staticData,
+	});
+}
