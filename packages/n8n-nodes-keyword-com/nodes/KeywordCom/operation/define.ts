@@ -63,10 +63,10 @@ export interface PreparedRequest {
 }
 
 /**
- * Field names Selected Fields offers: a list, or false for records where picking fields makes no sense. Without it,
- * the record kind's list (output.ts), or typed names for records whose shape the document does not give.
+ * Field names Selected Fields offers. Without a list, the record kind's (output.ts), or typed names for records whose
+ * shape the document does not give. Every operation returning records offers Selected Fields: there is no opting out.
  */
-type SelectableFields = { fields?: string[] | false };
+type SelectableFields = { fields?: string[] };
 
 export type OutputSpec =
 	/** `data` is a list: one item per record. */
@@ -451,12 +451,7 @@ export function defineOperation(config: OperationConfig): OperationDefinition {
 		const listed =
 			output.type === 'records' || output.type === 'record' ? output.fields : undefined;
 		const kind = output.type === 'records' || output.type === 'record' ? output.kind : 'plain';
-		fields.push(
-			...outputFields(
-				listed === false ? undefined : (listed ?? RECORD_FIELDS[kind]),
-				listed !== false,
-			),
-		);
+		fields.push(...outputFields(listed ?? RECORD_FIELDS[kind]));
 	}
 	if (config.paged) {
 		const existing = fields.find(
