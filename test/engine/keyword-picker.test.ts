@@ -177,6 +177,14 @@ describe('Keyword ID picker: the list search', () => {
 		}
 	});
 
+	it('a keyword whose text holds the token is listed without it', async () => {
+		fake.api.addKeywords('Picker Leak', [{ kw: `leak ${TOKEN} here` }]);
+		const { answer } = await search({ project: rl('Picker Leak') });
+		assert.equal(answer.results.length, 1);
+		assertNoTokenIn(answer);
+		assert.equal(findTokenLeak(answer, TOKEN), undefined);
+	});
+
 	it('a failure is the API error, without the token (the API echoing it)', async () => {
 		fake.api.injectFault({
 			path: KEYWORDS('Acme%20Shoes'),
