@@ -38,6 +38,7 @@ import {
 	KEYWORD_ID_PARAMETER,
 	keywordTextToLookUp,
 	lookUpKeywordId,
+	STAND_IN_KEYWORD_ID,
 	withKeywordId,
 } from './keywordLookup';
 import { readTarget } from './target';
@@ -358,7 +359,7 @@ function executeOperation(config: OperationConfig) {
 				: undefined;
 			// A keyword text is looked up after everything else is checked (with a stand-in ID): a bad value sends nothing.
 			({ parts: prepared, url } = prepare(
-				keywordText === undefined ? input : withKeywordId(input, '1'),
+				keywordText === undefined ? input : withKeywordId(input, STAND_IN_KEYWORD_ID),
 			));
 		} catch (error) {
 			throw toOperationError(node, error, itemIndex, token);

@@ -48,6 +48,9 @@ export function keywordTextToLookUp(value: unknown, asTool: boolean): string | u
 	return checkKeywordText(FIELD, value);
 }
 
+/** Keyword ID while the other values are checked, before the lookup: any valid ID, never sent. */
+export const STAND_IN_KEYWORD_ID = '1';
+
 /** The item's parameters with Keyword ID replaced (the ID found, or a stand-in while the rest is checked). */
 export function withKeywordId(input: OperationInput, id: string): OperationInput {
 	return {
