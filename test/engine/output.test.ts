@@ -194,6 +194,22 @@ describe('Output: Raw and Selected Fields', () => {
 		for (const item of plain.items) assert.deepEqual(Object.keys(item), ['region', 'total']);
 	});
 
+	it('Selected Fields on Get Chart picks from the named entry (the raw one is positional): whole history', async () => {
+		const fields = ['keyword', 'region', 'history'];
+		const { items } = await runOk(
+			fake,
+			{ ...recordCase('rankingHistory getChart'), days: 14, output: 'selected', fields },
+			v2,
+		);
+		assert.ok(items.length > 0);
+		for (const item of items) {
+			assert.deepEqual(Object.keys(item), fields);
+			assert.equal(typeof item.keyword, 'string');
+			assert.equal((item.history as unknown[]).length, 14, 'not cut like Simplified');
+		}
+		assertNoTokenIn(items, 'getChart selected');
+	});
+
 	it('Selected Fields offers the fields of the record kind', () => {
 		const keywordFields = RECORD_FIELDS.keyword ?? [];
 		for (const name of ['kw', 'grank', 'rankingurl', 'ms', 'crawled_at'])

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { clearCapturedLogs, getCapturedLogs } from '../harness';
+import { clearCapturedLogs, getCapturedLogs, runListSearch } from '../harness';
 import {
 	REDACTED,
 	redactText,
@@ -218,5 +218,47 @@ describe('the token never leaks', () => {
 		});
 		assert.equal(outcome.requests.length, 0);
 		checkOutcome('input error', outcome);
+	});
+
+	it('in the keyword picker: its list, the AI tool’s lookup by text, answers echoing the token, a text that is it', async () => {
+		clearCapturedLogs();
+		const tool = { typeVersion: 2, asTool: true };
+		const byText = (keywordId: string) => ({
+			resource: 'keyword',
+			operation: 'delete',
+			project: rl('Acme Shoes'),
+			keywordId,
+		});
+		const searchList = async (filter?: string) =>
+			await runListSearch({
+				nodeType: fake.node,
+				method: 'searchKeywords',
+				parameters: { resource: 'keyword', operation: 'get', project: rl('Acme Shoes') },
+				credentials: { keywordComApi: { apiToken: TOKEN, baseUrl: fake.baseUrl } },
+				filter,
+			});
+		assertNoTokenIn(await searchList(), 'the list');
+		for (const { shape, body } of ECHOING_BODIES) {
+			fake.api.injectFault({ times: 5, status: 500, body, retryAfter: '0' });
+			const outcome = await run(fake, byText('acme shoes'), tool);
+			assert.ok(outcome.error, `lookup ${shape}: fails`);
+			assert.ok(!outcome.requests.some((request) => request.method === 'DELETE'));
+			checkOutcome(`lookup / ${shape}`, outcome);
+			fake.api.clearFaults();
+			fake.api.injectFault({ times: 5, status: 500, body, retryAfter: '0' });
+			await assert.rejects(searchList('shoes'), (error: Error) => {
+				assertNoTokenIn(error, `list search / ${shape}`, TOKEN, USER_INPUT);
+				return true;
+			});
+			fake.api.clearFaults();
+		}
+		for (const text of [TOKEN, `shoes ${TOKEN}`, ENC]) {
+			const outcome = await run(fake, byText(text), tool);
+			assert.ok(outcome.error, 'no keyword has that text');
+			assert.ok(!outcome.requests.some((request) => request.method === 'DELETE'));
+			checkOutcome(`lookup of the token as text`, outcome);
+			assertNoTokenIn(await searchList(text), 'the list searched for the token');
+		}
+		assertNoTokenInLogs();
 	});
 });

@@ -107,15 +107,23 @@ export const domainField = (): INodeProperties =>
 		typed: { mode: 'id', placeholder: 'e.g. 7' },
 	});
 
-export const keywordIdField = (): INodeProperties => ({
-	displayName: 'Keyword ID',
-	name: 'keywordId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. 272678916',
-	description: 'The numeric ID of the keyword, as listed by Keyword → Get Many',
-});
+/**
+ * The keyword of #11, #12 and #15: picked from the keywords of the project (and group) chosen above, or typed by its
+ * ID. The value is the keyword ID either way; a value saved as plain text (the field was a text field before) is
+ * still read as the ID.
+ */
+// Said for AI agents too ($fromAI): as a tool, the keyword's text is looked up in the project (operation/keywordLookup.ts).
+export const keywordIdField = (): INodeProperties =>
+	locator({
+		name: 'keywordId',
+		displayName: 'Keyword ID',
+		description:
+			"The keyword, picked from the project's keywords or by its numeric ID. As an AI tool, the keyword's exact text also works when exactly one keyword of the project has it.",
+		required: true,
+		searchListMethod: 'searchKeywords',
+		listPlaceholder: 'Select a keyword…',
+		typed: { mode: 'id', placeholder: 'e.g. 272678916', numeric: true },
+	});
 
 export const keywordIdsField = (description: string): INodeProperties => ({
 	displayName: 'Keyword IDs',

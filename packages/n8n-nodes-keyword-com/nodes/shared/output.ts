@@ -314,7 +314,7 @@ const onVersion2 = { '@version': OUTPUT_CHOICE_VERSIONS };
  * The Output and Fields parameters. `fields` lists the record's field names for the multi-select; without a list
  * (records whose shape the document does not give) the names are typed, comma-separated.
  */
-export function outputFields(fields?: string[], allowSelected = true): INodeProperties[] {
+export function outputFields(fields?: string[]): INodeProperties[] {
 	const output: INodeProperties = {
 		displayName: 'Output',
 		name: 'output',
@@ -323,9 +323,7 @@ export function outputFields(fields?: string[], allowSelected = true): INodeProp
 		displayOptions: { show: { ...onVersion2 } },
 		options: [
 			{ name: 'Raw', value: 'raw', description: 'Every field as the API returns it' },
-			...(allowSelected
-				? [{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you pick' }]
-				: []),
+			{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you pick' },
 			{
 				name: 'Simplified',
 				value: 'simplified',
@@ -334,7 +332,6 @@ export function outputFields(fields?: string[], allowSelected = true): INodeProp
 		],
 		description: 'How much of each record to return',
 	};
-	if (!allowSelected) return [output];
 	const show = { ...onVersion2, output: ['selected'] };
 	const selected: INodeProperties = fields
 		? {

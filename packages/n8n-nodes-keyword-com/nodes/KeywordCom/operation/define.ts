@@ -34,6 +34,14 @@ import {
 	type ApiResponse,
 	type AttemptHooks,
 } from '../../shared/transport';
+import {
+	KEYWORD_ID_PARAMETER,
+	keywordTextToLookUp,
+	lookUpKeywordId,
+	STAND_IN_KEYWORD_ID,
+	withKeywordId,
+} from './keywordLookup';
+import { readTarget } from './target';
 import { capToolResult, isToolNode, TOOL_DEFAULT_LIMIT } from './tool';
 import { checkInteger, InputError } from '../../shared/validation';
 
@@ -63,10 +71,10 @@ export interface PreparedRequest {
 }
 
 /**
- * Field names Selected Fields offers: a list, or false for records where picking fields makes no sense. Without it,
- * the record kind's list (output.ts), or typed names for records whose shape the document does not give.
+ * Field names Selected Fields offers. Without a list, the record kind's (output.ts), or typed names for records whose
+ * shape the document does not give. Every operation returning records offers Selected Fields: there is no opting out.
  */
-type SelectableFields = { fields?: string[] | false };
+type SelectableFields = { fields?: string[] };
 
 export type OutputSpec =
 	/** `data` is a list: one item per record. */
@@ -121,6 +129,8 @@ export interface OperationConfig {
 	run?: (runtime: OperationRuntime) => Promise<IDataObject[]>;
 	/** Keep the account record's `api_token` (the user opted in). */
 	revealToken?: (input: OperationInput) => boolean;
+	/** As an AI tool, Keyword ID may be the keyword's text: looked up in the project first (keywordLookup.ts). */
+	keywordByText?: boolean;
 }
 
 export interface OperationDefinition {
@@ -332,22 +342,32 @@ function executeOperation(config: OperationConfig) {
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
-		const input = inputFor(this);
+		let input = inputFor(this);
 		const { itemIndex, node } = input;
 		const asTool = isToolNode(node);
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const { token, baseUrl } = accessOf(credentials);
+		// The request sent is the one the description's routing names: its method, its path with the placeholders
+		// filled by the checked values. (n8n hands the routing to this hook instead of sending it: see ARCHITECTURE.md.)
+		const prepare = (checked: OperationInput) => {
+			const parts = config.prepare?.(checked) ?? {};
+			return { parts, url: fillPath(String(requestData.options.url ?? config.path), parts.path) };
+		};
 		let prepared: PreparedRequest;
 		let url: string;
 		let choice: OutputChoice;
 		let size: { returnAll: boolean; limit: number };
+		let keywordText: string | undefined;
 		try {
 			choice = outputChoiceOf(config, input);
 			size = readListSize(this, config, input, asTool);
-			prepared = config.prepare?.(input) ?? {};
-			// The request sent is the one the description's routing names: its method, its path with the placeholders
-			// filled by the checked values. (n8n hands the routing to this hook instead of sending it: see ARCHITECTURE.md.)
-			url = fillPath(String(requestData.options.url ?? config.path), prepared.path);
+			keywordText = config.keywordByText
+				? keywordTextToLookUp(input.get(KEYWORD_ID_PARAMETER), asTool)
+				: undefined;
+			// A keyword text is looked up after everything else is checked (with a stand-in ID): a bad value sends nothing.
+			({ parts: prepared, url } = prepare(
+				keywordText === undefined ? input : withKeywordId(input, STAND_IN_KEYWORD_ID),
+			));
 		} catch (error) {
 			throw toOperationError(node, error, itemIndex, token);
 		}
@@ -355,13 +375,22 @@ function executeOperation(config: OperationConfig) {
 		const method = (requestData.options.method ?? config.method) as IHttpRequestMethods;
 		const base = baseOptions(requestData.options, baseUrl);
 		const pause = new SharedPause();
+		const send: OperationRuntime['send'] = async (request, hooks) =>
+			await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials, hooks });
+		if (keywordText !== undefined) {
+			try {
+				input = withKeywordId(input, await lookUpKeywordId(send, readTarget(input), keywordText));
+				({ parts: prepared, url } = prepare(input));
+			} catch (error) {
+				throw toOperationError(node, error, itemIndex, token);
+			}
+		}
 		const runtime: OperationRuntime = {
 			input,
 			prepared,
 			url,
 			method,
-			send: async (request, hooks) =>
-				await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials, hooks }),
+			send,
 			shape: (record, kind) => shapeForOutput(record, kind, choice),
 		};
 
@@ -458,12 +487,7 @@ export function defineOperation(config: OperationConfig): OperationDefinition {
 		const listed =
 			output.type === 'records' || output.type === 'record' ? output.fields : undefined;
 		const kind = output.type === 'records' || output.type === 'record' ? output.kind : 'plain';
-		fields.push(
-			...outputFields(
-				listed === false ? undefined : (listed ?? RECORD_FIELDS[kind]),
-				listed !== false,
-			),
-		);
+		fields.push(...outputFields(listed ?? RECORD_FIELDS[kind]));
 	}
 	if (config.paged) {
 		const existing = fields.find(

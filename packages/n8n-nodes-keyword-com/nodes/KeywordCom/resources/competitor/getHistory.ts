@@ -21,6 +21,7 @@ export const getCompetitorHistory = defineOperation({
 		dateField('startDate', 'Start Date', 'First day of the range', true),
 		dateField('endDate', 'End Date', 'Last day of the range', true),
 	],
+	keywordByText: true,
 	prepare: (input) => {
 		const from = checkDate('Start Date', input.get('startDate'));
 		const to = checkDate('End Date', input.get('endDate'));

@@ -28,6 +28,7 @@ export const deleteKeyword = defineOperation({
 			dateField('date', 'Date', 'Date suffix the API accepts on this path (rarely needed)'),
 		]),
 	],
+	keywordByText: true,
 	prepare: (input) => ({ path: keywordPath(input) }),
 	output: {
 		type: 'confirmation',

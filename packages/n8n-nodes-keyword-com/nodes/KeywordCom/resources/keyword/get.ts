@@ -28,6 +28,7 @@ export const getKeyword = defineOperation({
 		]),
 	],
 	simplify: true,
+	keywordByText: true,
 	prepare: (input) => ({ path: keywordPath(input) }),
 	output: { type: 'record', kind: 'keyword' },
 });

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { API_PREFIX, MAX_CHART_DAYS } from '../../../shared/constants';
 import { keywordIdsField } from '../../../shared/fields';
-import { defineOperation, wantsSimplified } from '../../operation/define';
+import { defineOperation, wantsSimplified, type OperationInput } from '../../operation/define';
+import { versionOf } from '../../../shared/output';
 import { checkChartDays, checkIdList } from '../../../shared/validation';
 
 /**
@@ -38,6 +39,30 @@ export function simplifyChart(entry: IDataObject): IDataObject {
 	};
 }
 
+/** The fields of a named chart entry (simplifyChart): what Selected Fields offers. */
+export const CHART_FIELDS = [
+	'keyword_id',
+	'keyword',
+	'domain',
+	'project',
+	'region',
+	'language',
+	'days',
+	'history',
+	'series',
+];
+
+/**
+ * Whether the entries are named (simplifyChart) before they are shaped: Simplified, and Selected Fields too (the raw
+ * entry is a positional array: its fields are picked from the named entry).
+ */
+function wantsNamedEntries(input: OperationInput): boolean {
+	return (
+		wantsSimplified(input) ||
+		(versionOf(input.node) >= 2 && input.get('output', 'simplified') === 'selected')
+	);
+}
+
 /** #14 POST /api/v2/keywords/chart?action=chart&limit=N */
 export const getRankingChart = defineOperation({
 	resource: 'rankingHistory',
@@ -66,11 +91,10 @@ export const getRankingChart = defineOperation({
 	output: {
 		type: 'records',
 		kind: 'plain',
-		// Raw chart entries are positional arrays: there are no fields to pick.
-		fields: false,
+		fields: CHART_FIELDS,
 		select: (body, input) => {
 			const entries = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-			return wantsSimplified(input) ? entries.map(simplifyChart) : entries;
+			return wantsNamedEntries(input) ? entries.map(simplifyChart) : entries;
 		},
 	},
 });
