@@ -72,6 +72,24 @@ function nameOf(body: Record<string, unknown>, key = 'name'): string {
 	return name;
 }
 
+/** `ranks` of a rank update: keyword id → new rank, a whole number 0 (outside the results) to 100; else a 422. */
+function chosenRanks(value: unknown): Record<string, number> | undefined {
+	if (value === undefined) return undefined;
+	if (!isRecord(value)) throw new ApiError(422, 'ranks must be an object of keyword id → rank.');
+	for (const [id, rank] of Object.entries(value))
+		if (typeof rank !== 'number' || !Number.isInteger(rank) || rank < 0 || rank > 100)
+			throw new ApiError(422, `ranks: the rank of ${id} must be a whole number from 0 to 100.`);
+	return value as Record<string, number>;
+}
+
+/** `rankingUrls` of a rank update: keyword id → ranking URL; else a 422. */
+function chosenRankingUrls(value: unknown): Record<string, string> | undefined {
+	if (value === undefined) return undefined;
+	if (!isRecord(value) || Object.values(value).some((url) => typeof url !== 'string'))
+		throw new ApiError(422, 'rankingUrls must be an object of keyword id → URL.');
+	return value as Record<string, string>;
+}
+
 /**
  * Answers one control route. `route` is the path after `/__control/` without a trailing slash; `value` is the parsed
  * JSON body (undefined when none). Throws an ApiError for a 4xx the caller turns into an error body.
@@ -112,6 +130,8 @@ export function controlRoute(
 				keywordIds: ids,
 				changeRanks: typeof body.changeRanks === 'boolean' ? body.changeRanks : undefined,
 				createAlerts: body.createAlerts === true,
+				ranks: chosenRanks(body.ranks),
+				rankingUrls: chosenRankingUrls(body.rankingUrls),
 			});
 			return ok({
 				updated: updated.length,

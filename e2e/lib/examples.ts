@@ -6,8 +6,10 @@
  * - a Schedule Trigger becomes a Manual Trigger (same name, so the connections hold);
  * - the Keyword.com Trigger (a polling trigger, which `n8n execute` cannot start from) becomes a Manual Trigger
  *   "Manual start" followed by a Keyword.com node with the trigger's name doing what one poll does
- *   (New Alert → Alert → Get Many of the last day; Keyword Updated → Keyword → Get Many); or, with
- *   `trigger: 'keep'`, stays as it is for the published-trigger path (publish + start);
+ *   (New Alert → Alert → Get Many of the last day; Keyword Updated → Keyword → Get Many); or, when fixture items are
+ *   given for it (a trigger with Filters: no action-node call gives its `previous_rank` and `matched`), by a Code node
+ *   of that name returning them; or, with `trigger: 'keep'`, it stays as it is for the published-trigger path
+ *   (publish + start), where the real trigger runs;
  * - a Chat Trigger (which `n8n execute` cannot start from either) becomes a Manual Trigger "Manual start" followed by a
  *   Code node with the trigger's name giving what a chat message gives (`{sessionId, action, chatInput}`, the question
  *   of EXAMPLES[...].chatInput);
@@ -228,7 +230,20 @@ export function prepareForTest(workflow: any, opts: PrepareOptions = {}): any {
 				position: [x - 220, y],
 				parameters: {},
 			});
-			nodes.push(pollEquivalent(node));
+			const items = fixtures[node.name];
+			nodes.push(
+				items
+					? {
+							...base,
+							type: 'n8n-nodes-base.code',
+							typeVersion: 2,
+							parameters: {
+								jsCode: `// Test stand-in for the Keyword.com Trigger: the items one poll emits (fixture).\nreturn ${JSON.stringify(items.map((json) => ({ json })))};`,
+							},
+							notes: `Stand-in for ${node.type} (test copy)`,
+						}
+					: pollEquivalent(node),
+			);
 			addedConnections[start] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
 		} else if (node.type === CHAT_TRIGGER_NODE) {
 			const start = 'Manual start';
@@ -329,6 +344,48 @@ export interface McpExampleResult {
 	};
 	/** HTTP status of an `initialize` request sent without the bearer token. */
 	withoutTokenStatus: number;
+}
+
+/**
+ * What the top 10 example's trigger (Keyword Updated, Filters → Crossed Top 10, Entered or Left) emits for a poll in
+ * which one keyword entered and one left the top 10: its test copy starts from these (a filtered trigger's items need
+ * the trigger). Their fields are those of the real trigger's items (the published-trigger test compares them).
+ */
+export const TOP10_UPDATES = [
+	{
+		id: '100002',
+		keyword: 'trail running shoes',
+		project: 'Acme Shoes',
+		group: null,
+		region: 'google.com',
+		rank: 8,
+		previous_rank: 12,
+		change: 4,
+		ranking_url: 'https://acmeshoes.com/trail/',
+		crawled_at: '2026-01-15T12:03:00.000Z',
+		matched: ['top10_entered'],
+	},
+	{
+		id: '100005',
+		keyword: 'acme shoes discount code',
+		project: 'Acme Shoes',
+		group: null,
+		region: 'google.com',
+		rank: 11,
+		previous_rank: 9,
+		change: -2,
+		ranking_url: 'https://acmeshoes.com/',
+		crawled_at: '2026-01-15T12:03:00.000Z',
+		matched: ['top10_left'],
+	},
+];
+
+/** The items a node output over all its runs (a node fed by two branches runs once per branch), in run order. */
+export function nodeOutputAllRuns(run: any, nodeName: string, outputIndex = 0): any[] {
+	const tasks: any[] = run?.data?.resultData?.runData?.[nodeName] ?? [];
+	return tasks.flatMap((task) =>
+		(task?.data?.main?.[outputIndex] ?? []).map((item: any) => item.json),
+	);
 }
 
 /** Rows the stubbed "Read keyword sheet" returns (as a Google Sheet with the columns keyword, project, url would). */
@@ -481,6 +538,40 @@ export const EXAMPLES: ExampleSpec[] = [
 			});
 			return (
 				`${plural(alerts.length, 'alert')} of the last day → ${plural(messages.length, 'Slack message')} (Slack stubbed)` +
+				(messages[0] ? `, first: ${quote(messages[0].text)}` : '')
+			);
+		},
+	},
+	{
+		file: 'keyword-top10-to-slack.json',
+		title: 'Top 10 entered or left → Slack',
+		fixtures: { 'On top 10 change': TOP10_UPDATES },
+		summarize(run) {
+			const updates = nodeOutput(run, 'On top 10 change') ?? [];
+			// Version 2's Simplified keyword update with the filter's reasons, as the Switch and the messages read it.
+			for (const update of updates)
+				withFields(
+					update,
+					['id', 'keyword', 'project', 'group', 'region', 'previous_rank', 'rank', 'matched'],
+					'On top 10 change',
+				);
+			const branches = { entered: 0, left: 1 } as const;
+			for (const [crossing, output] of Object.entries(branches)) {
+				for (const update of nodeOutput(run, 'Entered or left?', output) ?? [])
+					if (!update.matched.includes(`top10_${crossing}`))
+						throw new Error(
+							`'${update.keyword}' (matched ${JSON.stringify(update.matched)}) went to the "${crossing}" branch`,
+						);
+			}
+			const entered = nodeOutput(run, 'Entered or left?', branches.entered) ?? [];
+			const left = nodeOutput(run, 'Entered or left?', branches.left) ?? [];
+			const messages = nodeOutputAllRuns(run, 'Post to Slack');
+			for (const update of updates)
+				if (!messages.some((message) => String(message.text).includes(`*${update.keyword}*`)))
+					throw new Error(`no Slack message names '${update.keyword}'`);
+			return (
+				`${plural(updates.length, 'keyword update')} crossing the top 10 (the filtered trigger's items: fixture) → Switch: ` +
+				`${entered.length} entered, ${left.length} left → ${plural(messages.length, 'Slack message')} (Slack stubbed)` +
 				(messages[0] ? `, first: ${quote(messages[0].text)}` : '')
 			);
 		},

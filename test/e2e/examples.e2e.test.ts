@@ -6,7 +6,10 @@
  * talks to the scripted fake model (dev/fake-model), which calls two Keyword.com tools and answers from what they
  * returned. The MCP server example is published as shipped and called by the official MCP SDK with its bearer token.
  * The alert → Slack example also runs through the published-trigger path: the Keyword.com Trigger is kept, the
- * workflow is published, n8n started, new alerts added to the fake, n8n restarted.
+ * workflow is published, n8n started, new alerts added to the fake, n8n restarted. So does the top 10 → Slack example
+ * (a trigger with Filters feeding a Switch): four known rank moves in the fake between two starts, of which only the
+ * two crossings of the top 10 reach Slack, each through its own branch of the Switch. Its copy run by `n8n execute`
+ * starts from fixture items (TOP10_UPDATES), since no action-node call gives a filtered trigger's `matched`.
  *
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/examples.e2e.test.js
  */
@@ -47,6 +50,8 @@ import {
 	exampleMcpCredential,
 	exampleModelCredential,
 	startExampleModel,
+	TOP10_UPDATES,
+	nodeOutputAllRuns,
 	toolCallsOf,
 	toolRecords,
 } from '../../e2e/lib/examples';
@@ -99,7 +104,7 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		removeTarball(tarball);
 	});
 
-	test('examples/ holds the six examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
+	test('examples/ holds the seven examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
 		const files = fs
 			.readdirSync(examplesDir())
 			.filter((f) => f.endsWith('.json'))
@@ -320,6 +325,31 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 			assert.equal(m.alert_id, alert.id);
 			assert.equal(m.change, alert.change);
 		});
+	});
+
+	test('top 10 → Slack (test copy, from fixture items): the Switch sends each crossing to its branch, one message each', () => {
+		const { result } = runOf(runs, 'keyword-top10-to-slack.json');
+		const [entered, left] = TOP10_UPDATES;
+		assert.deepEqual(nodeOutput(result.output, 'On top 10 change'), TOP10_UPDATES);
+		assert.deepEqual(nodeOutput(result.output, 'Entered or left?', 0), [entered], 'entered branch');
+		assert.deepEqual(nodeOutput(result.output, 'Entered or left?', 1), [left], 'left branch');
+		assert.deepEqual(nodeOutput(result.output, "Compose 'entered' message"), [
+			{
+				text: ':tada: *trail running shoes* entered the top 10 (12 → 8) · Acme Shoes, google.com',
+				keyword_id: entered.id,
+			},
+		]);
+		assert.deepEqual(nodeOutput(result.output, "Compose 'left' message"), [
+			{
+				text: ':warning: *acme shoes discount code* left the top 10 (9 → 11) · Acme Shoes, google.com',
+				keyword_id: left.id,
+			},
+		]);
+		assert.deepEqual(
+			nodeOutputAllRuns(result.output, 'Post to Slack').map((m) => m.keyword_id),
+			[entered.id, left.id],
+			'Slack got both messages, once each',
+		);
 	});
 
 	test('weekly AI-visibility summary: one e-mail with a line per brand', () => {
@@ -554,6 +584,137 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		await new Promise((r) => setTimeout(r, 1_500));
 		const again = await n8n.listExecutionSummaries(id);
 		assert.equal(again.length, executions.length, 'the alerts were posted once');
+		await n8n.stop();
+		assert.ok(!n8n.logs().includes(fake.token), 'no token in the logs');
+	});
+	test('top 10 → Slack through the published trigger: of four known rank moves, the two crossings reach their Switch branches, once', async () => {
+		const spec = EXAMPLES.find((e) => e.file === 'keyword-top10-to-slack.json')!;
+		const copy = testCopyOf(spec, {
+			trigger: 'keep',
+			id: 'kwcExTop10SlackPub',
+			name: 'Keyword.com: keyword entered or left the top 10 → Slack (published test copy)',
+		});
+		const trigger = copy.nodes.find((n: any) => n.type === KEYWORD_COM_TRIGGER_NODE);
+		assert.ok(trigger, 'the trigger is kept');
+		assert.deepEqual(trigger.parameters.filters, { crossedTop: 10, crossing: 'either' });
+		const id = await n8n.importWorkflow(copy);
+
+		// Four keywords of Acme Shoes at known ranks before the activation, moved after it: 12 → 8 (entered the top 10),
+		// 9 → 11 (left it), 30 → 25 and 5 → 4 (moves that cross nothing).
+		const listed = await fake.api(
+			'GET',
+			`/api/v2/groups/${encodeURIComponent('Acme Shoes')}/keywords/?per_page=250`,
+		);
+		const [enteredId, leftId, belowId, insideId] = (listed.data as any[])
+			.slice(0, 4)
+			.map((k) => String(k.id));
+		const moves: Record<string, [number, number]> = {
+			[enteredId]: [12, 8],
+			[leftId]: [9, 11],
+			[belowId]: [30, 25],
+			[insideId]: [5, 4],
+		};
+		const rankUpdate = async (step: 0 | 1) => {
+			const ranks = Object.fromEntries(Object.entries(moves).map(([k, pair]) => [k, pair[step]]));
+			const answer = await fake.control('POST', 'rank-update', {
+				keywordIds: Object.keys(moves),
+				ranks,
+			});
+			assert.deepEqual(
+				Object.fromEntries(answer.keywords.map((k: any) => [k.id, k.grank])),
+				ranks,
+				'the fake took the chosen ranks',
+			);
+		};
+		await rankUpdate(0);
+
+		const keywordPolls = async (): Promise<number> =>
+			(await fake.requests()).filter((r) => r.path === '/api/v2/groups/active' && r.status === 200)
+				.length;
+		const waitForPoll = async (count: number): Promise<void> => {
+			const deadline = Date.now() + 60_000;
+			while ((await keywordPolls()) < count) {
+				assert.ok(
+					Date.now() < deadline,
+					`the trigger polled (${count} polls expected)\n${n8n.logTail(40)}`,
+				);
+				await new Promise((r) => setTimeout(r, 300));
+			}
+		};
+		/** The activation saves where "now" is in the workflow's static data: wait for it before changing the data. */
+		const waitForBaseline = async (): Promise<void> => {
+			const deadline = Date.now() + 60_000;
+			for (;;) {
+				const workflow = await n8n.rest('GET', `/rest/workflows/${id}`);
+				const staticData = workflow?.staticData;
+				if (staticData && Object.keys(staticData).length > 0) return;
+				assert.ok(Date.now() < deadline, `the activation saved its baseline\n${n8n.logTail(40)}`);
+				await new Promise((r) => setTimeout(r, 300));
+			}
+		};
+
+		await fake.clearRequests();
+		await n8n.publish(id);
+		await n8n.start();
+		await n8n.setupOwnerAndLogin();
+		await waitForPoll(1); // activation: the trigger learns where "now" is, emits nothing
+		await waitForBaseline();
+		const first = await n8n.listExecutionSummaries(id);
+		assert.equal(first.length, 0, 'the activation emitted nothing');
+
+		await rankUpdate(1);
+		await n8n.restart(); // the activation poll after the restart reads the four updates
+		await waitForPoll(2);
+		const executions = await n8n.waitForExecutions(id, 1, { timeoutMs: 60_000 });
+		assert.equal(executions.length, 1, 'one execution');
+		const [run] = executions;
+		assert.equal(run.mode, 'trigger');
+		assert.equal(run.status, 'success');
+
+		const emitted = nodeOutput(run, 'On top 10 change')!;
+		assert.deepEqual(
+			emitted.map((k) => [k.id, k.previous_rank, k.rank, k.matched]).sort(),
+			[
+				[enteredId, 12, 8, ['top10_entered']],
+				[leftId, 9, 11, ['top10_left']],
+			].sort(),
+			'exactly the two crossings, with why; 30 → 25 and 5 → 4 were not emitted',
+		);
+		assert.deepEqual(
+			Object.keys(emitted[0]).sort(),
+			Object.keys(TOP10_UPDATES[0]).sort(),
+			"the execute path's fixture items have the real trigger's fields",
+		);
+		const byId = (wanted: string) => emitted.find((k) => k.id === wanted)!;
+		const [entered, left] = [byId(enteredId), byId(leftId)];
+		const place = (k: any) => `${[k.project, k.group].filter(Boolean).join(' › ')}, ${k.region}`;
+		assert.deepEqual(nodeOutput(run, 'Entered or left?', 0), [entered], 'the "entered" branch');
+		assert.deepEqual(nodeOutput(run, 'Entered or left?', 1), [left], 'the "left" branch');
+		assert.deepEqual(nodeOutput(run, "Compose 'entered' message"), [
+			{
+				text: `:tada: *${entered.keyword}* entered the top 10 (12 → 8) · ${place(entered)}`,
+				keyword_id: enteredId,
+			},
+		]);
+		assert.deepEqual(nodeOutput(run, "Compose 'left' message"), [
+			{
+				text: `:warning: *${left.keyword}* left the top 10 (9 → 11) · ${place(left)}`,
+				keyword_id: leftId,
+			},
+		]);
+		assert.deepEqual(
+			nodeOutputAllRuns(run, 'Post to Slack')
+				.map((m) => m.keyword_id)
+				.sort(),
+			[enteredId, leftId].sort(),
+			'Slack got one message per crossing',
+		);
+
+		await n8n.restart(); // nothing new: no further execution
+		await waitForPoll(3);
+		await new Promise((r) => setTimeout(r, 1_500));
+		const again = await n8n.listExecutionSummaries(id);
+		assert.equal(again.length, 1, 'the crossings were posted once');
 		await n8n.stop();
 		assert.ok(!n8n.logs().includes(fake.token), 'no token in the logs');
 	});

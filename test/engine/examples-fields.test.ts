@@ -51,11 +51,35 @@ function strings(value: unknown): string[] {
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The fields of `source`'s items the workflow reads: `$json.x` in the nodes it feeds, `$('source')….json.x` anywhere. */
+/** Nodes that route their input items on unchanged: what they feed reads the items of the node before them. */
+const PASS_THROUGH = new Set([
+	'n8n-nodes-base.switch',
+	'n8n-nodes-base.if',
+	'n8n-nodes-base.filter',
+]);
+
+/** The nodes `source` feeds, and what those feed while they only route its items on (Switch, If, Filter). */
+function fedBy(workflow: Workflow, source: string): Set<string> {
+	const fed = new Set<string>();
+	const next = (name: string): string[] =>
+		(workflow.connections[name]?.main ?? []).flatMap((branch) => branch ?? []).map((c) => c.node);
+	const queue = next(source);
+	while (queue.length > 0) {
+		const name = queue.shift()!;
+		if (fed.has(name)) continue;
+		fed.add(name);
+		const node = workflow.nodes.find((candidate) => candidate.name === name);
+		if (node && PASS_THROUGH.has(node.type)) queue.push(...next(name));
+	}
+	return fed;
+}
+
+/**
+ * The fields of `source`'s items the workflow reads: `$json.x` in the nodes it feeds (through a Switch, If or Filter
+ * too), `$('source')….json.x` anywhere.
+ */
 function fieldsRead(workflow: Workflow, source: string): Map<string, string[]> {
-	const fed = new Set(
-		(workflow.connections[source]?.main ?? []).flatMap((branch) => branch ?? []).map((c) => c.node),
-	);
+	const fed = fedBy(workflow, source);
 	const byName = new RegExp(
 		`\\$\\(\\s*['"]${escape(source)}['"]\\s*\\)\\.(?:item|first\\(\\)|last\\(\\))\\.json\\.([A-Za-z_$][\\w$]*)`,
 		'g',
@@ -85,6 +109,11 @@ async function outputFields(fake: Fake, node: WorkflowNode): Promise<Set<string>
 	);
 	let items: IDataObject[];
 	if (node.type === TRIGGER) {
+		// A trigger with Filters emits only the updates that pass, each with `matched`, and its test event shows those
+		// when some recent update passes (else unfiltered ones, without `matched`). Moves from outside the results to
+		// rank 1 and back pass any movement filter (Moved By At Least, Crossed Top), so the sample has both ways.
+		if (Object.keys((node.parameters.filters as IDataObject | undefined) ?? {}).length > 0)
+			extremeMoves(fake);
 		// Fetch Test Event: the same items a poll emits.
 		const poll = await runPoll({
 			nodeType: new KeywordComTrigger(),
@@ -103,6 +132,20 @@ async function outputFields(fake: Fake, node: WorkflowNode): Promise<Set<string>
 	}
 	assert.ok(items.length > 0, `"${node.name}" output items to look at`);
 	return new Set(items.flatMap((item) => Object.keys(item)));
+}
+
+/** Two keywords of Acme Shoes re-crawled twice: one from outside the results to rank 1, one from rank 1 to outside. */
+function extremeMoves(fake: Fake): void {
+	const [rising, falling] = [
+		...fake.api.state.keywordsOf(fake.api.state.getContainer('Acme Shoes')),
+	]
+		.slice(0, 2)
+		.map((keyword) => String(keyword.id));
+	for (const ranks of [
+		{ [rising]: 0, [falling]: 1 },
+		{ [rising]: 1, [falling]: 0 },
+	])
+		fake.api.simulateRankUpdate({ keywordIds: [rising, falling], ranks });
 }
 
 /** Fields read from a Keyword.com node that its items do not have: "<node> → <reader>: <field>". */
@@ -138,6 +181,20 @@ describe('fields the examples read from Keyword.com nodes exist in their output'
 		});
 		for (const field of ['keyword', 'rank', 'best_rank', 'previous_rank', 'project', 'id'])
 			assert.ok(read.includes(field), `an example reads ${field}`);
+	});
+
+	it('fields read after a Switch count as read from the trigger before it (the top 10 example)', () => {
+		const read = fieldsRead(
+			load(join(EXAMPLES, 'keyword-top10-to-slack.json')),
+			'On top 10 change',
+		);
+		assert.deepEqual(read.get('matched'), ['Entered or left?']);
+		for (const field of ['keyword', 'previous_rank', 'rank', 'id'])
+			assert.deepEqual(
+				read.get(field),
+				["Compose 'entered' message", "Compose 'left' message"],
+				field,
+			);
 	});
 
 	it('the released version-1 example reads version-1 fields: present at version 1, missing at version 2', async () => {

@@ -185,6 +185,43 @@ describe('fake API: control routes', () => {
 		assert.equal(all.json.updated, 8);
 	});
 
+	it('POST rank-update with chosen ranks and ranking URLs sets them; a bad rank is a 422 that updates nothing', async () => {
+		const acme = await f.get(`/api/v2/groups/${enc('Acme Shoes')}/keywords/?per_page=3`);
+		const [first, second] = acme.json.data.map((k: any) => String(k.id));
+		const up = await control('POST', 'rank-update', {
+			keywordIds: [first, second],
+			ranks: { [first]: 8, [second]: 0 },
+			rankingUrls: { [first]: 'https://acmeshoes.com/chosen/' },
+		});
+		assert.equal(up.status, 200);
+		assert.deepEqual(
+			up.json.keywords.map((k: any) => [k.id, k.grank]),
+			[
+				[first, 8],
+				[second, null],
+			],
+		);
+		const read = async (id: string) =>
+			(await f.get(`/api/v2/groups/${enc('Acme Shoes')}/keywords/${id}`)).json.data.attributes;
+		const one = await read(first);
+		assert.equal(one.grank_int, 8);
+		assert.equal(one.rankingurl, 'https://acmeshoes.com/chosen/');
+		assert.equal((await read(second)).grank_int, 0, 'outside the results');
+
+		for (const ranks of [{ [first]: 101 }, { [first]: 2.5 }, { [first]: '3' }, [3]]) {
+			const bad = await control('POST', 'rank-update', { keywordIds: [first], ranks });
+			assert.equal(bad.status, 422, JSON.stringify(ranks));
+		}
+		const badUrl = await control('POST', 'rank-update', {
+			keywordIds: [first],
+			rankingUrls: { [first]: 7 },
+		});
+		assert.equal(badUrl.status, 422);
+		const after = await read(first);
+		assert.equal(after.crawled_at, one.crawled_at, 'a refused update re-crawls nothing');
+		assert.equal(after.grank_int, 8);
+	});
+
 	it('POST/DELETE faults and POST latency', async () => {
 		assert.equal(
 			(await control('POST', 'faults', { path: '/api/v2/alerts', times: 1, status: 503 })).status,

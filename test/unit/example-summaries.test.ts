@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { EXAMPLES } from '../../e2e/lib/examples';
+import { EXAMPLES, TOP10_UPDATES } from '../../e2e/lib/examples';
 
 /** An n8n run (as `n8n execute --rawOutput` gives it) whose nodes output these items. */
 function runOf(outputs: Record<string, Array<Record<string, unknown>>>): unknown {
@@ -130,6 +130,52 @@ describe('example summaries check the version-2 fields their examples map', () =
 					}),
 				),
 			/the message does not name its alert's keyword/,
+		);
+	});
+
+	it('top 10 → Slack: each branch of the Switch holds its crossings, every crossing gets a message; a wrong branch, a version-1 item or a missing message is refused', () => {
+		const top10 = spec('keyword-top10-to-slack.json');
+		const [entered, left] = TOP10_UPDATES;
+		const messages = [
+			{ text: ':tada: *trail running shoes* entered the top 10 (12 → 8) · Acme Shoes, google.com' },
+			{
+				text: ':warning: *acme shoes discount code* left the top 10 (9 → 11) · Acme Shoes, google.com',
+			},
+		];
+		/** A run: the Switch's two outputs, and "Post to Slack" run once per branch. */
+		const run = (
+			switched: [object[], object[]],
+			posted = messages,
+			trigger: object[] = TOP10_UPDATES,
+		) => ({
+			data: {
+				resultData: {
+					runData: {
+						'On top 10 change': [{ data: { main: [trigger.map((json) => ({ json }))] } }],
+						'Entered or left?': [
+							{ data: { main: switched.map((items) => items.map((json) => ({ json }))) } },
+						],
+						'Post to Slack': posted.map((json) => ({ data: { main: [[{ json }]] } })),
+					},
+				},
+			},
+		});
+		assert.match(
+			top10.summarize(run([[entered], [left]])),
+			/^2 keyword updates crossing the top 10 \(the filtered trigger's items: fixture\) → Switch: 1 entered, 1 left → 2 Slack messages \(Slack stubbed\), first: ':tada: \*trail running shoes\* entered the top 10 \(12 → 8\)/,
+		);
+		assert.throws(
+			() => top10.summarize(run([[left], [entered]])),
+			/'acme shoes discount code' \(matched \["top10_left"\]\) went to the "entered" branch/,
+		);
+		assert.throws(
+			() => top10.summarize(run([[entered], [left]], messages.slice(0, 1))),
+			/no Slack message names 'acme shoes discount code'/,
+		);
+		const { keyword: _dropped, ...version1 } = { ...entered, kw: entered.keyword };
+		assert.throws(
+			() => top10.summarize(run([[], []], [], [version1])),
+			/On top 10 change: no keyword in its item/,
 		);
 	});
 
