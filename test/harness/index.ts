@@ -19,7 +19,7 @@ export {
 	type RunNodeError,
 	type RunResult,
 } from './run-node';
-export { runListSearch, type ListSearchOptions } from './list-search';
+export { runListSearch, runLoadOptions, type ListSearchOptions } from './list-search';
 export { runPoll, copyStaticData, type RunPollOptions, type RunPollResult } from './run-poll';
 export { testCredential, type TestCredentialOptions } from './test-credential';
 export {

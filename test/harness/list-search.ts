@@ -11,6 +11,7 @@ import type {
 	INode,
 	INodeListSearchResult,
 	INodeParameters,
+	INodePropertyOptions,
 	INodeType,
 } from 'n8n-workflow';
 
@@ -37,7 +38,11 @@ export interface ListSearchOptions {
 	credentialTypes?: ICredentialType[];
 }
 
-export async function runListSearch(options: ListSearchOptions): Promise<INodeListSearchResult> {
+/** n8n-core's LoadOptionsContext for the node alone, with the editor's current parameters. */
+function editorContext(
+	options: Omit<ListSearchOptions, 'method' | 'filter' | 'paginationToken'>,
+	path: string,
+): LoadOptionsContext {
 	ensureN8nEnvironment();
 	const typeName = fullTypeName(options.nodeType);
 	const nodeTypes = new TestNodeTypes({ [typeName]: options.nodeType });
@@ -57,13 +62,25 @@ export async function runListSearch(options: ListSearchOptions): Promise<INodeLi
 	);
 	const additionalData = createAdditionalData(credentialsHelper, undefined, nextExecutionId());
 	additionalData.currentNodeParameters = options.parameters;
-	const context = new LoadOptionsContext(
-		workflow,
-		workflow.nodes[node.name],
-		additionalData,
-		options.path ?? 'parameters.keywordId',
-	);
+	return new LoadOptionsContext(workflow, workflow.nodes[node.name], additionalData, path);
+}
+
+export async function runListSearch(options: ListSearchOptions): Promise<INodeListSearchResult> {
+	const context = editorContext(options, options.path ?? 'parameters.keywordId');
 	const method = options.nodeType.methods?.listSearch?.[options.method];
 	if (typeof method !== 'function') throw new Error(`no listSearch method ${options.method}`);
 	return await method.call(context, options.filter, options.paginationToken);
+}
+
+/**
+ * `runLoadOptions`: a node's `loadOptions` method (the options of a dropdown or multi-select) answered the way n8n's
+ * editor gets it (`POST /rest/dynamic-node-parameters/options`).
+ */
+export async function runLoadOptions(
+	options: Omit<ListSearchOptions, 'filter' | 'paginationToken'>,
+): Promise<INodePropertyOptions[]> {
+	const context = editorContext(options, options.path ?? 'parameters');
+	const method = options.nodeType.methods?.loadOptions?.[options.method];
+	if (typeof method !== 'function') throw new Error(`no loadOptions method ${options.method}`);
+	return await method.call(context);
 }

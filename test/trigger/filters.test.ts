@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
+import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import {
 	matchFilters,
 	type RankMove,
@@ -20,7 +21,7 @@ import {
 	rememberRankingUrl,
 	type RankingUrlMemory,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/rankingUrls';
-import type { RunPollResult } from '../harness';
+import { runLoadOptions, type RunPollResult } from '../harness';
 import { pollVersion2 } from './version2';
 
 const move = (previousRank: number | null, rank: number | null, known = true): RankMove => ({
@@ -264,6 +265,32 @@ describe('trigger filters through n8n', () => {
 			items.map((item) => [item.previous_rank, item.rank, item.matched]),
 			[[4, 9, ['moved_down']]],
 		);
+	});
+
+	it("the Tags list: the chosen project's tags, or every project's, from one request", async () => {
+		const tagsOf = async (project: string) => {
+			const before = api.requests.length;
+			const options = await runLoadOptions({
+				nodeType: new KeywordComTrigger(),
+				method: 'getTags',
+				parameters: {
+					event: 'keywordUpdated',
+					project: { __rl: true, mode: 'name', value: project },
+				},
+				credentials: { keywordComApi: { apiToken: api.token, baseUrl: api.baseUrl } },
+			});
+			assert.equal(api.requests.length - before, 1, 'one request');
+			return options.map((option) => option.name);
+		};
+		const acme = await tagsOf('Acme Shoes');
+		assert.ok(acme.includes('Filter Mark') && acme.includes('filter mark'), acme.join(', '));
+		assert.deepEqual(
+			acme,
+			[...acme].sort((a, b) => a.localeCompare(b)),
+		);
+		const all = await tagsOf('');
+		for (const name of acme) assert.ok(all.includes(name));
+		assert.ok(all.length > acme.length, 'other projects have tags of their own');
 	});
 
 	it('bad settings fail with an error naming the field, before any request', async () => {
