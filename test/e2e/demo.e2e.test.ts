@@ -85,6 +85,7 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 				`${spec.title} ran`,
 			);
 		assert.match(out, /12 keyword rows ready for the sheet/);
+		assert.match(out, /360 rows \(12 keywords × 30 days\) ready for the sheet/);
 		assert.match(
 			out,
 			/the agent called Get many projects → Get many keywords and answered 'You track 2 projects: Acme Shoes and Café Zürich\. Acme Shoes has 14 keywords; the best placed: /,
@@ -95,8 +96,8 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			/an MCP client listed 3 tools \([^)]*Get_many_keywords[^)]*\); Get_many_keywords \{"project":"Acme Shoes"\} returned 14 records, first: '[^']+'.*; without the bearer token: HTTP 403/,
 			'the MCP example: the tools listed, the records of a call, no access without the token',
 		);
-		assert.equal(EXAMPLES.length, 6);
-		assert.match(out, /6 of 6 example workflows ran in n8n 2\./);
+		assert.equal(EXAMPLES.length, 7);
+		assert.match(out, /7 of 7 example workflows ran in n8n 2\./);
 		assert.match(out, /the fake model 3\./, 'the agent example took three model calls');
 
 		const url = /n8n is running: (http:\/\/127\.0\.0\.1:(\d+))\//.exec(out);
@@ -129,7 +130,7 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			await fetch(`${baseUrl}/rest/workflows`, { headers: { cookie } })
 		).json()) as { data: any[] };
 		const withCopy = EXAMPLES.filter((spec) => spec.kind !== 'mcp');
-		assert.equal(withCopy.length, 5, 'every example but the MCP server has a test copy');
+		assert.equal(withCopy.length, 6, 'every example but the MCP server has a test copy');
 		assert.equal(
 			workflows.data.length,
 			EXAMPLES.length + withCopy.length,
