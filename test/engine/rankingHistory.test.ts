@@ -2,12 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../dev/fake-api';
+import { getProjectTags } from '../../packages/n8n-nodes-keyword-com/nodes/shared/loadOptions';
 import {
 	FIXED_NOW,
 	PROJECT,
+	TOKEN,
 	assertPaired,
 	assertRequest,
 	assertSingleRequest,
@@ -339,5 +341,54 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 		const unknown = await run(rows, { ...base, keywords: ['no such keyword'] }, v2);
 		assert.match(unknown.error?.message ?? '', /Keywords: "no such keyword" is neither/);
 		assert.equal(chartRequests(unknown.requests).length, 0);
+	});
+});
+
+describe('the Tags list of Ranking History → Get Many (loadOptions getProjectTags)', () => {
+	const tagsFake = useFake();
+	/** What n8n gives a loadOptions method, with its HTTP helper answered by the fake over real HTTP. */
+	const context = (project: unknown) =>
+		({
+			getCurrentNodeParameter: (name: string) => (name === 'project' ? project : undefined),
+			getCredentials: async () => ({ apiToken: TOKEN, baseUrl: tagsFake.baseUrl }),
+			getNode: () => ({ name: 'Keyword.com', type: 'keywordCom', typeVersion: 2, parameters: {} }),
+			helpers: {
+				httpRequestWithAuthentication: async (
+					_type: string,
+					options: { method: string; url: string; baseURL: string },
+				) => {
+					const response = await fetch(`${options.baseURL}${options.url}`, {
+						method: options.method,
+						headers: { authorization: `Bearer ${TOKEN}` },
+					});
+					return {
+						statusCode: response.status,
+						body: await response.text(),
+						headers: Object.fromEntries(response.headers),
+					};
+				},
+			},
+		}) as unknown as ILoadOptionsFunctions;
+
+	it('lists the chosen project’s tag names, sorted, after one request; nothing before a project is chosen', async () => {
+		tagsFake.api.clearRequests();
+		const options = await getProjectTags.call(context(rl(PROJECT)));
+		const container = tagsFake.api.state.findContainer(PROJECT);
+		assert.ok(container);
+		const expected = [...container.tags.values()]
+			.filter((tag) => tag.count > 0)
+			.map((tag) => tag.name)
+			.sort((a, b) => a.localeCompare(b));
+		assert.ok(expected.length >= 5);
+		assert.deepEqual(
+			options.map((option) => option.value),
+			expected,
+		);
+		assert.deepEqual(
+			tagsFake.api.requests.map((request) => `${request.method} ${request.rawPath}`),
+			['GET /api/v2/groups/Acme%20Shoes'],
+		);
+		assert.deepEqual(await getProjectTags.call(context(rl(''))), []);
+		assert.equal(tagsFake.api.requests.length, 1);
 	});
 });
