@@ -19,7 +19,7 @@ import { splitName } from '../../../shared/groupName';
 import { identityOf, orderOfList } from '../../../shared/listOrder';
 import { fieldList, versionOf } from '../../../shared/output';
 import { collectPages } from '../../../shared/paging';
-import { rankDifference } from '../../../shared/ranks';
+import { OUTSIDE, rankDifference, rankValue } from '../../../shared/ranks';
 import { readerOf, tagNames } from '../../../shared/records';
 import {
 	checkDate,
@@ -99,8 +99,8 @@ function apiDay(headers: Record<string, unknown>): number {
 
 /** A rank as a user reads it: null outside the top results (null or 0) or when it is not a rank. */
 function rankOrNull(value: unknown): number | null {
-	const rank = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-	return typeof rank === 'number' && Number.isInteger(rank) && rank > 0 ? rank : null;
+	const rank = rankValue(value);
+	return rank === undefined || rank === OUTSIDE ? null : rank;
 }
 
 function listedKeyword(record: unknown): ListedKeyword {
