@@ -34,6 +34,7 @@ import {
 	testCopyOf,
 	type ExampleRun,
 } from '../../e2e/lib';
+import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/getMany';
 import {
 	AGENT_EXAMPLE_QUESTION,
 	CHAT_TRIGGER_NODE,
@@ -237,18 +238,7 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		const rows = nodeOutput(result.output, 'Append to Google Sheet')!;
 		// The demo data: 12 keywords in Acme Shoes, each charted for the last 30 days.
 		assert.equal(rows.length, 12 * 30);
-		assert.deepEqual(Object.keys(rows[0]), [
-			'date',
-			'keyword_id',
-			'keyword',
-			'project',
-			'group',
-			'region',
-			'rank',
-			'previous_rank',
-			'change',
-			'ranking_url',
-		]);
+		assert.deepEqual(Object.keys(rows[0]), RANKING_ROW_FIELDS);
 		const today = new Date().toISOString().slice(0, 10);
 		const first = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
 		const byKeyword = new Map<string, any[]>();

@@ -28,6 +28,7 @@ import {
 	type ExecuteResult,
 	type FakeRequest,
 } from '../../e2e/lib';
+import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/getMany';
 
 const byName = (value: string): Record<string, unknown> => ({ __rl: true, mode: 'name', value });
 const byId = (value: string | number): Record<string, unknown> => ({
@@ -439,18 +440,7 @@ describe(
 				],
 			);
 			assert.ok(rows.every((r) => r.project === ACME && r.group === 'Blog'));
-			assert.deepEqual(Object.keys(rows[0]), [
-				'date',
-				'keyword_id',
-				'keyword',
-				'project',
-				'group',
-				'region',
-				'rank',
-				'previous_rank',
-				'change',
-				'ranking_url',
-			]);
+			assert.deepEqual(Object.keys(rows[0]), RANKING_ROW_FIELDS);
 			assert.equal(rows[6].date, new Date().toISOString().slice(0, 10));
 			oneRequest(requests, 'GET', '/api/v2/groups/Acme Shoes[sub]Blog/keywords/');
 			const rowsChart = requestsTo(requests, 'POST', '/api/v2/keywords/chart').find(

@@ -54,37 +54,22 @@ interface ListedKeyword {
 /** One day of a keyword's chart (E of the #14 answer): `{date, rank, rankingurl}`. */
 type ChartDay = IDataObject & { date: string };
 
-/** Every field a row has; Selected Fields picks from these, Simplified shows the first ten of SIMPLIFIED_FIELDS. */
-export const ROW_FIELDS = [
+/** A simplified row: at most 10 fields, named for a sheet row or an AI agent. */
+export const RANKING_ROW_FIELDS = [
 	'date',
 	'keyword_id',
 	'keyword',
 	'project',
 	'group',
 	'region',
-	'language',
-	'url',
-	'tags',
 	'rank',
 	'previous_rank',
 	'change',
 	'ranking_url',
-	'kwid',
-	'rankingurl',
 ];
 
-const SIMPLIFIED_FIELDS = [
-	'date',
-	'keyword_id',
-	'keyword',
-	'project',
-	'group',
-	'region',
-	'rank',
-	'previous_rank',
-	'change',
-	'ranking_url',
-];
+/** Every field a row has: Selected Fields picks from these. */
+const ROW_FIELDS = [...RANKING_ROW_FIELDS, 'language', 'url', 'tags', 'kwid', 'rankingurl'];
 
 /** Days since the epoch of a checked `YYYY-MM-DD`. */
 const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
@@ -301,7 +286,8 @@ function rowShaper(
 ): (row: { full: IDataObject; raw: IDataObject }) => IDataObject {
 	const { input } = runtime;
 	if (wantsSimplified(input)) {
-		return ({ full }) => Object.fromEntries(SIMPLIFIED_FIELDS.map((field) => [field, full[field]]));
+		return ({ full }) =>
+			Object.fromEntries(RANKING_ROW_FIELDS.map((field) => [field, full[field]]));
 	}
 	if (versionOf(input.node) >= 2 && input.get('output', 'simplified') === 'selected') {
 		const fields = fieldList(input.get('fields', []));
