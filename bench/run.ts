@@ -2,9 +2,10 @@
  * The benchmarks. Compiled by `npx tsc -p tsconfig.test.json` to build/bench/run.js:
  *
  *   node build/bench/run.js                      every section
- *   node build/bench/run.js --engine             in n8n's engine: Return All, trigger, bulk add
- *   node build/bench/run.js --return-all --trigger --add --real    any subset
+ *   node build/bench/run.js --engine             in n8n's engine: Return All, trigger, bulk add, rank rows
+ *   node build/bench/run.js --return-all --trigger --add --rows --real    any subset
  *   options: --latency 20,100  --keywords 50000  --projects 5  --add-keywords 10000  --naive-sample 1000
+ *            --row-keywords 1000  --row-days 30 (rank rows: keywords × days)
  *            --repeat 3 (Return All, in the engine and in real n8n: runs per setting, alternated, fastest kept)
  *            --out bench/results/latest.json
  *
@@ -21,6 +22,7 @@ import * as path from 'node:path';
 
 import { benchAdd } from './add';
 import type { Row, SectionResult } from './lib';
+import { benchRankingRows } from './rankingRows';
 import { benchReturnAll } from './returnAll';
 import { benchTrigger } from './trigger';
 
@@ -31,11 +33,13 @@ interface Args {
 	projects: number;
 	addKeywords: number;
 	naiveSample: number;
+	rowKeywords: number;
+	rowDays: number;
 	repeat: number;
 	out: string;
 }
 
-const ALL = ['return-all', 'trigger', 'add', 'real'];
+const ALL = ['return-all', 'trigger', 'add', 'rows', 'real'];
 
 function parseArgs(argv: string[]): Args {
 	const args: Args = {
@@ -45,6 +49,8 @@ function parseArgs(argv: string[]): Args {
 		projects: 5,
 		addKeywords: 10_000,
 		naiveSample: 1_000,
+		rowKeywords: 1_000,
+		rowDays: 30,
 		repeat: 3,
 		out: path.resolve(__dirname, '..', '..', 'bench', 'results', 'latest.json'),
 	};
@@ -62,11 +68,12 @@ function parseArgs(argv: string[]): Args {
 		};
 		switch (flag) {
 			case '--engine':
-				['return-all', 'trigger', 'add'].forEach((s) => args.sections.add(s));
+				['return-all', 'trigger', 'add', 'rows'].forEach((s) => args.sections.add(s));
 				break;
 			case '--return-all':
 			case '--trigger':
 			case '--add':
+			case '--rows':
 			case '--real':
 				args.sections.add(flag.slice(2));
 				break;
@@ -93,6 +100,12 @@ function parseArgs(argv: string[]): Args {
 				break;
 			case '--naive-sample':
 				args.naiveSample = int();
+				break;
+			case '--row-keywords':
+				args.rowKeywords = int();
+				break;
+			case '--row-days':
+				args.rowDays = Math.min(180, Math.max(1, int()));
 				break;
 			case '--repeat':
 				args.repeat = Math.max(1, int());
@@ -159,6 +172,12 @@ async function main(): Promise<void> {
 		results.add = await benchAdd({
 			keywords: args.addKeywords,
 			naiveSample: args.naiveSample,
+			latencyMs: args.latencies[0],
+		});
+	if (want('rows'))
+		results.rows = await benchRankingRows({
+			keywords: args.rowKeywords,
+			days: args.rowDays,
 			latencyMs: args.latencies[0],
 		});
 	if (want('real')) {

@@ -33,6 +33,10 @@ export const TIMESTAMP_OFFSETS: readonly TimestampOffsets[] = ['with-offset', 'w
 export type GroupsLastUpdated = 'stamped' | 'null';
 export const GROUPS_LAST_UPDATED: readonly GroupsLastUpdated[] = ['stamped', 'null'];
 
+/** What a chart request (#14) with more keyword ids than `chartMaxKeywords` gets: the first ones, or a 422. */
+export type ChartOverCap = 'serve-first' | 'reject';
+export const CHART_OVER_CAP: readonly ChartOverCap[] = ['serve-first', 'reject'];
+
 /** Largest page size the paged lists accept (#13, #20, #21); the switch maxPerPage may lower it. */
 export const MAX_PER_PAGE = 250;
 
@@ -71,6 +75,13 @@ export interface FakeBehaviour {
 	groupsLastUpdated: GroupsLastUpdated;
 	/** A project's #13 list holds its groups' keywords too. Default false. */
 	projectListIncludesGroups: boolean;
+	/**
+	 * Most keyword ids one chart request (#14) serves; the document bounds none. Default null (no cap: every id
+	 * asked for is charted).
+	 */
+	chartMaxKeywords: number | null;
+	/** What a chart request over `chartMaxKeywords` gets. Default 'serve-first' (the rest silently left out). */
+	chartOverCap: ChartOverCap;
 }
 
 /** What churn did after one page answer (FakeKeywordApi.churnLog). Ids are strings, as the API sends them. */
@@ -98,6 +109,8 @@ export const DEFAULT_BEHAVIOUR: Readonly<FakeBehaviour> = Object.freeze({
 	timestampOffsets: 'with-offset',
 	groupsLastUpdated: 'stamped',
 	projectListIncludesGroups: false,
+	chartMaxKeywords: null,
+	chartOverCap: 'serve-first',
 });
 
 const CHURN_COUNTS = ['addKeywords', 'deleteKeywords', 'crawlKeywords', 'addAlerts'] as const;
@@ -196,6 +209,14 @@ export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknow
 				if (typeof value !== 'boolean')
 					throw new Error('projectListIncludesGroups must be true or false.');
 				next.projectListIncludesGroups = value;
+				break;
+			case 'chartMaxKeywords':
+				if (value !== null && (typeof value !== 'number' || !Number.isInteger(value) || value < 1))
+					throw new Error('chartMaxKeywords must be a positive integer or null.');
+				next.chartMaxKeywords = value;
+				break;
+			case 'chartOverCap':
+				next.chartOverCap = oneOf(key, value, CHART_OVER_CAP);
 				break;
 			default:
 				throw new Error(

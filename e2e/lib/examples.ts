@@ -520,6 +520,19 @@ export const EXAMPLES: ExampleSpec[] = [
 		},
 	},
 	{
+		file: 'ranks-last-30-days-to-google-sheet.json',
+		title: '30 days of ranks → Google Sheet',
+		summarize(run) {
+			const rows = nodeOutput(run, 'Append to Google Sheet') ?? [];
+			const keywords = new Set(rows.map((row) => row.keyword_id)).size;
+			const first = rows[0];
+			return (
+				`${plural(rows.length, 'row')} (${plural(keywords, 'keyword')} × 30 days) ready for the sheet (Google Sheets stubbed)` +
+				(first ? `, first: ${first.date} '${first.keyword}' rank ${first.rank}` : '')
+			);
+		},
+	},
+	{
 		file: 'new-alert-to-slack.json',
 		title: 'New rank alert → Slack',
 		summarize(run) {

@@ -206,3 +206,38 @@ describe('benchmark request counts: trigger on a 50,000-keyword account', () => 
 		assert.ok(idle.requests.length <= 2, `idle poll: ${idle.requests.length} requests`);
 	});
 });
+
+describe('benchmark request counts: one row per keyword per day, 1,000 keywords × 30 days', () => {
+	const ROWS_PROJECT = 'Rank Export';
+	let fake: MeasuredFake;
+	before(async () => {
+		fake = await new MeasuredFake().start();
+		await fake.addProject(ROWS_PROJECT);
+		await fake.addKeywords(ROWS_PROJECT, 1000);
+	});
+	after(async () => await fake?.stop());
+
+	it('sends the list’s 5 requests and ⌈1,000/100⌉ = 10 charts (the naive way: 1,005), and gives 30,000 rows', async () => {
+		await fake.reset();
+		const day = (daysAgo: number) =>
+			new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+		const run = await runKeywordCom(fake, {
+			resource: 'rankingHistory',
+			operation: 'getMany',
+			project: rl(ROWS_PROJECT),
+			returnAll: true,
+			startDate: day(29),
+			endDate: day(0),
+		});
+		const requests = await fake.requests();
+		assert.equal(quietReadRequests(1000), 5);
+		assert.equal(listRequests(requests).length, 5);
+		const charts = requests.filter(
+			(r) => r.method === 'POST' && r.path.endsWith('/keywords/chart'),
+		);
+		assert.equal(charts.length, 10);
+		assert.equal(requests.length, 15);
+		assert.ok(charts.every((r) => r.query.limit === '31'));
+		assert.equal(run.result.items.length, 30_000);
+	});
+});

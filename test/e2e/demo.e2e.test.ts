@@ -85,6 +85,7 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 				`${spec.title} ran`,
 			);
 		assert.match(out, /12 keyword rows ready for the sheet/);
+		assert.match(out, /360 rows \(12 keywords × 30 days\) ready for the sheet/);
 		assert.match(
 			out,
 			/the agent called Get many projects → Get many keywords and answered 'You track 2 projects: Acme Shoes and Café Zürich\. Acme Shoes has 14 keywords; the best placed: /,
@@ -100,8 +101,8 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			/2 keyword updates crossing the top 10 \(the filtered trigger's items: fixture\) → Switch: 1 entered, 1 left → 2 Slack messages/,
 			'the top 10 example: each crossing through its branch of the Switch to Slack',
 		);
-		assert.equal(EXAMPLES.length, 7);
-		assert.match(out, /7 of 7 example workflows ran in n8n 2\./);
+		assert.equal(EXAMPLES.length, 8);
+		assert.match(out, /8 of 8 example workflows ran in n8n 2\./);
 		assert.match(out, /the fake model 3\./, 'the agent example took three model calls');
 
 		const url = /n8n is running: (http:\/\/127\.0\.0\.1:(\d+))\//.exec(out);
@@ -134,7 +135,7 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			await fetch(`${baseUrl}/rest/workflows`, { headers: { cookie } })
 		).json()) as { data: any[] };
 		const withCopy = EXAMPLES.filter((spec) => spec.kind !== 'mcp');
-		assert.equal(withCopy.length, 6, 'every example but the MCP server has a test copy');
+		assert.equal(withCopy.length, 7, 'every example but the MCP server has a test copy');
 		assert.equal(
 			workflows.data.length,
 			EXAMPLES.length + withCopy.length,

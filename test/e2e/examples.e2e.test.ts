@@ -40,6 +40,7 @@ import {
 	testCopyOf,
 	type ExampleRun,
 } from '../../e2e/lib';
+import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/getMany';
 import {
 	AGENT_EXAMPLE_QUESTION,
 	CHAT_TRIGGER_NODE,
@@ -104,7 +105,7 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		removeTarball(tarball);
 	});
 
-	test('examples/ holds the seven examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
+	test('examples/ holds the eight examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
 		const files = fs
 			.readdirSync(examplesDir())
 			.filter((f) => f.endsWith('.json'))
@@ -306,6 +307,44 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		);
 		assert.equal(rows[0].keyword, 'running shoes');
 		assert.ok(rows.some((r) => r.device === 'Mobile') && rows.some((r) => r.device === 'Desktop'));
+	});
+
+	test('30 days of ranks → Google Sheet: one row per keyword per day, up to today, at the node’s default version', () => {
+		const example = loadExample('ranks-last-30-days-to-google-sheet.json');
+		const node = example.nodes.find((n: any) => n.type === KEYWORD_COM_NODE);
+		assert.equal(node.typeVersion, 2, 'the node’s default version');
+		const { result } = runOf(runs, 'ranks-last-30-days-to-google-sheet.json');
+		const rows = nodeOutput(result.output, 'Append to Google Sheet')!;
+		// The demo data: 12 keywords in Acme Shoes, each charted for the last 30 days.
+		assert.equal(rows.length, 12 * 30);
+		assert.deepEqual(Object.keys(rows[0]), RANKING_ROW_FIELDS);
+		const today = new Date().toISOString().slice(0, 10);
+		const first = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+		const byKeyword = new Map<string, any[]>();
+		for (const row of rows)
+			byKeyword.set(row.keyword_id, [...(byKeyword.get(row.keyword_id) ?? []), row]);
+		assert.equal(byKeyword.size, 12);
+		for (const days of byKeyword.values()) {
+			assert.equal(days.length, 30);
+			assert.equal(days[0].date, first);
+			assert.equal(days[29].date, today);
+			for (let index = 1; index < days.length; index++)
+				assert.equal(
+					Date.parse(days[index].date) - Date.parse(days[index - 1].date),
+					86_400_000,
+					'one row a day, oldest first',
+				);
+			for (const [index, row] of days.entries()) {
+				if (index > 0 && typeof row.previous_rank === 'number' && typeof row.rank === 'number')
+					assert.equal(row.change, row.previous_rank - row.rank);
+				assert.ok(row.rank === null || (Number.isInteger(row.rank) && row.rank > 0));
+				assert.ok(
+					row.ranking_url === null || /^https?:\/\//.test(row.ranking_url),
+					row.ranking_url,
+				);
+			}
+		}
+		assert.ok(rows.every((r) => r.project === 'Acme Shoes'));
 	});
 
 	test('new alert → Slack: one message per alert', () => {

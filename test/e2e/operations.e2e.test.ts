@@ -2,7 +2,7 @@
  * Every operation of the Keyword.com node, executed by a real n8n 2.x (the package installed from its packed tarball
  * as a community package) against the project's fake API over HTTP.
  *
- * Three workflows (few start-ups): the 20 read operations (21 nodes) fanning out of one Manual Trigger, the 9 write operations as one
+ * Three workflows (few start-ups): the 21 read operations (22 nodes) fanning out of one Manual Trigger, the 9 write operations as one
  * chain on a project the chain creates (create → add → update → delete one → delete many → refresh → archive →
  * restore → delete), and the error cases. Each node's items are checked, and so are the requests the fake recorded.
  *
@@ -28,6 +28,7 @@ import {
 	type ExecuteResult,
 	type FakeRequest,
 } from '../../e2e/lib';
+import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/getMany';
 
 const byName = (value: string): Record<string, unknown> => ({ __rl: true, mode: 'name', value });
 const byId = (value: string | number): Record<string, unknown> => ({
@@ -45,6 +46,8 @@ interface Case {
 	name: string;
 	parameters: Record<string, unknown>;
 	credentialId?: string;
+	/** Node version; default 1. */
+	typeVersion?: number;
 }
 
 /** Manual Trigger → every case (fan-out), or Manual Trigger → case 1 → case 2 → … (chain). */
@@ -70,7 +73,7 @@ function workflow(
 			id: `${id}-${i}`,
 			name: c.name,
 			type: KEYWORD_COM_NODE,
-			typeVersion: 1,
+			typeVersion: c.typeVersion ?? 1,
 			position: shape === 'fan' ? [300, i * 120] : [300 + i * 220, 0],
 			parameters: c.parameters,
 			credentials: c.credentialId
@@ -181,10 +184,10 @@ describe(
 				.get(KEYWORD_COM_NODE)
 				.properties.filter((p: any) => p.name === 'operation')
 				.reduce((n: number, p: any) => n + own(p.options).length, 0);
-			assert.equal(operations, 29, '29 operations (28 endpoints + tags)');
+			assert.equal(operations, 30, '30 operations (28 endpoints + tags + rank rows)');
 		});
 
-		test('20 read operations in one workflow (21 nodes: Get Many keywords also of a group)', async () => {
+		test('21 read operations in one workflow (22 nodes: Get Many keywords also of a group)', async () => {
 			const today = "={{ $today.toFormat('yyyy-MM-dd') }}";
 			const weekAgo = "={{ $today.minus({ days: 6 }).toFormat('yyyy-MM-dd') }}";
 			const cases: Case[] = [
@@ -242,6 +245,20 @@ describe(
 						operation: 'getChart',
 						keywordIds: '100001, 100002',
 						days: 14,
+					},
+				},
+				{
+					name: 'Rank rows',
+					typeVersion: 2,
+					parameters: {
+						resource: 'rankingHistory',
+						operation: 'getMany',
+						project: byName(ACME),
+						group: byName('Blog'),
+						tags: ['Guides'],
+						startDate: weekAgo,
+						endDate: today,
+						returnAll: true,
 					},
 				},
 				{
@@ -404,10 +421,35 @@ describe(
 				['running shoes', 'trail running shoes'],
 			);
 			assert.ok(chart.every((c) => c.history.length > 0 && c.history.length <= 14));
-			const chartRequest = oneRequest(requests, 'POST', '/api/v2/keywords/chart');
+			const chartRequest = requestsTo(requests, 'POST', '/api/v2/keywords/chart').find(
+				(r) => r.query.limit === '14',
+			);
+			assert.ok(chartRequest, 'the chart of two keywords was asked for');
 			assert.equal(chartRequest.query.action, 'chart');
 			assert.equal(chartRequest.query.limit, '14');
 			assert.deepEqual(chartRequest.body.keyword_ids, [100001, 100002]);
+			// #13 + #14 one row per keyword per day: the 3 Blog keywords tagged Guides × the last 7 days
+			const rows = items(result, 'Rank rows');
+			assert.equal(rows.length, 3 * 7);
+			assert.deepEqual(
+				[...new Set(rows.map((r) => r.keyword))],
+				[
+					'how to choose running shoes',
+					'how often to replace running shoes',
+					'heel drop explained',
+				],
+			);
+			assert.ok(rows.every((r) => r.project === ACME && r.group === 'Blog'));
+			assert.deepEqual(Object.keys(rows[0]), RANKING_ROW_FIELDS);
+			assert.equal(rows[6].date, new Date().toISOString().slice(0, 10));
+			oneRequest(requests, 'GET', '/api/v2/groups/Acme Shoes[sub]Blog/keywords/');
+			const rowsChart = requestsTo(requests, 'POST', '/api/v2/keywords/chart').find(
+				(r) => r.query.limit === '8',
+			);
+			assert.ok(rowsChart, 'one chart request, back to the day before the range');
+			assert.deepEqual(rowsChart.body.keyword_ids, [
+				...new Set(rows.map((r) => Number(r.keyword_id))),
+			]);
 			// #15 competitors
 			const competitors = items(result, 'Competitors');
 			assert.ok(

@@ -41,7 +41,14 @@ export interface Fake {
 export function useFake(options: FakeKeywordApiOptions = {}): Fake {
 	const fake = {} as Fake;
 	before(async () => {
-		fake.api = new FakeKeywordApi({ seed: 'demo', token: TOKEN, now: () => FIXED_NOW, ...options });
+		// The Date header tells the fixed clock too: Ranking History → Get Many counts days back from the API's today.
+		fake.api = new FakeKeywordApi({
+			seed: 'demo',
+			token: TOKEN,
+			now: () => FIXED_NOW,
+			dateFromClock: true,
+			...options,
+		});
 		fake.baseUrl = await fake.api.start();
 		fake.node = new KeywordCom();
 	});

@@ -42,6 +42,7 @@ const RECORD_OPERATIONS = [
 	'aiDomain get',
 	'aiSearchTerm getMany',
 	'rankingHistory getChart',
+	'rankingHistory getMany',
 ];
 
 function recordCase(label: string): INodeParameters {
@@ -310,6 +311,32 @@ describe('As an AI tool', () => {
 			asTool,
 		);
 		assert.equal(projects.items.length, 3);
+	});
+
+	it(`Ranking History → Get Many: ${TOOL_DEFAULT_LIMIT} rows by default, charting only the keywords they need; Return All saved is not honoured`, async () => {
+		const rows = { resource: 'rankingHistory', operation: 'getMany', project: rl(PROJECT) };
+		for (const parameters of [rows, { ...rows, returnAll: true }]) {
+			const { items, requests } = await runOk(fake, parameters, asTool);
+			assert.equal(items.length, TOOL_DEFAULT_LIMIT);
+			assert.deepEqual(Object.keys(items[0]), [
+				'date',
+				'keyword_id',
+				'keyword',
+				'project',
+				'group',
+				'region',
+				'rank',
+				'previous_rank',
+				'change',
+				'ranking_url',
+			]);
+			// 20 rows of 30 days: the first keyword's chart is enough.
+			const charts = requests.filter((request) => request.method === 'POST');
+			assert.deepEqual(
+				charts.map((chart) => (chart.body as { keyword_ids: unknown[] }).keyword_ids.length),
+				[1],
+			);
+		}
 	});
 
 	it('one answer is capped in size, and a note says so and how to ask for less', async () => {

@@ -85,6 +85,18 @@ const OPERATIONS: Array<{
 		simplify: true,
 	},
 	{
+		// The keyword list (whose links carry the token), then the charts: one row per keyword per day.
+		endpoint: '#13 + #14',
+		parameters: () => ({
+			resource: 'rankingHistory',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			startDate: '2026-01-13',
+			endDate: '2026-01-15',
+		}),
+		simplify: true,
+	},
+	{
 		endpoint: '#15',
 		parameters: () => ({
 			resource: 'competitor',

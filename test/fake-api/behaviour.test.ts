@@ -468,6 +468,34 @@ describe('fake API: behaviour switches', () => {
 		});
 	});
 
+	describe('chartMaxKeywords / chartOverCap (#14)', () => {
+		let f: Fake;
+		before(async () => (f = await startFake()));
+		after(() => f.stop());
+		const chart = (ids: number[]) =>
+			f.call('POST', '/api/v2/keywords/chart?action=chart&limit=2', { keyword_ids: ids });
+		const kwids = (reply: { json: any }): number[] => reply.json.data.map((x: any) => x.kwid);
+
+		it('no cap by default: every id asked for is charted; a cap serves the first ids only, or refuses with a 422', async () => {
+			const ids = f.api.state.findContainer('Acme Shoes')!.keywordIds.slice(0, 5);
+			assert.deepEqual(kwids(await chart(ids)), ids);
+			f.api.setBehaviour({ chartMaxKeywords: 2 });
+			try {
+				assert.deepEqual(kwids(await chart(ids)), ids.slice(0, 2));
+				assert.deepEqual(kwids(await chart(ids.slice(0, 2))), ids.slice(0, 2));
+				f.api.setBehaviour({ chartOverCap: 'reject' });
+				const refused = await chart(ids);
+				assert.equal(refused.status, 422);
+				assert.match(errorOf(refused.json).detail, /At most 2 keyword ids/);
+				assert.deepEqual(kwids(await chart(ids.slice(0, 2))), ids.slice(0, 2));
+				assert.throws(() => f.api.setBehaviour({ chartMaxKeywords: 0 }), /chartMaxKeywords/);
+				assert.throws(() => f.api.setBehaviour({ chartOverCap: 'drop' as never }), /chartOverCap/);
+			} finally {
+				f.api.setBehaviour({ chartMaxKeywords: null, chartOverCap: 'serve-first' });
+			}
+		});
+	});
+
 	describe('setting the behaviour', () => {
 		it('defaults, constructor option, setBehaviour merging, bad values refused, reset() keeps it', async () => {
 			const plain = await startFake({ seed: 'empty' });
@@ -484,6 +512,8 @@ describe('fake API: behaviour switches', () => {
 					timestampOffsets: 'with-offset',
 					groupsLastUpdated: 'stamped',
 					projectListIncludesGroups: false,
+					chartMaxKeywords: null,
+					chartOverCap: 'serve-first',
 				});
 				assert.deepEqual(plain.api.behaviour, DEFAULT_BEHAVIOUR);
 				assert.equal(f.api.behaviour.alertOrder, 'oldest-first');

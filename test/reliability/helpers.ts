@@ -254,6 +254,14 @@ export function allOperations(fake: Fake): OperationCase[] {
 			method: 'POST',
 			mutates: false,
 		},
+		// Reads the keyword list (GET), then posts charts that only read.
+		get('rankingHistory getMany', {
+			resource: 'rankingHistory',
+			operation: 'getMany',
+			project: rl(PROJECT),
+			startDate: '2026-01-14',
+			endDate: '2026-01-15',
+		}),
 		{
 			label: 'project create',
 			parameters: {

@@ -77,7 +77,7 @@ describe('example workflows use the nodes at their default versions', () => {
 	});
 
 	it('every node of the package in examples/ is at its default version', () => {
-		assert.equal(files.length, 7);
+		assert.equal(files.length, 8);
 		for (const file of files) {
 			const workflow = load(join(EXAMPLES, file));
 			assert.ok(

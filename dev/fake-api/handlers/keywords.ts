@@ -416,7 +416,11 @@ export const keywordChart: Handler = (ctx) => {
 			: isRecord(body.data)
 				? body.data.keyword_ids
 				: undefined;
-	const ids = parseIdList(source, '/keyword_ids');
+	const asked = parseIdList(source, '/keyword_ids');
+	const cap = ctx.behaviour.chartMaxKeywords;
+	if (cap !== null && asked.length > cap && ctx.behaviour.chartOverCap === 'reject')
+		throw invalid(`At most ${cap} keyword ids per request.`, { pointer: '/keyword_ids' });
+	const ids = cap !== null ? asked.slice(0, cap) : asked;
 	const data = ids.map((id) => {
 		const k = state.keywords.get(id);
 		if (!k) throw notFound(`Keyword ${id} was not found.`);

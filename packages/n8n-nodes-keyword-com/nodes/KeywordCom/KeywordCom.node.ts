@@ -2,6 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { listSearch } from '../shared/listSearch';
+import { loadOptions } from '../shared/loadOptions';
 import { accountDescription } from './resources/account';
 import { aiDomainDescription } from './resources/aiDomain';
 import { aiMetricDescription } from './resources/aiMetric';
@@ -91,5 +92,5 @@ export class KeywordCom implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions };
 }

@@ -16,6 +16,14 @@ export const DEFAULT_ADD_CHUNK_SIZE = 250;
 
 export const MAX_KEYWORD_LENGTH = 150;
 export const MAX_CHART_DAYS = 180;
+
+/**
+ * Keyword ids per chart request (#14) of Ranking History → Get Many unless the user sets it. The document bounds
+ * neither the list nor the answer; 100 keywords × 180 days is an answer of about 2 MB. A lower cap of the API is
+ * detected and followed (rankingHistory/getMany.ts).
+ */
+export const DEFAULT_CHART_CHUNK_SIZE = 100;
+export const MAX_CHART_CHUNK_SIZE = 1000;
 export const SHARE_OF_VOICE_RANGES = [7, 30, 90, 180, 365] as const;
 export const PROJECT_TIMEFRAMES = [
 	'daily',

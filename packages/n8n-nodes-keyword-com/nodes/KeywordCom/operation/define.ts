@@ -106,6 +106,8 @@ export interface OperationRuntime {
 	send(request: Omit<ApiRequest, 'base'>, hooks?: AttemptHooks): Promise<ApiResponse>;
 	/** One record as the user chose to see it (version 1: Simplify; version 2: Output). */
 	shape(record: unknown, kind: RecordKind): IDataObject;
+	/** Return All / Limit of the item, checked (a `run` that reads lists stops once it has enough). */
+	size: { returnAll: boolean; limit: number };
 }
 
 export interface OperationConfig {
@@ -392,6 +394,7 @@ function executeOperation(config: OperationConfig) {
 			method,
 			send,
 			shape: (record, kind) => shapeForOutput(record, kind, choice),
+			size,
 		};
 
 		// The token is taken out of every result (unless the user asked for the account's own token).
@@ -400,7 +403,12 @@ function executeOperation(config: OperationConfig) {
 
 		let results: IDataObject[];
 		if (config.run) {
-			results = (await config.run(runtime)).map(clean);
+			try {
+				results = (await config.run(runtime)).map(clean);
+			} catch (error) {
+				throw toOperationError(node, error, itemIndex, token);
+			}
+			if (!returnAll) results = results.slice(0, limit);
 		} else if (config.paged) {
 			const concurrency =
 				Number(this.getNodeParameter('options.concurrency', DEFAULT_PAGE_CONCURRENCY)) || 1;

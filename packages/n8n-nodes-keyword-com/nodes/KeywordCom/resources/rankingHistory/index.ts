@@ -1,8 +1,9 @@
 import { describeResource } from '../../operation/define';
 import { getRankingChart } from './getChart';
+import { getManyRankingRows } from './getMany';
 
 export const rankingHistoryDescription = describeResource(
 	'rankingHistory',
-	[getRankingChart],
+	[getRankingChart, getManyRankingRows],
 	'getChart',
 );

@@ -1,0 +1,441 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	API_PREFIX,
+	DEFAULT_CHART_CHUNK_SIZE,
+	DEFAULT_PAGE_CONCURRENCY,
+	MAX_CHART_CHUNK_SIZE,
+	MAX_CHART_DAYS,
+} from '../../../shared/constants';
+import {
+	concurrencyOption,
+	dateField,
+	groupField,
+	options,
+	projectField,
+	stringListField,
+} from '../../../shared/fields';
+import { splitName } from '../../../shared/groupName';
+import { identityOf, orderOfList } from '../../../shared/listOrder';
+import { fieldList, versionOf } from '../../../shared/output';
+import { collectPages } from '../../../shared/paging';
+import { OUTSIDE, rankDifference, rankValue } from '../../../shared/ranks';
+import { readerOf, tagNames } from '../../../shared/records';
+import {
+	checkDate,
+	checkInteger,
+	checkTextList,
+	InputError,
+	said,
+	quote,
+} from '../../../shared/validation';
+import { defineOperation, wantsSimplified, type OperationRuntime } from '../../operation/define';
+import { readTarget } from '../../operation/target';
+
+/**
+ * One row per keyword per day. The document has no such endpoint: the keyword list (#13) gives the keywords of the
+ * project or group (read with the ordered reader, as Keyword → Get Many), and the chart (#14) gives the daily ranks of
+ * many keywords at once. So the fewest requests are the list's pages plus ⌈keywords / Keywords per Request⌉ charts.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** A chosen keyword, as the list gave it: what every row of it repeats. */
+interface ListedKeyword {
+	id: string;
+	keyword: string;
+	category: string;
+	region: unknown;
+	language: unknown;
+	url: unknown;
+	tags: string[];
+}
+
+/** One day of a keyword's chart (E of the #14 answer): `{date, rank, rankingurl}`. */
+type ChartDay = IDataObject & { date: string };
+
+/** A simplified row: at most 10 fields, named for a sheet row or an AI agent. */
+export const RANKING_ROW_FIELDS = [
+	'date',
+	'keyword_id',
+	'keyword',
+	'project',
+	'group',
+	'region',
+	'rank',
+	'previous_rank',
+	'change',
+	'ranking_url',
+];
+
+/** Every field a row has: Selected Fields picks from these. */
+const ROW_FIELDS = [...RANKING_ROW_FIELDS, 'language', 'url', 'tags', 'kwid', 'rankingurl'];
+
+/** Days since the epoch of a checked `YYYY-MM-DD`. */
+const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+const dateOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/** The API's day (UTC) from its `Date` header; the n8n host's clock when the answer has none. */
+function apiDay(headers: Record<string, unknown>): number {
+	const date = headers.date ?? headers.Date;
+	const ms = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+	return Math.floor((Number.isNaN(ms) ? Date.now() : ms) / DAY_MS);
+}
+
+/** A rank as a user reads it: null outside the top results (null or 0) or when it is not a rank. */
+function rankOrNull(value: unknown): number | null {
+	const rank = rankValue(value);
+	return rank === undefined || rank === OUTSIDE ? null : rank;
+}
+
+function listedKeyword(record: unknown): ListedKeyword {
+	const read = readerOf((record ?? {}) as IDataObject);
+	return {
+		id: String(read('id')),
+		keyword: String(read('kw') ?? ''),
+		category: String(read('category') ?? ''),
+		region: read('region') ?? null,
+		language: read('language') ?? null,
+		url: read('url') ?? null,
+		tags: tagNames(read('tags')) ?? [],
+	};
+}
+
+/** The keywords the user chose: by id or text (any case), and carrying one of the tags; every keyword without either. */
+function choose(
+	listed: ListedKeyword[],
+	wanted: string[],
+	tags: string[],
+	target: string,
+): ListedKeyword[] {
+	const wantedKeys = new Set(wanted.map((entry) => entry.toLowerCase()));
+	const tagKeys = new Set(tags.map((tag) => tag.toLowerCase()));
+	const matched = new Set<string>();
+	const chosen = listed.filter((keyword) => {
+		if (wantedKeys.size > 0) {
+			const keys = [keyword.id, keyword.keyword.toLowerCase()].filter((key) => wantedKeys.has(key));
+			if (keys.length === 0) return false;
+			keys.forEach((key) => matched.add(key));
+		}
+		return tagKeys.size === 0 || keyword.tags.some((tag) => tagKeys.has(tag.toLowerCase()));
+	});
+	// A keyword typed wrong would otherwise just be missing from the rows.
+	const unknown = wanted.find((entry) => !matched.has(entry.toLowerCase()));
+	if (unknown !== undefined) {
+		throw new InputError(
+			'Keywords',
+			said`${quote(unknown)} is neither the ID nor the text of a keyword of ${quote(target)}`,
+			'Give keyword IDs as listed by Keyword → Get Many, or the keyword texts exactly (case does not matter).',
+		);
+	}
+	return chosen;
+}
+
+/** What the settings of prepare() hold, checked. */
+interface ExportSettings {
+	listUrl: string;
+	target: string;
+	keywords: string[];
+	tags: string[];
+	start?: string;
+	end?: string;
+	chunkSize: number;
+	concurrency: number;
+}
+
+/** The range with its defaults (the API's last 30 days), checked against the history the API keeps. */
+function resolveRange(settings: ExportSettings, today: number): { from: number; to: number } {
+	const to = settings.end ? dayNumber(settings.end) : today;
+	const from = settings.start ? dayNumber(settings.start) : to - 29;
+	const oldest = today - (MAX_CHART_DAYS - 1);
+	if (from > to) {
+		throw new InputError(
+			'Start Date',
+			`${dateOf(from)} is after the end of the range, ${dateOf(to)} (Keyword.com's today)`,
+		);
+	}
+	if (from < oldest) {
+		throw new InputError(
+			settings.start ? 'Start Date' : 'End Date',
+			`${dateOf(from)} is more than ${MAX_CHART_DAYS} days back (Keyword.com's today is ${dateOf(today)}); the first day it can give is ${dateOf(oldest)}`,
+		);
+	}
+	return { from, to };
+}
+
+/**
+ * The chart entries of `ids`, by keyword id: chunks of `chunkSize`, at most `concurrency` in flight. An API that
+ * serves fewer keywords than asked (a cap the document does not state) is followed, not assumed: the keywords left
+ * out are asked again in chunks of the size it served, and the chunks after that use it too. One that refuses the
+ * chunk (413, or 422 naming no other cause: it is the only input not already checked) gets it in halves.
+ */
+async function chartEntries(
+	runtime: OperationRuntime,
+	ids: string[],
+	days: number,
+	settings: ExportSettings,
+): Promise<Map<string, IDataObject>> {
+	const found = new Map<string, IDataObject>();
+	let chunkSize = settings.chunkSize;
+	const queue: string[][] = [];
+	/** Puts `ids` first, and everything still queued after them, in chunks of the size now known to work. */
+	const requeue = (ids: string[], size: number) => {
+		chunkSize = Math.min(chunkSize, size);
+		const rest = [...ids, ...queue.splice(0).flat()];
+		for (let start = 0; start < rest.length; start += chunkSize)
+			queue.push(rest.slice(start, start + chunkSize));
+	};
+	requeue(ids, chunkSize);
+	let failed = false;
+	const worker = async () => {
+		while (!failed && queue.length > 0) {
+			const chunk = queue.shift() as string[];
+			const answer = await runtime
+				.send({
+					method: 'POST',
+					url: `${API_PREFIX}/keywords/chart`,
+					qs: { action: 'chart', limit: days },
+					body: { keyword_ids: chunk.map(Number) },
+				})
+				.then(
+					(response) => ({ body: (response.body ?? {}) as IDataObject, failure: undefined }),
+					(failure: unknown) => ({ body: {} as IDataObject, failure }),
+				);
+			if (answer.failure !== undefined) {
+				const code = String((answer.failure as { httpCode?: unknown }).httpCode ?? '');
+				if (chunk.length > 1 && (code === '413' || code === '422')) {
+					requeue(chunk, Math.ceil(chunk.length / 2));
+					continue;
+				}
+				failed = true;
+				// Already the transport's KeywordComApiError (status, the API's message, what to do; no token).
+				throw answer.failure;
+			}
+			const entries = Array.isArray(answer.body.data) ? (answer.body.data as IDataObject[]) : [];
+			for (const entry of entries) found.set(String(entry.kwid), entry);
+			const missing = chunk.filter((id) => !found.has(id));
+			if (missing.length > 0 && entries.length > 0 && entries.length < chunk.length)
+				requeue(missing, entries.length);
+		}
+	};
+	await Promise.all(
+		Array.from({ length: Math.max(1, Math.min(settings.concurrency, queue.length)) }, worker),
+	);
+	return found;
+}
+
+/** The days of a chart entry by date (E of the positional answer), whatever order they come in. */
+function daysOf(entry: IDataObject | undefined): Map<string, ChartDay> {
+	const parts = Array.isArray(entry?.data) ? (entry.data as unknown[]) : [];
+	const details = parts[4] as IDataObject | undefined;
+	const days = Array.isArray(details?.rankingurls) ? (details.rankingurls as IDataObject[]) : [];
+	const byDate = new Map<string, ChartDay>();
+	for (const day of days) {
+		if (day && typeof day.date === 'string' && /^\d{4}-\d\d-\d\d$/.test(day.date))
+			byDate.set(day.date, day as ChartDay);
+	}
+	return byDate;
+}
+
+/**
+ * The rows of one keyword, oldest day first. `change` is previous_rank − rank with outside the top results counting
+ * as 101 (positive = moved up), from the day before, which the chart holds for the first day of the range too when
+ * its history reaches back that far; null when it does not.
+ */
+function rowsOf(
+	keyword: ListedKeyword,
+	entry: IDataObject | undefined,
+	range: { from: number; to: number },
+): Array<{ full: IDataObject; raw: IDataObject }> {
+	const days = daysOf(entry);
+	const { project, group } = splitName(keyword.category);
+	const rows: Array<{ full: IDataObject; raw: IDataObject }> = [];
+	for (let day = range.from; day <= range.to; day++) {
+		const today = days.get(dateOf(day));
+		if (!today) continue;
+		const before = days.get(dateOf(day - 1));
+		const rankingUrl = today.rankingurl;
+		const full: IDataObject = {
+			date: today.date,
+			keyword_id: keyword.id,
+			keyword: keyword.keyword,
+			project: project === '' ? null : project,
+			group,
+			region: keyword.region as IDataObject[string],
+			language: keyword.language as IDataObject[string],
+			url: keyword.url as IDataObject[string],
+			tags: keyword.tags,
+			rank: rankOrNull(today.rank),
+			previous_rank: before ? rankOrNull(before.rank) : null,
+			change: before ? rankDifference(before.rank, today.rank) : null,
+			ranking_url:
+				typeof rankingUrl === 'string' && rankingUrl !== '' && rankingUrl !== 'NOT FOUND'
+					? rankingUrl
+					: null,
+			kwid: entry?.kwid ?? null,
+			rankingurl: rankingUrl ?? null,
+		};
+		rows.push({ full, raw: { kwid: entry?.kwid ?? null, ...today } });
+	}
+	return rows;
+}
+
+/** A row as the user chose to see it: Simplified, Raw (the chart's day as sent, with its kwid) or Selected Fields. */
+function rowShaper(
+	runtime: OperationRuntime,
+): (row: { full: IDataObject; raw: IDataObject }) => IDataObject {
+	const { input } = runtime;
+	if (wantsSimplified(input)) {
+		return ({ full }) =>
+			Object.fromEntries(RANKING_ROW_FIELDS.map((field) => [field, full[field]]));
+	}
+	if (versionOf(input.node) >= 2 && input.get('output', 'simplified') === 'selected') {
+		const fields = fieldList(input.get('fields', []));
+		return ({ full }) =>
+			Object.fromEntries(
+				fields.map((field) => [field, full[field] === undefined ? null : full[field]]),
+			);
+	}
+	return ({ raw }) => raw;
+}
+
+/** #13 GET /api/v2/groups/{project_name}/keywords/ (the keywords), then #14 POST /api/v2/keywords/chart in chunks */
+export const getManyRankingRows = defineOperation({
+	resource: 'rankingHistory',
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get the daily ranks of many keywords, one row per keyword per day',
+	description:
+		'Get, for a project or group (optionally only some keywords or tags) and a date range of the last 180 days, one item per keyword per day with its rank, ranking URL and change from the day before',
+	method: 'POST',
+	path: `${API_PREFIX}/keywords/chart`,
+	fields: [
+		projectField(),
+		groupField(),
+		dateField(
+			'startDate',
+			'Start Date',
+			'First day of the range, at most 180 days back. Empty: 29 days before the end date (30 days)',
+		),
+		dateField('endDate', 'End Date', "Last day of the range. Empty: Keyword.com's today"),
+		stringListField(
+			'keywords',
+			'Keywords',
+			'Only these keywords, by ID or text (any case). Empty: every keyword of the project or group.',
+		),
+		{
+			displayName: 'Tag Names or IDs',
+			name: 'tags',
+			type: 'multiOptions',
+			default: [],
+			typeOptions: { loadOptionsMethod: 'getProjectTags', loadOptionsDependsOn: ['project.value'] },
+			description:
+				'Only keywords with one of these tags. Empty: every keyword. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		options([
+			{
+				displayName: 'Keywords per Request',
+				name: 'chunkSize',
+				type: 'number',
+				default: DEFAULT_CHART_CHUNK_SIZE,
+				typeOptions: { minValue: 1, maxValue: MAX_CHART_CHUNK_SIZE, numberPrecision: 0 },
+				description:
+					'How many keywords one chart request asks for. Fewer requests with more; an API that serves fewer is followed.',
+			},
+			{
+				...concurrencyOption(),
+				description:
+					'How many requests (list pages and charts) to send at once. 1 sends one after another.',
+			},
+		]),
+	],
+	simplify: true,
+	prepare: (input) => {
+		const target = readTarget(input);
+		const start = input.get('startDate', '');
+		const end = input.get('endDate', '');
+		const settings: ExportSettings = {
+			listUrl: `${API_PREFIX}/groups/${target.encoded}/keywords/`,
+			target: target.name,
+			keywords: checkTextList('Keywords', input.get('keywords', [])),
+			tags: checkTextList('Tags', input.get('tags', [])),
+			start: start === '' || start === null ? undefined : checkDate('Start Date', start),
+			end: end === '' || end === null ? undefined : checkDate('End Date', end),
+			chunkSize: checkInteger(
+				'Keywords per Request',
+				input.get('options.chunkSize', DEFAULT_CHART_CHUNK_SIZE),
+				1,
+				MAX_CHART_CHUNK_SIZE,
+			),
+			concurrency: checkInteger(
+				'Concurrency',
+				input.get('options.concurrency', DEFAULT_PAGE_CONCURRENCY),
+				1,
+				16,
+			),
+		};
+		// What the dates alone can tell is checked here, before any request; how far back they are needs the API's
+		// today, which its first answer gives (checked before any chart request).
+		if (settings.start && settings.end && settings.start > settings.end)
+			throw new InputError('Start Date', `${settings.start} is after the End Date ${settings.end}`);
+		if (settings.start && settings.end) {
+			const span = dayNumber(settings.end) - dayNumber(settings.start) + 1;
+			if (span > MAX_CHART_DAYS)
+				throw new InputError(
+					'Start Date',
+					`the range has ${span} days; Keyword.com gives at most ${MAX_CHART_DAYS}`,
+				);
+		}
+		return { settings: settings as unknown as IDataObject };
+	},
+	output: { type: 'records', kind: 'plain', fields: ROW_FIELDS },
+	run: async (runtime) => {
+		const settings = runtime.prepared.settings as unknown as ExportSettings;
+		let today: number | undefined;
+		const listed = await collectPages<ListedKeyword>(
+			'pagination',
+			async (page, perPage, hooks) => {
+				const response = await runtime.send(
+					{ method: 'GET', url: settings.listUrl, qs: { page, per_page: perPage } },
+					hooks,
+				);
+				today ??= apiDay(response.headers);
+				return response.body;
+			},
+			{
+				returnAll: true,
+				limit: 0,
+				concurrency: settings.concurrency,
+				order: orderOfList('keyword'),
+				identity: identityOf,
+			},
+			(records) => records.map(listedKeyword),
+		);
+		const range = resolveRange(settings, today ?? Math.floor(Date.now() / DAY_MS));
+		const chosen = choose(listed, settings.keywords, settings.tags, settings.target);
+		// Back from the API's today to the day before the range (the first day's change), at most what the API keeps.
+		const days = Math.min(MAX_CHART_DAYS, Math.max(1, (today ?? range.to) - range.from + 2));
+
+		const shape = rowShaper(runtime);
+		const { returnAll, limit } = runtime.size;
+		const rangeDays = range.to - range.from + 1;
+		const results: IDataObject[] = [];
+		// With a Limit, chart only the keywords the rows still missing need (each has at most one row a day).
+		for (let next = 0; next < chosen.length && (returnAll || results.length < limit); ) {
+			const take = returnAll
+				? chosen.length
+				: Math.max(1, Math.ceil((limit - results.length) / rangeDays));
+			const batch = chosen.slice(next, next + take);
+			next += batch.length;
+			const entries = await chartEntries(
+				runtime,
+				batch.map((keyword) => keyword.id),
+				days,
+				settings,
+			);
+			for (const keyword of batch)
+				for (const row of rowsOf(keyword, entries.get(keyword.id), range)) results.push(shape(row));
+		}
+		return results;
+	},
+});
