@@ -625,6 +625,8 @@ describe('fake API: list and timestamp switches', () => {
 						timestampOffsets: 'with-offset',
 						groupsLastUpdated: 'stamped',
 						projectListIncludesGroups: false,
+						chartMaxKeywords: null,
+						chartOverCap: 'serve-first',
 					},
 				);
 				assert.equal(f.api.behaviour.keywordOrder, 'keyword-text');
