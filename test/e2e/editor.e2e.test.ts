@@ -225,6 +225,11 @@ describe(
 					.getByText(/\d+ items?/)
 					.first()
 					.waitFor({ state: 'visible', timeout: 60_000 });
+				// The count shows before the table: wait for the table's keyword column (version 2's name for it).
+				await output
+					.getByText('keyword', { exact: true })
+					.first()
+					.waitFor({ state: 'visible', timeout: 30_000 });
 				const text = String(await output.innerText());
 				assert.match(text, /5 items/, 'a test event shows the latest five alerts');
 				// The first columns (later ones may lie outside the panel, where the table does not render them).
