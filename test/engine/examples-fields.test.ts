@@ -15,16 +15,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 import { run, useFake, type Fake } from './helpers';
+import { EXAMPLES_DIR, VERSION_1_EXAMPLE } from '../example-paths';
 
-const ROOT = join(__dirname, '..', '..', '..');
-const EXAMPLES = join(ROOT, 'examples');
-const VERSION_1_FIXTURE = join(
-	ROOT,
-	'test',
-	'fixtures',
-	'examples-v1',
-	'daily-ranks-to-google-sheet.json',
-);
+const EXAMPLES = EXAMPLES_DIR;
+const VERSION_1_FIXTURE = VERSION_1_EXAMPLE;
 const ACTION = 'n8n-nodes-keyword-com.keywordCom';
 const TRIGGER = 'n8n-nodes-keyword-com.keywordComTrigger';
 

@@ -11,16 +11,11 @@ import { describe, it } from 'node:test';
 
 import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { EXAMPLES_DIR, REPOSITORY, VERSION_1_EXAMPLE } from '../example-paths';
 
-const ROOT = join(__dirname, '..', '..', '..');
-const EXAMPLES = join(ROOT, 'examples');
-const VERSION_1_FIXTURE = join(
-	ROOT,
-	'test',
-	'fixtures',
-	'examples-v1',
-	'daily-ranks-to-google-sheet.json',
-);
+const ROOT = REPOSITORY;
+const EXAMPLES = EXAMPLES_DIR;
+const VERSION_1_FIXTURE = VERSION_1_EXAMPLE;
 const PACKAGE_NAME = (
 	JSON.parse(
 		readFileSync(join(ROOT, 'packages', 'n8n-nodes-keyword-com', 'package.json'), 'utf8'),
