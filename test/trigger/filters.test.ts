@@ -21,7 +21,7 @@ import {
 	rememberRankingUrl,
 	type RankingUrlMemory,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/rankingUrls';
-import { runLoadOptions, type RunPollResult } from '../harness';
+import { clearCapturedLogs, getCapturedLogs, runLoadOptions, type RunPollResult } from '../harness';
 import { pollVersion2 } from './version2';
 
 const move = (previousRank: number | null, rank: number | null, known = true): RankMove => ({
@@ -291,6 +291,65 @@ describe('trigger filters through n8n', () => {
 		const all = await tagsOf('');
 		for (const name of acme) assert.ok(all.includes(name));
 		assert.ok(all.length > acme.length, 'other projects have tags of their own');
+	});
+
+	it('New Alert, Tags: the keyword list is read once for the alerts that pass; unreadable tags are marked, not dropped', async () => {
+		const keywords = [...api.state.keywordsOf(api.state.getContainer('Acme Shoes'))].slice(7, 9);
+		const alertIds = keywords.map((keyword) => String(keyword.id));
+		api.state.setKeywordTags(keywords[0], ['Alert Mark']);
+		api.simulateRankUpdate({
+			keywordIds: alertIds,
+			ranks: Object.fromEntries(alertIds.map((id) => [id, 20])),
+		});
+		clock += 2_000;
+		const parameters = { event: 'newAlert', filters: { tags: ['ALERT MARK'] } };
+		const state = copy((await poll(parameters)).staticData);
+		clock += 2_000;
+		api.simulateRankUpdate({
+			keywordIds: alertIds,
+			ranks: Object.fromEntries(alertIds.map((id) => [id, 25])),
+			createAlerts: true,
+		});
+		clock += 2_000;
+		const countRequests = async (filters: IDataObject) => {
+			const before = api.requests.length;
+			const result = await poll({ event: 'newAlert', filters }, copy(state));
+			return { items: itemsOf(result), requests: api.requests.length - before };
+		};
+		const plain = await countRequests({});
+		assert.equal(plain.items.length, 2);
+		const tagged = await countRequests(parameters.filters);
+		assert.deepEqual(
+			tagged.items.map((item) => [item.keyword, item.matched]),
+			[[keywords[0].kw, ['tagged']]],
+		);
+		const keywordListRequests = api.requests
+			.slice(-tagged.requests)
+			.filter((request) => request.path.includes('/keywords'));
+		assert.equal(keywordListRequests.length, 1, "one page of the project's keyword list");
+		assert.equal(tagged.requests, plain.requests + 1);
+		// The list fails: both alerts are emitted, marked, and n8n's log says why.
+		const fault = api.injectFault({
+			path: '/api/v2/groups/Acme Shoes/keywords/',
+			times: Infinity,
+			status: 503,
+		});
+		try {
+			clearCapturedLogs();
+			const unknown = await countRequests(parameters.filters);
+			assert.deepEqual(
+				unknown.items.map((item) => item.matched),
+				[['tags_unknown'], ['tags_unknown']],
+			);
+			assert.ok(
+				getCapturedLogs().some(
+					(line) => line.level === 'warn' && /Acme Shoes.*tags_unknown/.test(line.message),
+				),
+				'a warning names the project',
+			);
+		} finally {
+			api.removeFault(fault);
+		}
 	});
 
 	it('bad settings fail with an error naming the field, before any request', async () => {

@@ -267,6 +267,7 @@ export class KeywordComTrigger implements INodeType {
 /** A problem a poll got past, for n8n's log (every poll while it lasts). */
 function describeProblem(problem: PollProblem): string {
 	const status = problem.status ? ` (HTTP ${problem.status})` : '';
+	if (problem.text) return `Keyword.com Trigger: ${problem.text}${status}`;
 	if (problem.gone)
 		return `Keyword.com Trigger: "${problem.container}" is no longer in groups/active and its keyword list is gone${status}; it is no longer read`;
 	if (problem.container !== undefined) {

@@ -86,10 +86,10 @@ export function filterFields(): INodeProperties[] {
 					name: 'tags',
 					type: 'multiOptions',
 					default: [],
-					displayOptions: KEYWORD_UPDATED_ONLY,
+
 					typeOptions: { loadOptionsMethod: 'getTags', loadOptionsDependsOn: ['project.value'] },
 					description:
-						'Only keywords carrying any of these tags (by name, case ignored, or by ID). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						'Only keywords carrying any of these tags (by name, case ignored, or by ID; New Alert reads the tags from the keyword list of the projects with new alerts). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				},
 				{
 					displayName: 'Top N',
@@ -152,14 +152,13 @@ export function readFilters(
 			'is used with Crossed Top: add the Crossed Top filter too, or remove this one.',
 		);
 	}
-	if (event === 'keywordUpdated') {
-		if (raw.rankingUrlChanged === true) filters.rankingUrlChanged = true;
-		if (raw.tags !== undefined) {
-			const tags = (Array.isArray(raw.tags) ? raw.tags : String(raw.tags).split(','))
-				.map((tag) => String(tag).trim())
-				.filter((tag) => tag !== '');
-			if (tags.length > 0) filters.tags = tags;
-		}
+	if (event === 'keywordUpdated' && raw.rankingUrlChanged === true)
+		filters.rankingUrlChanged = true;
+	if (raw.tags !== undefined) {
+		const tags = (Array.isArray(raw.tags) ? raw.tags : String(raw.tags).split(','))
+			.map((tag) => String(tag).trim())
+			.filter((tag) => tag !== '');
+		if (tags.length > 0) filters.tags = tags;
 	}
 	return filters;
 }

@@ -88,17 +88,35 @@ export function alertItem(
 	);
 }
 
-/** An alert's move as the filters see it: `prevrank` → `result` (0 or null: outside the top results). */
-export function alertMove(record: IDataObject): RankMove {
+/** The id of an alert's keyword (`keyword_id`), or undefined. */
+export function alertKeywordId(record: IDataObject): string | undefined {
+	const id = attributesOf(record).keyword_id;
+	return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : undefined;
+}
+
+/** Tags read for the filter Tags (poll/alertTags.ts): by keyword id, and those that could not be read. */
+export interface KnownTags {
+	tags: ReadonlyMap<string, string[]>;
+	unknown: ReadonlySet<string>;
+}
+
+/**
+ * An alert's move as the filters see it: `prevrank` → `result` (0 or null: outside the top results), and its
+ * keyword's tags when they were read.
+ */
+export function alertMove(record: IDataObject, known?: KnownTags): RankMove {
 	const attributes = attributesOf(record);
 	const before = rankValue(attributes.prevrank);
 	const after = rankValue(attributes.result);
 	const asRank = (value: number | undefined) =>
 		value === undefined || value === OUTSIDE ? null : value;
+	const keywordId = alertKeywordId(record);
 	return {
 		rank: asRank(after),
 		previousRank: asRank(before),
 		previousKnown: before !== undefined && after !== undefined,
+		tags: keywordId === undefined ? undefined : known?.tags.get(keywordId),
+		tagsUnknown: keywordId !== undefined && known?.unknown.has(keywordId) === true,
 	};
 }
 
@@ -112,11 +130,12 @@ export function filteredAlertItems(
 	output: OutputChoice,
 	token: string | undefined,
 	orAll = false,
+	known?: KnownTags,
 ): IDataObject[] {
 	if (!filters || !hasFilters(filters))
 		return records.map((record) => alertItem(record, output, token));
 	const passing = records.flatMap((record) => {
-		const matched = matchFilters(alertMove(record), filters);
+		const matched = matchFilters(alertMove(record, known), filters);
 		return matched ? [{ ...alertItem(record, output, token), matched }] : [];
 	});
 	return passing.length === 0 && orAll

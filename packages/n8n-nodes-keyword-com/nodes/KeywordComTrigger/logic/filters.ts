@@ -36,6 +36,8 @@ export interface RankMove {
 	rankingUrlChanged?: boolean;
 	/** The names and ids of the tags the keyword carries; undefined when the record does not say. */
 	tags?: readonly string[];
+	/** The tags could not be read (New Alert): the tag filter lets it through as `tags_unknown`. */
+	tagsUnknown?: boolean;
 }
 
 export function hasFilters(filters: MovementFilters): boolean {
@@ -84,8 +86,9 @@ export function matchFilters(move: RankMove, filters: MovementFilters): string[]
 	}
 	if (tags !== undefined && tags.length > 0) {
 		const wanted = new Set(tags.map(normaliseTag));
-		if (!(move.tags ?? []).some((tag) => wanted.has(normaliseTag(tag)))) return undefined;
-		matched.push('tagged');
+		if (move.tagsUnknown) matched.push('tags_unknown');
+		else if ((move.tags ?? []).some((tag) => wanted.has(normaliseTag(tag)))) matched.push('tagged');
+		else return undefined;
 	}
 	return matched;
 }

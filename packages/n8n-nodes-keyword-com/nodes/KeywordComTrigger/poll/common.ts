@@ -56,6 +56,8 @@ export interface PollProblem {
 	polls?: number;
 	/** It has left `groups/active` (deleted or archived) and is not read any more. */
 	gone?: boolean;
+	/** The whole sentence for n8n's log, when none of the above says it. */
+	text?: string;
 }
 
 export interface PollOutcome<S> {

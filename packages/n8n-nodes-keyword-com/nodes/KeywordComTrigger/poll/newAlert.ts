@@ -15,8 +15,10 @@ import {
 	ALERT_LOOKBACK_SECONDS,
 	ALERT_PAGE_SIZE,
 	alertCategory,
-	filteredAlertItems,
 	alertKey,
+	alertKeywordId,
+	alertMove,
+	filteredAlertItems,
 	toAlertEvents,
 	type AlertEvent,
 } from '../logic/alerts';
@@ -32,7 +34,9 @@ import {
 	type TieOrder,
 	type WindowCursor,
 } from '../logic/cursor';
+import { matchFilters, type MovementFilters } from '../logic/filters';
 import { timeSequenceOf } from '../logic/order';
+import { readAlertTags, type AlertTags } from './alertTags';
 import {
 	MAX_REQUESTS_PER_POLL,
 	READ_CONCURRENCY,
@@ -145,19 +149,47 @@ export async function pollNewAlerts(
 		next.n = hint.n;
 	}
 	// Filtered-out alerts still moved the cursor: they are never looked at again.
+	const records = advanced.fresh
+		.filter((event) => inScope(alertCategory(event.record), settings.scope))
+		.map((event) => event.record);
+	const known = await tagsFor(api, records, settings.filters, limits, allowance);
 	const items = filteredAlertItems(
-		advanced.fresh
-			.filter((event) => inScope(alertCategory(event.record), settings.scope))
-			.map((event) => event.record),
+		records,
 		settings.filters,
 		settings.output,
 		settings.token,
+		false,
+		known,
 	);
-	const problems: PollProblem[] = [];
+	const problems: PollProblem[] = [...(known?.problems ?? [])];
 	if (read.error !== undefined)
 		problems.push({ status: statusOf(read.error), message: messageOf(read.error) });
 	if (read.stalled !== undefined) problems.push({ status: null, message: read.stalled });
 	return { items, state: next, complete: read.covers === 'all', problems };
+}
+
+/**
+ * With the filter Tags: the tags of the keywords of the alerts that pass the other filters, read from their projects'
+ * keyword lists (poll/alertTags.ts). Nothing is read without that filter or without such alerts.
+ */
+async function tagsFor(
+	api: TriggerApi,
+	records: readonly IDataObject[],
+	filters: MovementFilters | undefined,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+): Promise<AlertTags | undefined> {
+	if (!filters?.tags || filters.tags.length === 0) return undefined;
+	const others: MovementFilters = { movedBy: filters.movedBy, crossedTop: filters.crossedTop };
+	const wanted = new Map<string, Set<string>>();
+	for (const record of records) {
+		const keywordId = alertKeywordId(record);
+		if (keywordId === undefined || !matchFilters(alertMove(record), others)) continue;
+		const category = alertCategory(record);
+		const ids = wanted.get(category) ?? new Set<string>();
+		wanted.set(category, ids.add(keywordId));
+	}
+	return wanted.size === 0 ? undefined : await readAlertTags(api, wanted, limits, allowance);
 }
 
 /**
