@@ -5,7 +5,7 @@
  * routing engine sends the requests of all items at once). Also the same operation with Keywords per Request 1, to show what the chunks alone save.
  */
 import { DEFAULT_CHART_CHUNK_SIZE } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
-import { quietReadRequests } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { quietReadRequests } from '../dev/quiet-read';
 import {
 	ceilDiv,
 	check,

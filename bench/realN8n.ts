@@ -27,7 +27,7 @@ import {
 	RealN8n,
 	removeTarball,
 } from '../e2e/lib';
-import { quietReadRequests } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { quietReadRequests } from '../dev/quiet-read';
 import { PAGE_SIZE, ceilDiv, check, log, round, type Row, type SectionResult } from './lib';
 
 const PROJECT = 'Bulk Project';

@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { MeasuredFake, listRequests, rl, runKeywordCom, sameOrder } from '../../bench/lib';
-import {
-	quietReadRequests,
-	quietReadWindows,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import {} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 

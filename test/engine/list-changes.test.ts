@@ -15,7 +15,7 @@ import { describe, it } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ChurnLogEntry } from '../../dev/fake-api/behaviour';
-import { quietReadRequests } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { quietReadRequests } from '../../dev/quiet-read';
 import {
 	assertOperationError,
 	enc,

@@ -10,7 +10,7 @@ import { before, describe, it } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../dev/fake-api';
-import { quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { quietReadWindows } from '../../dev/quiet-read';
 import {
 	TOKEN,
 	assertOperationError,

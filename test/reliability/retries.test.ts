@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import type { RecordedRequest } from '../../dev/fake-api';
-import { quietReadWindows } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { quietReadWindows } from '../../dev/quiet-read';
 import {
 	DEFAULT_RETRY_POLICY,
 	parseRetryAfter,

@@ -18,9 +18,8 @@ import {
 import {
 	collectPages,
 	ListChangedError,
-	quietReadRequests,
-	quietReadWindows,
 } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
 import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 
 type Served = 'ascending' | 'descending' | 'shuffled';

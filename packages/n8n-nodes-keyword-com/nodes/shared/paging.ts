@@ -6,7 +6,6 @@ import {
 	judgeInOrder,
 	readPipelined,
 	servedSizes,
-	windowAround,
 	type PageSizes,
 	type ServedPage,
 } from './reader';
@@ -127,29 +126,6 @@ export class ListChangedError extends Error {
 		this.description =
 			'Keyword.com added or removed records of this list while the node read it page by page, so the result would have missed records or held some twice. Nothing was returned for this item. Run the node again, ideally when the list is not being updated (not during a rank update or a bulk add or delete); with Limit, fewer pages are read.';
 	}
-}
-
-/**
- * The pages Return All asks for, in order, on a list of `total` records in an order that does not change while it is
- * read: page 1, then overlapping windows (see readInOrder).
- */
-export function quietReadWindows(
-	total: number,
-	perPage: number = MAX_PAGE_SIZE,
-): Array<{ page: number; perPage: number }> {
-	const sizes = { min: Math.ceil(perPage / 2), max: perPage };
-	const windows = [{ page: 1, perPage }];
-	for (let edge = perPage - 1; edge < total - 1; ) {
-		const window = windowAround(edge, 'forward', sizes);
-		windows.push({ page: window.page, perPage: window.perPage });
-		edge = window.start + window.perPage - 1;
-	}
-	return windows;
-}
-
-/** The requests Return All sends for such a list. */
-export function quietReadRequests(total: number, perPage: number = MAX_PAGE_SIZE): number {
-	return quietReadWindows(total, perPage).length;
 }
 
 /**
