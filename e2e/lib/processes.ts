@@ -4,6 +4,7 @@
  * services of the queue-mode tier. Node built-ins only.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -83,31 +84,62 @@ export function removeTempDir(dir: string): void {
 	fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
-export async function freePort(): Promise<number> {
-	return await new Promise<number>((resolve, reject) => {
+/**
+ * The ports freePort() chooses from: below the kernel's ephemeral range (/proc/sys/net/ipv4/ip_local_port_range).
+ * The kernel hands ports of that range to every `listen(0)` and to the local end of every outgoing connection, so a
+ * port of it that is free now may be taken before the process it was chosen for binds it (a queue-mode cluster
+ * chooses its ports, then runs the n8n CLI for half a minute before its main binds its broker port). Below the range
+ * only a process told the port uses it.
+ */
+function portRange(): { low: number; high: number } {
+	try {
+		const [ephemeralLow] = fs
+			.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+			.trim()
+			.split(/\s+/)
+			.map(Number);
+		if (Number.isInteger(ephemeralLow) && ephemeralLow > 12_000)
+			return { low: 10_000, high: ephemeralLow - 1 };
+	} catch {
+		// not Linux: fall back to 20000-29999 (macOS's ephemeral range starts at 49152)
+	}
+	return { low: 20_000, high: 29_999 };
+}
+
+/** Ports this process has handed out: never twice, though one was not bound yet when the next was chosen. */
+const handedOut = new Set<number>();
+
+async function canListen(port: number): Promise<boolean> {
+	return await new Promise<boolean>((resolve) => {
 		const server = net.createServer();
 		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() =>
-				port ? resolve(port) : reject(new Error('e2e: could not get a free port')),
-			);
-		});
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
 	});
+}
+
+/**
+ * A loopback port nothing listens on and that nothing will take unasked (see portRange), not handed out before by
+ * this process. The search starts at a random port, so concurrent test processes rarely meet.
+ */
+export async function freePort(): Promise<number> {
+	const { low, high } = portRange();
+	const size = high - low + 1;
+	const start = randomInt(size);
+	for (let step = 0; step < size; step++) {
+		const port = low + ((start + step) % size);
+		if (handedOut.has(port)) continue;
+		handedOut.add(port);
+		if (await canListen(port)) return port;
+	}
+	throw new Error(`e2e: no free port in ${low}-${high}`);
 }
 
 /** `count` free loopback ports, all different (and different from `avoid`). */
 export async function freePorts(count: number, avoid: number[] = []): Promise<number[]> {
-	const taken = new Set(avoid);
+	for (const port of avoid) handedOut.add(port);
 	const ports: number[] = [];
-	while (ports.length < count) {
-		const port = await freePort();
-		if (taken.has(port)) continue;
-		taken.add(port);
-		ports.push(port);
-	}
+	while (ports.length < count) ports.push(await freePort());
 	return ports;
 }
 
