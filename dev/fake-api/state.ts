@@ -625,7 +625,11 @@ export class FakeState {
 		k.history = history;
 		k.start = history[history.length - 1];
 		k.best = bestOf(history);
-		const crawl = this.nowSeconds() - rng.int(600, 6 * 3600);
+		// Crawled 10 min to 6 h ago, but today when today is over 10 min old: the demo's charts reach today at any hour.
+		const nowS = this.nowSeconds();
+		const sinceMidnight = nowS - dayStart(this.now()) / 1000;
+		const crawl =
+			nowS - rng.int(600, sinceMidnight >= 600 ? Math.min(6 * 3600, sinceMidnight) : 6 * 3600);
 		k.crawledAt = crawl;
 		this.afterRankChange(k);
 		this.markUpdated(k.container, crawl);

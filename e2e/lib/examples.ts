@@ -525,9 +525,10 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			const rows = nodeOutput(run, 'Append to Google Sheet') ?? [];
 			const keywords = new Set(rows.map((row) => row.keyword_id)).size;
+			const days = new Set(rows.map((row) => row.date)).size;
 			const first = rows[0];
 			return (
-				`${plural(rows.length, 'row')} (${plural(keywords, 'keyword')} × 30 days) ready for the sheet (Google Sheets stubbed)` +
+				`${plural(rows.length, 'row')} (${plural(keywords, 'keyword')} × ${plural(days, 'day')}) ready for the sheet (Google Sheets stubbed)` +
 				(first ? `, first: ${first.date} '${first.keyword}' rank ${first.rank}` : '')
 			);
 		},

@@ -21,6 +21,10 @@ import { after, before, describe, test } from 'node:test';
 import {
 	BULK_SHEET_ROWS,
 	EXAMPLES,
+	addDays,
+	daysFrom,
+	lastCrawlDays,
+	utcDay,
 	EXAMPLE_CREDENTIAL_ID,
 	EXAMPLE_CREDENTIAL_NAME,
 	FakeApiProcess,
@@ -85,6 +89,8 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 	let model: FakeModel;
 	let n8n: RealN8n;
 	let runs: ExampleRun[] = [];
+	/** The UTC day before and after the examples ran (two days when they ran over midnight). */
+	const runDays: string[] = [];
 
 	before(async () => {
 		tarball = buildAndPackPackage();
@@ -203,7 +209,9 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 
 	test('each example imports as shipped, and its test copy runs against the fake', async () => {
 		const before = JSON.stringify(EXAMPLES.map((spec) => loadExample(spec.file)));
+		runDays.push(utcDay());
 		runs = await importAndRunExamples(n8n, { mcpToken: MCP_TOKEN });
+		runDays.push(utcDay());
 		assert.equal(
 			JSON.stringify(EXAMPLES.map((spec) => loadExample(spec.file))),
 			before,
@@ -309,31 +317,31 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		assert.ok(rows.some((r) => r.device === 'Mobile') && rows.some((r) => r.device === 'Desktop'));
 	});
 
-	test('30 days of ranks → Google Sheet: one row per keyword per day, up to today, at the node’s default version', () => {
+	test('30 days of ranks → Google Sheet: one row per keyword per day, up to today, at the node’s default version', async () => {
 		const example = loadExample('ranks-last-30-days-to-google-sheet.json');
 		const node = example.nodes.find((n: any) => n.type === KEYWORD_COM_NODE);
 		assert.equal(node.typeVersion, 2, 'the node’s default version');
 		const { result } = runOf(runs, 'ranks-last-30-days-to-google-sheet.json');
 		const rows = nodeOutput(result.output, 'Append to Google Sheet')!;
-		// The demo data: 12 keywords in Acme Shoes, each charted for the last 30 days.
-		assert.equal(rows.length, 12 * 30);
+		// The demo data: 12 keywords in Acme Shoes, each charted up to the day of its last crawl (today, but for
+		// the first minutes of a UTC day) and asked for the 30 days up to the day the workflow ran ($today, UTC).
 		assert.deepEqual(Object.keys(rows[0]), RANKING_ROW_FIELDS);
-		const today = new Date().toISOString().slice(0, 10);
-		const first = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+		const crawlDays = await lastCrawlDays(fake, 'Acme Shoes');
 		const byKeyword = new Map<string, any[]>();
 		for (const row of rows)
 			byKeyword.set(row.keyword_id, [...(byKeyword.get(row.keyword_id) ?? []), row]);
 		assert.equal(byKeyword.size, 12);
-		for (const days of byKeyword.values()) {
-			assert.equal(days.length, 30);
-			assert.equal(days[0].date, first);
-			assert.equal(days[29].date, today);
-			for (let index = 1; index < days.length; index++)
-				assert.equal(
-					Date.parse(days[index].date) - Date.parse(days[index - 1].date),
-					86_400_000,
-					'one row a day, oldest first',
-				);
+		const ranOn = addDays(rows[0].date, 29);
+		assert.ok(runDays.includes(ranOn), `the range ends on the day it ran (${ranOn} in ${runDays})`);
+		for (const [keywordId, days] of byKeyword) {
+			const crawled = crawlDays.get(String(keywordId));
+			assert.ok(crawled, `keyword ${keywordId} was crawled`);
+			const expected = daysFrom(rows[0].date, crawled < ranOn ? crawled : ranOn);
+			assert.deepEqual(
+				days.map((row) => row.date),
+				expected,
+				'one row a day, oldest first, up to the last crawl',
+			);
 			for (const [index, row] of days.entries()) {
 				if (index > 0 && typeof row.previous_rank === 'number' && typeof row.rank === 'number')
 					assert.equal(row.change, row.previous_rank - row.rank);

@@ -20,11 +20,15 @@ import {
 	KEYWORD_COM_TOOL_NODE,
 	KEYWORD_COM_TRIGGER_NODE,
 	RealN8n,
+	addDays,
 	buildAndPackPackage,
+	daysFrom,
 	keywordComCredential,
+	lastCrawlDays,
 	nodeOutput,
 	removeTarball,
 	runError,
+	utcDay,
 	type ExecuteResult,
 	type FakeRequest,
 } from '../../e2e/lib';
@@ -352,6 +356,7 @@ describe(
 				workflow('kwcE2eReads00001', 'E2E: every read operation', cases, 'fan'),
 			);
 			await fake.clearRequests();
+			const startDay = utcDay();
 			const result = await execute(id);
 			assert.ok(
 				result.ok,
@@ -428,9 +433,23 @@ describe(
 			assert.equal(chartRequest.query.action, 'chart');
 			assert.equal(chartRequest.query.limit, '14');
 			assert.deepEqual(chartRequest.body.keyword_ids, [100001, 100002]);
-			// #13 + #14 one row per keyword per day: the 3 Blog keywords tagged Guides × the last 7 days
+			// #13 + #14 one row per keyword per day: the 3 Blog keywords tagged Guides × the last 7 days, each up
+			// to its last crawl (today, but for the first minutes of a UTC day)
 			const rows = items(result, 'Rank rows');
-			assert.equal(rows.length, 3 * 7);
+			const ranOn = addDays(rows[0].date, 6);
+			assert.ok(
+				[startDay, utcDay()].includes(ranOn),
+				`the range ends on the day it ran (${ranOn})`,
+			);
+			const crawlDays = await lastCrawlDays(fake, 'Acme Shoes[sub]Blog');
+			for (const keywordId of new Set(rows.map((r) => String(r.keyword_id)))) {
+				const crawled = crawlDays.get(keywordId)!;
+				assert.deepEqual(
+					rows.filter((r) => String(r.keyword_id) === keywordId).map((r) => r.date),
+					daysFrom(rows[0].date, crawled < ranOn ? crawled : ranOn),
+					`keyword ${keywordId}: one row a day up to its last crawl`,
+				);
+			}
 			assert.deepEqual(
 				[...new Set(rows.map((r) => r.keyword))],
 				[
@@ -441,7 +460,6 @@ describe(
 			);
 			assert.ok(rows.every((r) => r.project === ACME && r.group === 'Blog'));
 			assert.deepEqual(Object.keys(rows[0]), RANKING_ROW_FIELDS);
-			assert.equal(rows[6].date, new Date().toISOString().slice(0, 10));
 			oneRequest(requests, 'GET', '/api/v2/groups/Acme Shoes[sub]Blog/keywords/');
 			const rowsChart = requestsTo(requests, 'POST', '/api/v2/keywords/chart').find(
 				(r) => r.query.limit === '8',
