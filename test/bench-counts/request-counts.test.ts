@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { MeasuredFake, listRequests, rl, runKeywordCom, sameOrder } from '../../bench/lib';
 import {} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
+import { daysFrom, utcDay } from '../../e2e/lib/rank-days';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 
@@ -215,7 +216,7 @@ describe('benchmark request counts: one row per keyword per day, 1,000 keywords 
 	});
 	after(async () => await fake?.stop());
 
-	it('sends the list’s 5 requests and ⌈1,000/100⌉ = 10 charts (the naive way: 1,005), and gives 30,000 rows', async () => {
+	it('sends the list’s 5 requests and ⌈1,000/100⌉ = 10 charts (the naive way: 1,005), and gives a row per keyword per charted day (30,000)', async () => {
 		await fake.reset();
 		const day = (daysAgo: number) =>
 			new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
@@ -236,6 +237,14 @@ describe('benchmark request counts: one row per keyword per day, 1,000 keywords 
 		assert.equal(charts.length, 10);
 		assert.equal(requests.length, 15);
 		assert.ok(charts.every((r) => r.query.limit === '31'));
-		assert.equal(run.result.items.length, 30_000);
+		// Each keyword is charted up to its last crawl: today, but in the first minutes of a UTC day.
+		let rows = 0;
+		for (const keyword of fake.api.state.keywords.values())
+			if (keyword.container.name === ROWS_PROJECT && keyword.crawledAt !== null) {
+				const crawled = utcDay(keyword.crawledAt * 1000);
+				rows += daysFrom(day(29), crawled < day(0) ? crawled : day(0)).length;
+			}
+		assert.ok(rows >= 29_000, `the keywords were crawled yesterday or today (${rows} rows)`);
+		assert.equal(run.result.items.length, rows);
 	});
 });
