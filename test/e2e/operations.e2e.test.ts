@@ -2,9 +2,12 @@
  * Every operation of the Keyword.com node, executed by a real n8n 2.x (the package installed from its packed tarball
  * as a community package) against the project's fake API over HTTP.
  *
- * Three workflows (few start-ups): the 21 read operations (22 nodes) fanning out of one Manual Trigger, the 9 write operations as one
- * chain on a project the chain creates (create → add → update → delete one → delete many → refresh → archive →
- * restore → delete), and the error cases. Each node's items are checked, and so are the requests the fake recorded.
+ * The operations and their nodes come from the operation registry (test/operations/: the node's description and the
+ * `e2e` nodes of each row of its fixtures). Three workflows (few start-ups): the read operations fanning out of one
+ * Manual Trigger, the write operations as one chain on a project the chain creates (create → add → update → delete
+ * one → delete many → refresh → archive → restore → delete, the order of the rows), and the error cases. Every node
+ * must run and the fake must receive the request its operation routes to; the items and requests of each node are
+ * checked in detail below.
  *
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json && node --test build/test/e2e/operations.e2e.test.js
  */
@@ -33,18 +36,22 @@ import {
 	type FakeRequest,
 } from '../../e2e/lib';
 import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/getMany';
+import {
+	ACME,
+	E2E_NEW_PROJECT as NEW_PROJECT,
+	OPERATIONS,
+	byName,
+	nodeOperations,
+	nodeResources,
+	type E2eSeed,
+	type RegisteredOperation,
+} from '../operations';
 
-const byName = (value: string): Record<string, unknown> => ({ __rl: true, mode: 'name', value });
-const byId = (value: string | number): Record<string, unknown> => ({
-	__rl: true,
-	mode: 'id',
-	value: String(value),
-});
+const READS = OPERATIONS.filter((operation) => !operation.mutates);
+const WRITES = OPERATIONS.filter((operation) => operation.mutates);
+
 const credentials = { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } };
 const WRONG_CREDENTIAL_ID = 'kwcWrongTokenCr1';
-
-const NEW_PROJECT = 'E2E Café & Co';
-const ACME = 'Acme Shoes';
 
 interface Case {
 	name: string;
@@ -102,6 +109,40 @@ function items(result: ExecuteResult, node: string): any[] {
 		`node "${node}" ran (last node: ${result.output?.data?.resultData?.lastNodeExecuted}; error: ${JSON.stringify(runError(result.output)?.message ?? runError(result.output, node)?.message)})`,
 	);
 	return out;
+}
+
+/** The e2e nodes of the operations, as workflow cases. */
+function casesOf(operations: readonly RegisteredOperation[], seed: E2eSeed): Case[] {
+	return operations.flatMap((operation) =>
+		operation.e2e.map((node) => ({
+			name: node.node,
+			typeVersion: node.typeVersion,
+			parameters: node.parameters(seed),
+		})),
+	);
+}
+
+/** The paths the fake records (decoded) for an operation's routed URL template (`/api/v2/groups/{target}`). */
+function routedPath(template: string): RegExp {
+	const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return new RegExp(
+		`^${template
+			.split(/\{[^}]+\}/)
+			.map(literal)
+			.join('[^/]+')}$`,
+	);
+}
+
+/** Every node of every operation ran, and the fake received the request each operation routes to. */
+function assertEveryOperationRan(
+	operations: readonly RegisteredOperation[],
+	result: ExecuteResult,
+	requests: FakeRequest[],
+): void {
+	for (const operation of operations) {
+		for (const node of operation.e2e) items(result, node.node);
+		oneRequest(requests, operation.method, routedPath(operation.path));
+	}
 }
 
 function requestsTo(requests: FakeRequest[], method: string, path: string | RegExp): FakeRequest[] {
@@ -183,175 +224,20 @@ describe(
 			const resources = byType
 				.get(KEYWORD_COM_NODE)
 				.properties.find((p: any) => p.name === 'resource');
-			assert.equal(own(resources.options).length, 12, 'twelve resources');
+			assert.equal(
+				own(resources.options).length,
+				nodeResources().length,
+				'the resources of the description',
+			);
 			const operations = byType
 				.get(KEYWORD_COM_NODE)
 				.properties.filter((p: any) => p.name === 'operation')
 				.reduce((n: number, p: any) => n + own(p.options).length, 0);
-			assert.equal(operations, 30, '30 operations (28 endpoints + tags + rank rows)');
+			assert.equal(operations, nodeOperations().length, 'the operations of the description');
 		});
 
-		test('21 read operations in one workflow (22 nodes: Get Many keywords also of a group)', async () => {
-			const today = "={{ $today.toFormat('yyyy-MM-dd') }}";
-			const weekAgo = "={{ $today.minus({ days: 6 }).toFormat('yyyy-MM-dd') }}";
-			const cases: Case[] = [
-				{ name: 'Projects', parameters: { resource: 'project', operation: 'getMany' } },
-				{
-					name: 'Project',
-					parameters: { resource: 'project', operation: 'get', project: byName(ACME) },
-				},
-				{
-					name: 'Regions',
-					parameters: { resource: 'project', operation: 'getRegions', project: byName(ACME) },
-				},
-				{
-					name: 'Metrics',
-					parameters: {
-						resource: 'project',
-						operation: 'getMetrics',
-						project: byName(ACME),
-						timeframe: 'weekly',
-					},
-				},
-				{
-					name: 'Keyword',
-					parameters: {
-						resource: 'keyword',
-						operation: 'get',
-						project: byName(ACME),
-						keywordId: '100001',
-					},
-				},
-				{
-					name: 'Keywords',
-					parameters: {
-						resource: 'keyword',
-						operation: 'getMany',
-						project: byName(ACME),
-						returnAll: true,
-					},
-				},
-				{
-					name: 'Keywords of a group',
-					parameters: {
-						resource: 'keyword',
-						operation: 'getMany',
-						project: byName(ACME),
-						group: byName('Shop & Deals'),
-						returnAll: false,
-						limit: 3,
-					},
-				},
-				{
-					name: 'Chart',
-					parameters: {
-						resource: 'rankingHistory',
-						operation: 'getChart',
-						keywordIds: '100001, 100002',
-						days: 14,
-					},
-				},
-				{
-					name: 'Rank rows',
-					typeVersion: 2,
-					parameters: {
-						resource: 'rankingHistory',
-						operation: 'getMany',
-						project: byName(ACME),
-						group: byName('Blog'),
-						tags: ['Guides'],
-						startDate: weekAgo,
-						endDate: today,
-						returnAll: true,
-					},
-				},
-				{
-					name: 'Competitors',
-					parameters: {
-						resource: 'competitor',
-						operation: 'getHistory',
-						project: byName(ACME),
-						keywordId: '100001',
-						startDate: weekAgo,
-						endDate: today,
-					},
-				},
-				{
-					name: 'Share of voice',
-					parameters: { resource: 'shareOfVoice', operation: 'getLatest', project: byName(ACME) },
-				},
-				{
-					name: 'Share of voice history',
-					parameters: {
-						resource: 'shareOfVoice',
-						operation: 'getHistory',
-						projectId: byId(1001),
-						daysRange: 30,
-					},
-				},
-				{
-					name: 'Alerts',
-					parameters: {
-						resource: 'alert',
-						operation: 'getMany',
-						returnAll: true,
-						options: { sortDirection: 'asc' },
-					},
-				},
-				{
-					name: 'Top pages',
-					parameters: {
-						resource: 'topPage',
-						operation: 'getMany',
-						project: byName(ACME),
-						returnAll: true,
-					},
-				},
-				{ name: 'Account', parameters: { resource: 'account', operation: 'get' } },
-				{
-					name: 'Tags',
-					parameters: { resource: 'tag', operation: 'getMany', project: byName(ACME) },
-				},
-				{ name: 'AI domains', parameters: { resource: 'aiDomain', operation: 'getMany' } },
-				{
-					name: 'AI domain',
-					parameters: { resource: 'aiDomain', operation: 'get', domainId: byId(acmeDomainId) },
-				},
-				{
-					name: 'AI search terms',
-					parameters: {
-						resource: 'aiSearchTerm',
-						operation: 'getMany',
-						domainId: byId(acmeDomainId),
-					},
-				},
-				{
-					name: 'AI dashboard',
-					parameters: {
-						resource: 'aiMetric',
-						operation: 'getDashboard',
-						domainId: byId(acmeDomainId),
-						filters: { timeframe: '7d', aggregation: 'daily' },
-					},
-				},
-				{
-					name: 'AI sentiment',
-					parameters: {
-						resource: 'aiMetric',
-						operation: 'getSentiment',
-						domainId: byId(acmeDomainId),
-						filters: { topics: ['Running shoes'] },
-					},
-				},
-				{
-					name: 'AI citations',
-					parameters: {
-						resource: 'aiMetric',
-						operation: 'getCitations',
-						domainId: byId(acmeDomainId),
-					},
-				},
-			];
+		test(`every read operation in one workflow (${READS.length} operations, ${casesOf(READS, { domainId: '' }).length} nodes)`, async () => {
+			const cases = casesOf(READS, { domainId: acmeDomainId });
 			const id = await n8n.importWorkflow(
 				workflow('kwcE2eReads00001', 'E2E: every read operation', cases, 'fan'),
 			);
@@ -374,6 +260,7 @@ describe(
 					.map((r) => `${r.method} ${r.path} ${r.status}`)
 					.join(', ')}`,
 			);
+			assertEveryOperationRan(READS, result, requests);
 
 			// #1 project list
 			const projects = items(result, 'Projects');
@@ -551,81 +438,8 @@ describe(
 			);
 		});
 
-		test('9 write operations, chained on a project the chain creates', async () => {
-			const created = "={{ $('Create project').item.json.project_id }}";
-			const added = "$('Add keywords').item.json.keywords";
-			const cases: Case[] = [
-				{
-					name: 'Create project',
-					parameters: {
-						resource: 'project',
-						operation: 'create',
-						projectName: NEW_PROJECT,
-						currencyCode: 'EUR',
-					},
-				},
-				{
-					name: 'Add keywords',
-					parameters: {
-						resource: 'keyword',
-						operation: 'add',
-						project: byName(NEW_PROJECT),
-						keywords: ['e2e shoes one', 'e2e shoes two', 'e2e shoes three'],
-						url: 'e2e-shoes.example.com',
-						additionalFields: { tags: 'E2E' },
-						options: { chunkSize: 2 },
-					},
-				},
-				{
-					name: 'Update keywords',
-					parameters: {
-						resource: 'keyword',
-						operation: 'updateMany',
-						projectId: byId(created),
-						keywordIds: `={{ ${added}.map((k) => k.id).join(', ') }}`,
-						updateFields: { notes: 'updated by the e2e test', isfav: true },
-					},
-				},
-				{
-					name: 'Delete one keyword',
-					parameters: {
-						resource: 'keyword',
-						operation: 'delete',
-						project: byName(NEW_PROJECT),
-						keywordId: `={{ ${added}[0].id }}`,
-					},
-				},
-				{
-					name: 'Delete two keywords',
-					parameters: {
-						resource: 'keyword',
-						operation: 'deleteMany',
-						projectId: byId(created),
-						keywordIds: `={{ ${added}.slice(1).map((k) => k.id).join(',') }}`,
-					},
-				},
-				{
-					name: 'Refresh ranks',
-					parameters: {
-						resource: 'project',
-						operation: 'refresh',
-						projectId: byId(1001),
-						includeSubGroups: true,
-					},
-				},
-				{
-					name: 'Archive project',
-					parameters: { resource: 'project', operation: 'archive', project: byName(NEW_PROJECT) },
-				},
-				{
-					name: 'Restore project',
-					parameters: { resource: 'project', operation: 'restore', project: byName(NEW_PROJECT) },
-				},
-				{
-					name: 'Delete project',
-					parameters: { resource: 'project', operation: 'delete', project: byName(NEW_PROJECT) },
-				},
-			];
+		test(`every write operation (${WRITES.length}), chained on a project the chain creates`, async () => {
+			const cases = casesOf(WRITES, { domainId: acmeDomainId });
 			const id = await n8n.importWorkflow(
 				workflow('kwcE2eWrites0001', 'E2E: every write operation', cases, 'chain'),
 			);
@@ -640,6 +454,7 @@ describe(
 				requests.every((r) => r.status >= 200 && r.status < 300),
 				`every request succeeded: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
 			);
+			assertEveryOperationRan(WRITES, result, requests);
 
 			// #7 create
 			const [project] = items(result, 'Create project');

@@ -17,38 +17,25 @@ import {
 	TOOL_DEFAULT_LIMIT,
 	TOOL_RESULT_MAX_CHARACTERS,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/operation/tool';
-import { allOperations, assertNoTokenIn } from '../reliability/helpers';
+import { OPERATIONS, registered } from '../operations';
+import { parametersOf } from '../operations/engine';
+import { assertNoTokenIn } from '../reliability/helpers';
 import { PROJECT, rl, run, runOk, useFake } from './helpers';
 
 const fake = useFake();
 const v2 = { typeVersion: 2 };
 
 /** The read operations that return records (the reports and confirmations have no Output choice). */
-const RECORD_OPERATIONS = [
-	'project getMany',
-	'project get',
-	'project getRegions',
-	'project getMetrics',
-	'tag getMany',
-	'keyword get',
-	'keyword getMany',
-	'competitor getHistory',
-	'shareOfVoice getLatest',
-	'shareOfVoice getHistory',
-	'alert getMany',
-	'topPage getMany',
-	'account get',
-	'aiDomain getMany',
-	'aiDomain get',
-	'aiSearchTerm getMany',
-	'rankingHistory getChart',
-	'rankingHistory getMany',
-];
+const RECORD_OPERATIONS = OPERATIONS.filter(
+	(operation) => operation.returns === 'records' && !operation.mutates,
+).map((operation) => operation.label);
 
+/** The AI Visibility reports: one envelope in version 2. */
+const REPORTS = OPERATIONS.filter((operation) => operation.returns === 'report');
+
+/** The operation's parameters from the registry, version 2's defaults in place of Simplify. */
 function recordCase(label: string): INodeParameters {
-	const found = allOperations(fake).find((operation) => operation.label === label);
-	assert.ok(found, label);
-	const parameters = { ...found.parameters };
+	const parameters = { ...parametersOf(registered(label), fake) };
 	delete parameters.simplify;
 	return parameters;
 }
@@ -265,8 +252,8 @@ describe('Limit on every list', () => {
 	});
 });
 
-describe('AI visibility reports #26, #27, #28: one envelope', () => {
-	for (const label of ['aiMetric getDashboard', 'aiMetric getSentiment', 'aiMetric getCitations']) {
+describe(`AI visibility reports ${REPORTS.map((report) => `#${report.endpoints.join(' + #')}`).join(', ')}: one envelope`, () => {
+	for (const { label } of REPORTS) {
 		it(`${label}: the report itself (the content of data), no links`, async () => {
 			const { items, requests } = await runOk(fake, recordCase(label), v2);
 			assert.equal(items.length, 1);
@@ -378,8 +365,8 @@ describe('As an AI tool', () => {
 	});
 
 	it('no token in any tool answer', async () => {
-		for (const operation of allOperations(fake).filter((entry) => !entry.mutates)) {
-			const { items } = await run(fake, operation.parameters, asTool);
+		for (const operation of OPERATIONS.filter((entry) => !entry.mutates)) {
+			const { items } = await run(fake, parametersOf(operation, fake), asTool);
 			assertNoTokenIn(items, operation.label);
 		}
 	});

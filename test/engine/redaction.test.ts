@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import { OPERATIONS, showsParameter } from '../operations';
+import { parametersOf } from '../operations/engine';
 import {
 	CAFE,
 	PROJECT,
@@ -22,239 +24,7 @@ import {
 
 const fake = useFake();
 
-const kwId = () => keywordIdsOf(fake, PROJECT)[0];
-const domain = () => fake.api.state.aiDomains[0].id;
 const pid = () => String(projectIdOf(fake, PROJECT));
-
-/** Every operation (all 28 endpoints), read-only ones first; the mutations work on throw-away records. */
-const OPERATIONS: Array<{
-	endpoint: string;
-	parameters: () => INodeParameters;
-	simplify?: boolean;
-}> = [
-	{
-		endpoint: '#1',
-		parameters: () => ({ resource: 'project', operation: 'getMany' }),
-		simplify: true,
-	},
-	{
-		endpoint: '#2',
-		parameters: () => ({ resource: 'project', operation: 'get', project: rl(PROJECT) }),
-		simplify: true,
-	},
-	{
-		endpoint: '#2',
-		parameters: () => ({ resource: 'tag', operation: 'getMany', project: rl(PROJECT) }),
-	},
-	{
-		endpoint: '#6',
-		parameters: () => ({ resource: 'project', operation: 'getRegions', project: rl(PROJECT) }),
-	},
-	{
-		endpoint: '#9',
-		parameters: () => ({ resource: 'project', operation: 'getMetrics', project: rl(PROJECT) }),
-	},
-	{
-		endpoint: '#11',
-		parameters: () => ({
-			resource: 'keyword',
-			operation: 'get',
-			project: rl(PROJECT),
-			keywordId: kwId(),
-		}),
-		simplify: true,
-	},
-	{
-		endpoint: '#13',
-		parameters: () => ({
-			resource: 'keyword',
-			operation: 'getMany',
-			project: rl(PROJECT),
-			returnAll: true,
-		}),
-		simplify: true,
-	},
-	{
-		endpoint: '#14',
-		parameters: () => ({
-			resource: 'rankingHistory',
-			operation: 'getChart',
-			keywordIds: kwId(),
-			days: 3,
-		}),
-		simplify: true,
-	},
-	{
-		// The keyword list (whose links carry the token), then the charts: one row per keyword per day.
-		endpoint: '#13 + #14',
-		parameters: () => ({
-			resource: 'rankingHistory',
-			operation: 'getMany',
-			project: rl(PROJECT),
-			startDate: '2026-01-13',
-			endDate: '2026-01-15',
-		}),
-		simplify: true,
-	},
-	{
-		endpoint: '#15',
-		parameters: () => ({
-			resource: 'competitor',
-			operation: 'getHistory',
-			project: rl(PROJECT),
-			keywordId: kwId(),
-			startDate: '2026-01-14',
-			endDate: '2026-01-15',
-		}),
-	},
-	{
-		endpoint: '#18',
-		parameters: () => ({ resource: 'shareOfVoice', operation: 'getLatest', project: rl(PROJECT) }),
-	},
-	{
-		endpoint: '#19',
-		parameters: () => ({
-			resource: 'shareOfVoice',
-			operation: 'getHistory',
-			projectId: rl(pid(), 'id'),
-			daysRange: 7,
-		}),
-	},
-	{
-		endpoint: '#20',
-		parameters: () => ({ resource: 'alert', operation: 'getMany', returnAll: true }),
-		simplify: true,
-	},
-	{
-		endpoint: '#21',
-		parameters: () => ({
-			resource: 'topPage',
-			operation: 'getMany',
-			project: rl(PROJECT),
-			returnAll: true,
-		}),
-	},
-	{
-		endpoint: '#22',
-		parameters: () => ({ resource: 'account', operation: 'get' }),
-		simplify: true,
-	},
-	{ endpoint: '#23', parameters: () => ({ resource: 'aiDomain', operation: 'getMany' }) },
-	{
-		endpoint: '#24',
-		parameters: () => ({ resource: 'aiDomain', operation: 'get', domainId: rl(domain(), 'id') }),
-	},
-	{
-		endpoint: '#25',
-		parameters: () => ({
-			resource: 'aiSearchTerm',
-			operation: 'getMany',
-			domainId: rl(domain(), 'id'),
-		}),
-		simplify: true,
-	},
-	{
-		endpoint: '#26',
-		parameters: () => ({
-			resource: 'aiMetric',
-			operation: 'getDashboard',
-			domainId: rl(domain(), 'id'),
-		}),
-	},
-	{
-		endpoint: '#27',
-		parameters: () => ({
-			resource: 'aiMetric',
-			operation: 'getSentiment',
-			domainId: rl(domain(), 'id'),
-		}),
-	},
-	{
-		endpoint: '#28',
-		parameters: () => ({
-			resource: 'aiMetric',
-			operation: 'getCitations',
-			domainId: rl(domain(), 'id'),
-		}),
-	},
-	{
-		endpoint: '#5',
-		parameters: () => ({ resource: 'project', operation: 'refresh', projectId: rl(pid(), 'id') }),
-	},
-	{
-		endpoint: '#7',
-		parameters: () => ({
-			resource: 'project',
-			operation: 'create',
-			projectName: 'Redaction Scratch',
-			currencyCode: 'USD',
-		}),
-		simplify: true,
-	},
-	{
-		endpoint: '#10',
-		parameters: () => ({
-			resource: 'keyword',
-			operation: 'add',
-			project: rl('Redaction Scratch'),
-			keywords: ['scratch a', 'scratch b', 'scratch c'],
-			url: 'scratch.example',
-		}),
-		simplify: true,
-	},
-	{
-		endpoint: '#16',
-		parameters: () => ({
-			resource: 'keyword',
-			operation: 'updateMany',
-			projectId: rl(String(projectIdOf(fake, 'Redaction Scratch')), 'id'),
-			keywordIds: keywordIdsOf(fake, 'Redaction Scratch')[0],
-			updateFields: { notes: 'scratch' },
-		}),
-	},
-	{
-		endpoint: '#12',
-		parameters: () => ({
-			resource: 'keyword',
-			operation: 'delete',
-			project: rl('Redaction Scratch'),
-			keywordId: keywordIdsOf(fake, 'Redaction Scratch')[0],
-		}),
-	},
-	{
-		endpoint: '#17',
-		parameters: () => ({
-			resource: 'keyword',
-			operation: 'deleteMany',
-			projectId: rl(String(projectIdOf(fake, 'Redaction Scratch')), 'id'),
-			keywordIds: keywordIdsOf(fake, 'Redaction Scratch')[0],
-		}),
-	},
-	{
-		endpoint: '#3',
-		parameters: () => ({
-			resource: 'project',
-			operation: 'archive',
-			project: rl('Redaction Scratch'),
-		}),
-	},
-	{
-		endpoint: '#8',
-		parameters: () => ({
-			resource: 'project',
-			operation: 'restore',
-			project: rl('Redaction Scratch'),
-		}),
-	},
-	{
-		endpoint: '#4',
-		parameters: () => ({
-			resource: 'project',
-			operation: 'delete',
-			project: rl('Redaction Scratch'),
-		}),
-	},
-];
 
 /** The output items, the error, and everything n8n keeps of the run. */
 function assertRunHasNoToken(outcome: Awaited<ReturnType<typeof run>>) {
@@ -286,15 +56,17 @@ describe('redaction (engine)', () => {
 		assert.ok(account.includes(JSON.stringify(TOKEN)), 'the account record carries the token');
 	});
 
+	// Every operation, reads first; the writes work on throw-away records (test/operations/fixtures.ts). A read with
+	// Simplify (version 1) runs simplified and raw; a write runs once.
 	for (const operation of OPERATIONS) {
-		const [, resource, name] =
-			/resource: '(\w+)',\s*operation: '(\w+)'/.exec(operation.parameters.toString()) ?? [];
-		it(`${operation.endpoint} ${resource} ${name}: no token in any output item or run data${operation.simplify ? ' (simplified and raw)' : ''}`, async () => {
-			const parameters = operation.parameters();
-			const outcome = await runOk(fake, parameters);
+		const endpoint = operation.endpoints.map((number) => `#${number}`).join(' + ');
+		const both = showsParameter(operation, 'simplify', 1) && !operation.mutates;
+		it(`${endpoint} ${operation.label}: no token in any output item or run data${both ? ' (simplified and raw)' : ''}`, async () => {
+			const parameters = parametersOf(operation, fake);
+			const outcome = await runOk(fake, both ? { ...parameters, simplify: true } : parameters);
 			assert.ok(outcome.requests.length >= 1);
 			assertRunHasNoToken(outcome);
-			if (operation.simplify && !['create', 'add'].includes(String(parameters.operation))) {
+			if (both) {
 				const raw = await runOk(fake, { ...parameters, simplify: false });
 				assertRunHasNoToken(raw);
 			}

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
+import { FIXTURES_FILE, OPERATIONS } from '../operations';
 
 /** One row per (endpoint, resource, operation), from the README's Operations table or from the node itself. */
 interface Row {
@@ -57,10 +58,32 @@ function nodeRows(): Row[] {
 }
 
 describe('README Operations table', () => {
-	it('lists every endpoint #1–#28', () => {
+	it('lists every endpoint of the API document, #1 to the last one an operation calls', () => {
 		const numbers = new Set(readmeRows().map((row) => row.number));
-		for (let n = 1; n <= 28; n++)
+		// The endpoint numbers of the operation registry (test/operations/fixtures.ts).
+		const called = new Set(OPERATIONS.flatMap((operation) => operation.endpoints));
+		const last = Math.max(...called);
+		for (let n = 1; n <= last; n++) {
+			assert.ok(called.has(n), `no operation in ${FIXTURES_FILE} calls endpoint #${n}`);
 			assert.ok(numbers.has(n), `endpoint #${n} is missing from the README`);
+		}
+		assert.ok(
+			[...numbers].every((n) => n !== undefined && called.has(n)),
+			`the README numbers endpoints no operation calls: ${[...numbers].filter((n) => !called.has(n!)).join(', ')}`,
+		);
+	});
+
+	it("gives each operation the number it has in the registry's test data", () => {
+		for (const operation of OPERATIONS) {
+			const row = readmeRows().find(
+				(r) => r.resource === operation.resourceName && r.operation === operation.name,
+			);
+			assert.ok(row?.number, `${operation.label}: a README row`);
+			assert.ok(
+				operation.endpoints.includes(row.number),
+				`${operation.label}: #${row.number} in the README, ${operation.endpoints.map((n) => `#${n}`).join(' + ')} in ${FIXTURES_FILE}`,
+			);
+		}
 	});
 
 	it('matches the node: same endpoints, resources and operations, nothing more, nothing less', () => {
