@@ -32,6 +32,7 @@ import {
 	toContainers,
 	type Container,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/containers';
+import { windowEvents } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywordEvents';
 import { keywordItem } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywordItem';
 import {
 	SETTLE_SECONDS,
@@ -40,7 +41,6 @@ import {
 	readsInProgress,
 	settleJob,
 	storedKeywordState,
-	windowEvents,
 	type ContainerState,
 	type KeywordState,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';

@@ -22,8 +22,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { inScope, type Scope } from '../../shared/groupName';
 import { nameKey, type Container } from './containers';
-import { compareIds } from './cursor';
-import { crawledAt } from './keywordItem';
 import { readRankingUrls, storedRankingUrls, type RankingUrlMemory } from './rankingUrls';
 
 export const KEYWORD_PAGE_SIZE = 250;
@@ -88,12 +86,6 @@ export interface KeywordState {
 	o?: 'n' | 'o';
 	/** Ranking URLs at each keyword's last update, while the filter Ranking URL Changed is on (rankingUrls.ts). */
 	u?: RankingUrlMemory;
-}
-
-export interface KeywordEvent {
-	id: string;
-	at: number;
-	record: IDataObject;
 }
 
 /** A list read this poll: the container, its window `(w, read.h]` and where its read stands. */
@@ -348,45 +340,4 @@ export function settleJob(next: KeywordState, job: ListJob, result: ListResult):
 /** Whether any read is in progress or parked (the next poll has more to do). */
 export function hasReadsInProgress(state: KeywordState | undefined): boolean {
 	return !!state && [...state.p.values()].some((entry) => entry.r !== undefined);
-}
-
-/** The keyword's id as text, or undefined. */
-export function keywordId(record: unknown): string | undefined {
-	if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
-	const id = (record as IDataObject).id;
-	return id === undefined || id === null || id === '' ? undefined : String(id);
-}
-
-/**
- * Keywords of a list crawled within the window `(w, h]`, as events. `elsewhere` names the other projects and groups
- * being read: a list that also holds their keywords (a project's list with its groups') leaves those to their own.
- */
-export function windowEvents(
-	records: Iterable<unknown>,
-	w: number,
-	h: number,
-	elsewhere?: ReadonlySet<string>,
-): KeywordEvent[] {
-	const events: KeywordEvent[] = [];
-	for (const raw of records) {
-		const id = keywordId(raw);
-		if (id === undefined) continue;
-		const record = raw as IDataObject;
-		const at = crawledAt(record);
-		if (at === undefined || at <= w || at > h) continue;
-		const category = ((record.attributes ?? {}) as IDataObject).category;
-		if (elsewhere && typeof category === 'string' && elsewhere.has(category)) continue;
-		events.push({ id, at, record });
-	}
-	return events;
-}
-
-/** Events oldest first (crawled_at, then id); a keyword read twice (two lists, or a shifted page) counts once. */
-export function uniqueOldestFirst(events: readonly KeywordEvent[]): KeywordEvent[] {
-	const byId = new Map<string, KeywordEvent>();
-	for (const event of events) {
-		const seen = byId.get(event.id);
-		if (!seen || event.at > seen.at) byId.set(event.id, event);
-	}
-	return [...byId.values()].sort((a, b) => a.at - b.at || compareIds(a.id, b.id));
 }

@@ -4,7 +4,8 @@
  */
 import { readAfter, windowAround, type PageSizes } from '../../shared/reader';
 import { compareIds } from '../logic/cursor';
-import { KEYWORD_PAGE_SIZE, keywordId, type ListRead } from '../logic/keywords';
+import { keywordId } from '../logic/keywordEvents';
+import { KEYWORD_PAGE_SIZE, type ListRead } from '../logic/keywords';
 import { idSequenceOf } from '../logic/order';
 import { isOutOfTime, type PollLimits, type RequestAllowance, type ServedList } from './common';
 
