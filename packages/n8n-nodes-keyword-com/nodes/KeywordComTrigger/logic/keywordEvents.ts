@@ -20,13 +20,14 @@ export function keywordId(record: unknown): string | undefined {
 }
 
 /**
- * Keywords of a list crawled within the window `(w, h]`, as events. `elsewhere` names the other projects and groups
- * being read: a list that also holds their keywords (a project's list with its groups') leaves those to their own.
+ * Keywords of a list crawled within the window `(reportedUpTo, windowEnd]`, as events. `elsewhere` names the other
+ * projects and groups being read: a list that also holds their keywords (a project's list with its groups') leaves
+ * those to their own.
  */
 export function windowEvents(
 	records: Iterable<unknown>,
-	w: number,
-	h: number,
+	reportedUpTo: number,
+	windowEnd: number,
 	elsewhere?: ReadonlySet<string>,
 ): KeywordEvent[] {
 	const events: KeywordEvent[] = [];
@@ -35,7 +36,7 @@ export function windowEvents(
 		if (id === undefined) continue;
 		const record = raw as IDataObject;
 		const at = crawledAt(record);
-		if (at === undefined || at <= w || at > h) continue;
+		if (at === undefined || at <= reportedUpTo || at > windowEnd) continue;
 		const category = ((record.attributes ?? {}) as IDataObject).category;
 		if (elsewhere && typeof category === 'string' && elsewhere.has(category)) continue;
 		events.push({ id, at, record });

@@ -5,19 +5,21 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAfter, type Direction, type PageSizes, type ReadPosition } from '../../shared/reader';
+import { readAfter, type PageSizes, type ReadPosition } from '../../shared/reader';
 import { ALERT_PAGE_SIZE, alertKey, toAlertEvents, type AlertEvent } from '../logic/alerts';
 import {
 	floorKey,
+	floorStart,
 	isCovered,
 	tieOf,
 	timeOrder,
+	type AlertCursor,
+	type AlertOrder,
 	type Boundary,
 	type Stamped,
 	type TieOrder,
 } from '../logic/cursor';
 import { timeSequenceOf, type TimeSequence } from '../logic/order';
-import type { AlertCursor, AlertOrder } from './newAlert';
 import {
 	READ_CONCURRENCY,
 	isOnePage,
@@ -44,11 +46,6 @@ export interface AlertRead {
 	error?: unknown;
 	/** Why a read that failed nothing still made no progress (reported every poll while it lasts). */
 	stalled?: string;
-}
-
-/** Reading direction through the list for an order: oldest to newest. */
-export function directionOf(order: AlertOrder): Direction {
-	return order === 'd' ? 'backward' : 'forward';
 }
 
 export function orderOf(sequence: TimeSequence['sequence']): AlertOrder {
@@ -120,11 +117,9 @@ export async function readAlertsFromFloor(
 	allowance: RequestAllowance,
 	knownTotal?: number,
 ): Promise<AlertRead | undefined> {
-	const direction = directionOf(order);
-	const edge = floorKey(cursor.f);
-	const total = knownTotal ?? cursor.n ?? 0;
-	const index = cursor.x ?? (direction === 'backward' ? ALERT_PAGE_SIZE : Math.max(0, total - 1));
-	const start: ReadPosition<Boundary> = { edge, index, total: cursor.n ?? total };
+	// Oldest to newest.
+	const direction = order === 'd' ? 'backward' : 'forward';
+	const start = floorStart(cursor, order, knownTotal);
 	const outcome = await readAfter(start, {
 		fetch,
 		direction,
@@ -152,7 +147,7 @@ export async function readAlertsFromFloor(
 		outcome.stoppedBy === 'error' && !isOutOfTime(outcome.error) ? outcome.error : undefined;
 	return {
 		events,
-		covers: outcome.complete ? 'all' : (outcome.position.edge ?? edge),
+		covers: outcome.complete ? 'all' : (outcome.position.edge ?? start.edge),
 		position: outcome.position,
 		order,
 		tie,
@@ -177,7 +172,7 @@ export async function probeAndReadAlerts(
 	if (sequence === 'descending' || sequence === 'ascending') {
 		const order = sequence === 'descending' ? 'd' : 'a';
 		// Newest first and the floor already on page 1 (alerts before it there): everything new is on it.
-		if (order === 'd' && firstEvents.some((event) => isCovered(event, cursor.f, tie))) {
+		if (order === 'd' && firstEvents.some((event) => isCovered(event, cursor.floor, tie))) {
 			return {
 				events: firstEvents,
 				covers: 'all',
@@ -186,12 +181,9 @@ export async function probeAndReadAlerts(
 				tie,
 			};
 		}
-		// The floor's last known place is still a good first guess when the list kept its order.
-		const hinted: AlertCursor =
-			cursor.o === order ? cursor : { ...cursor, x: undefined, n: first.total };
 		const read = await readAlertsFromFloor(
 			fetch,
-			hinted,
+			cursor,
 			order,
 			tie,
 			limits,
@@ -220,7 +212,8 @@ async function readAllAlerts(
 			rest.error === undefined
 				? `the alert list comes in no time order, so it is read whole at every poll, and its ${pages} pages did not fit in this poll's time; nothing is emitted until one poll reads them all`
 				: undefined;
-		return { events: [], covers: floorKey(cursor.f), order: 'u', tie, error: rest.error, stalled };
+		const covers = floorKey(cursor.floor);
+		return { events: [], covers, order: 'u', tie, error: rest.error, stalled };
 	}
 	return {
 		events: [...toAlertEvents(first.records), ...rest.events],

@@ -63,7 +63,7 @@ export function emitRuns(
 				container: run.name,
 				status: statusOf(outcome.error),
 				message: messageOf(outcome.error),
-				...(result.kind === 'gone' ? { gone: true } : { polls: (job.parked?.n ?? 0) + 1 }),
+				...(result.kind === 'gone' ? { gone: true } : { polls: (job.parked?.polls ?? 0) + 1 }),
 			});
 		settleJob(next, job, result);
 	});
@@ -85,7 +85,7 @@ function shape(
 ): Array<{ event: KeywordEvent; item: IDataObject }> | undefined {
 	const filters = settings.filters ?? {};
 	const filtered = hasFilters(filters);
-	const urls = filters.rankingUrlChanged ? (next.u ??= new Map()) : undefined;
+	const urls = filters.rankingUrlChanged ? (next.rankingUrls ??= new Map()) : undefined;
 	const items: Array<{ event: KeywordEvent; item: IDataObject }> = [];
 	// Ranking URLs are remembered only once the whole read is shaped (a read left for the next poll keeps none).
 	const seenUrls: Array<[string, unknown]> = [];

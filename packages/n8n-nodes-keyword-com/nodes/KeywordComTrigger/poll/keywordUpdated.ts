@@ -39,7 +39,8 @@ import { emitRuns } from './keywordItems';
 import { ListReads, type JobRun } from './listReads';
 
 function historyOrderOf(state: KeywordState | undefined): HistoryOrder | undefined {
-	return state?.o === 'n' ? 'newestFirst' : state?.o === 'o' ? 'oldestFirst' : undefined;
+	const order = state?.historyOrder;
+	return order === 'n' ? 'newestFirst' : order === 'o' ? 'oldestFirst' : undefined;
 }
 
 export async function pollKeywordUpdates(
@@ -66,11 +67,11 @@ export async function pollKeywordUpdates(
 	if (listingError !== undefined && !progress && !isOutOfTime(listingError)) throw listingError;
 
 	const names = new Set(read.containers.map((container) => container.name));
-	const found = runs.map((run) => {
+	const found = runs.map(({ job, name, outcome }) => {
 		// A list that also holds other listed projects' or groups' keywords leaves those to their own lists.
 		const elsewhere = new Set(names);
-		elsewhere.delete(run.name);
-		return windowEvents(run.outcome.records, run.job.w, run.job.read.h, elsewhere);
+		elsewhere.delete(name);
+		return windowEvents(outcome.records, job.reportedUpTo, job.read.windowEnd, elsewhere);
 	});
 	const order = learnHistoryOrder(
 		historyOrderOf(state),
@@ -78,9 +79,9 @@ export async function pollKeywordUpdates(
 	);
 	const next = read.next;
 	if (order === 'newestFirst' || order === 'oldestFirst')
-		next.o = order === 'newestFirst' ? 'n' : 'o';
+		next.historyOrder = order === 'newestFirst' ? 'n' : 'o';
 	// The ranking URLs are kept only while the filter that needs them is on.
-	if (!settings.filters?.rankingUrlChanged) delete next.u;
+	if (!settings.filters?.rankingUrlChanged) delete next.rankingUrls;
 
 	const emitted = emitRuns(runs, found, next, settings, order, limits);
 	const problems = emitted.problems;
@@ -129,7 +130,7 @@ async function readLists(
 	const containers = listed ? toContainers(listed.body) : [];
 	const plan = listed
 		? planKeywordPoll(state, containers, settings.scope, listed.serverTime, started)
-		: { jobs: [], next: { ...state, p: new Map(state.p) } };
+		: { jobs: [], next: { ...state, containers: new Map(state.containers) } };
 	reads.add(plan.jobs, true);
 	await reads.done();
 	const runs = reads.runs;
@@ -173,8 +174,10 @@ export async function sampleKeywordUpdates(
 ): Promise<IDataObject[] | NoEventYet | ListFailure> {
 	const { body } = await api.activeGroups();
 	const updated = toContainers(body)
-		.filter((container) => container.u !== undefined && inScope(container.name, settings.scope))
-		.sort((a, b) => (b.u ?? 0) - (a.u ?? 0));
+		.filter(
+			(container) => container.updatedAt !== undefined && inScope(container.name, settings.scope),
+		)
+		.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0));
 	const failures: Array<{ name: string; error: unknown }> = [];
 	const firstPage = async (name: string) => {
 		try {

@@ -96,7 +96,11 @@ export class ListReads {
 				await limits.budget.timed(async () => await api.keywordPage(name, page, perPage, mode)),
 			);
 			// Their items will have to be shaped: time is kept for it (PollBudget.itemsInHand).
-			limits.budget.itemsInHand += windowEvents(served.records, job.w, job.read.h).length;
+			limits.budget.itemsInHand += windowEvents(
+				served.records,
+				job.reportedUpTo,
+				job.read.windowEnd,
+			).length;
 			return served;
 		};
 		// The usual four pages at once; when the budget asks for more, the lists being read share them.

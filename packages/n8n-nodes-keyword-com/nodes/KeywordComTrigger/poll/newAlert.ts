@@ -15,9 +15,15 @@ import {
 	alertCategory,
 	filteredAlertItems,
 } from '../logic/alerts';
-import { advance, compareKeys, isCovered, tieOf, type WindowCursor } from '../logic/cursor';
 import {
-	directionOf,
+	advance,
+	compareKeys,
+	newestFloorPosition,
+	nextFloorPosition,
+	tieOf,
+	type AlertCursor,
+} from '../logic/cursor';
+import {
 	orderOf,
 	probeAndReadAlerts,
 	readAlertsFromFloor,
@@ -42,34 +48,6 @@ import {
 	type TriggerApi,
 } from './common';
 
-/** Alert list order kept in the cursor: 'a' oldest first, 'd' newest first, 'u' neither. */
-export type AlertOrder = 'a' | 'd' | 'u';
-
-/** The cursor as stored: the de-duplication cursor plus where its floor was last seen in the list. */
-export interface AlertCursor extends WindowCursor {
-	/** The list's order. */
-	o?: AlertOrder;
-	/** Estimated list index of the last alert at or below the floor (reading from the floor). */
-	x?: number;
-	/** The list's length when `x` was estimated. */
-	n?: number;
-}
-
-export function readAlertCursor(
-	cursor: WindowCursor | undefined,
-	raw: unknown,
-): AlertCursor | undefined {
-	if (!cursor) return undefined;
-	const { o, x, n } = (raw ?? {}) as IDataObject;
-	const result: AlertCursor = { ...cursor };
-	if (o === 'a' || o === 'd' || o === 'u') result.o = o;
-	if (typeof x === 'number' && Number.isFinite(x) && typeof n === 'number' && Number.isFinite(n)) {
-		result.x = x;
-		result.n = n;
-	}
-	return result;
-}
-
 export async function pollNewAlerts(
 	api: TriggerApi,
 	cursor: AlertCursor | undefined,
@@ -87,8 +65,10 @@ export async function pollNewAlerts(
 	if (!cursor) return await alertBaseline(fetchOne, limits, allowance);
 
 	let read: AlertRead | undefined;
-	if (cursor.o === 'a' || cursor.o === 'd')
-		read = await readAlertsFromFloor(fetch, cursor, cursor.o, tieOf(cursor), limits, allowance);
+	if (cursor.listOrder === 'a' || cursor.listOrder === 'd') {
+		const order = cursor.listOrder;
+		read = await readAlertsFromFloor(fetch, cursor, order, tieOf(cursor), limits, allowance);
+	}
 	// No order known, or the list no longer runs the way it did: look at its first page.
 	if (!read) read = await probeAndReadAlerts(fetch, fetchOne, cursor, limits, allowance);
 
@@ -100,12 +80,11 @@ export async function pollNewAlerts(
 		covers: read.covers,
 		tie: read.tie,
 	});
-	const next: AlertCursor = { ...advanced.cursor, o: read.order };
-	const hint = floorHint(read, next, cursor);
-	if (hint) {
-		next.x = hint.x;
-		next.n = hint.n;
-	}
+	const next: AlertCursor = {
+		...advanced.cursor,
+		listOrder: read.order,
+		...nextFloorPosition(cursor, advanced.cursor, read.order, read.events, read.position),
+	};
 	// Filtered-out alerts still moved the cursor: they are never looked at again.
 	const records = advanced.fresh
 		.filter((event) => inScope(alertCategory(event.record), settings.scope))
@@ -150,44 +129,18 @@ async function alertBaseline(
 		covers,
 		tie,
 	});
-	const state: AlertCursor = { ...advanced.cursor, o: order };
+	const state: AlertCursor = { ...advanced.cursor, listOrder: order };
 	if (order === 'u' && !complete) {
 		// Not every page fitted in this poll: the newest alert seen stands for "now".
-		state.f = [state.t, null];
-		state.k = [];
+		state.floor = [state.newest, null];
+		state.idsAboveFloor = [];
 	}
 	const total = first.total ?? events.length;
-	const above = events.filter((event) => !isCovered(event, state.f, tie)).length;
-	if (order === 'd') {
-		state.x = above;
-		state.n = total;
-	} else if (order === 'a') {
-		state.x = total - 1 - above;
-		state.n = total;
-	}
+	Object.assign(state, newestFloorPosition(order, events, state, total));
 	return { items: [], state, complete: true, problems: [] };
 }
 
-/**
- * Where the new floor is likely to be in the list, for the next poll's first request: the reader's end position,
- * moved back over the alerts read above the new floor.
- */
-function floorHint(
-	read: AlertRead,
-	next: AlertCursor,
-	previous: AlertCursor,
-): { x: number; n: number } | undefined {
-	if (!read.position)
-		return previous.o === read.order && previous.x !== undefined
-			? { x: previous.x, n: previous.n ?? 0 }
-			: undefined;
-	const tie = tieOf(next);
-	const above = read.events.filter((event) => !isCovered(event, next.f, tie)).length;
-	const direction = directionOf(read.order);
-	const x = read.position.index + (direction === 'backward' ? above : -above);
-	return { x: Math.max(direction === 'backward' ? 0 : -1, x), n: read.position.total };
-}
-
+/** A manual run ("Fetch Test Event"): the newest alerts, whatever the cursor. */
 export async function sampleAlerts(
 	api: TriggerApi,
 	settings: PollSettings,
