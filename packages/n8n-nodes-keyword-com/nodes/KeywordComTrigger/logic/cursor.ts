@@ -22,6 +22,7 @@
 import { compareIds } from '../../shared/listOrder';
 import { ALERT_PAGE_SIZE } from './alerts';
 
+/** `[at, id]`: every key at or below it has been seen; `id` null covers all of second `at`. */
 export type Floor = [number, string | null];
 
 /** The order of alerts sharing one second: 1 = ids ascending with time, -1 = descending, 0 = mixed (no id order). */
