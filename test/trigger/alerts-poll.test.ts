@@ -7,15 +7,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
-import type { IDataObject } from 'n8n-workflow';
 
 import { ALERT_ID_CAP } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/alerts';
-import { readCursor } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
+import type { AlertCursor } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
+import {
+	decodeAlertCursor,
+	encodeAlertCursor,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/state';
 import { ALL } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
 import {
 	pollNewAlerts,
-	readAlertCursor,
-	type AlertCursor,
 	type PollSettings,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
 import { MemoryApi, type MemAlert } from './memory-api';
@@ -33,8 +34,7 @@ const ORDERS = ['newest-first', 'oldest-first', 'unordered'] as const;
 
 /** What n8n keeps between polls: the state as JSON (a restart reads it back). */
 function persist(state: AlertCursor): AlertCursor | undefined {
-	const json = JSON.parse(JSON.stringify(state)) as IDataObject;
-	return readAlertCursor(readCursor(json), json);
+	return decodeAlertCursor(JSON.parse(JSON.stringify(encodeAlertCursor(state))));
 }
 
 class Run {
@@ -110,7 +110,7 @@ describe('New Alert: exactly once in every list order', () => {
 			// A list whose alerts of one second come in no id order keeps every id of its newest second (a late alert of
 			// that second is told by its id); otherwise at most ALERT_ID_CAP.
 			const newestSecond = order === 'unordered' ? 600 : 0;
-			assert.ok(run.cursor!.k.length <= Math.max(ALERT_ID_CAP, newestSecond));
+			assert.ok(run.cursor!.idsAboveFloor.length <= Math.max(ALERT_ID_CAP, newestSecond));
 			assert.ok(JSON.stringify(run.cursor).length < 4_000);
 		});
 
@@ -176,7 +176,7 @@ describe('New Alert: exactly once in every list order', () => {
 			budget: run.api.budget(2_500),
 		});
 		assert.deepEqual(short.items, []);
-		assert.deepEqual(short.state.f, run.cursor?.f, 'the cursor stays');
+		assert.deepEqual(short.state.floor, run.cursor?.floor, 'the cursor stays');
 		assert.match(short.problems[0]?.message ?? '', /no time order.*did not fit/);
 		await run.drain(36_000);
 		run.assertExactlyOnce(burst);

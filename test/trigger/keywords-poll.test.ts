@@ -11,10 +11,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	hasReadsInProgress,
-	readKeywordState,
-	storedKeywordState,
 	type KeywordState,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
+import {
+	decodeKeywordState,
+	encodeKeywordState,
+} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/state';
 import { ALL, type Scope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
 import {
 	pollKeywordUpdates,
@@ -100,7 +102,9 @@ class Run {
 		this.complete = outcome.complete;
 		// The activation poll's state is always kept (n8n's activation saves it, or the global baseline carries it).
 		if (this.persistence === 'every-poll' || outcome.items.length > 0 || this.polls === 0)
-			this.state = readKeywordState(JSON.parse(JSON.stringify(storedKeywordState(outcome.state))));
+			this.state = decodeKeywordState(
+				JSON.parse(JSON.stringify(encodeKeywordState(outcome.state))),
+			);
 		this.polls++;
 		this.api.clock += 60_000;
 		this.now += 60;
@@ -165,7 +169,7 @@ describe('Keyword Updated: one request when idle, only moved lists read', () => 
 			assert.equal(item.change, item.previous_rank - (item.rank as number));
 		}
 		assert.ok(!JSON.stringify(items).includes(TOKEN));
-		const stored = JSON.stringify(storedKeywordState(run.state!));
+		const stored = JSON.stringify(encodeKeywordState(run.state!));
 		assert.ok(stored.length < 200, stored);
 	});
 
@@ -225,7 +229,11 @@ describe('Keyword Updated: either history order', () => {
 				assert.equal(item.change, 2);
 				assert.equal(item.rank, 5 + (id % 40) - 2);
 			}
-			assert.equal(run.state?.o, order === 'newest-first' ? 'n' : 'o', 'the order is remembered');
+			assert.equal(
+				run.state?.historyOrder,
+				order === 'newest-first' ? 'n' : 'o',
+				'the order is remembered',
+			);
 		});
 	}
 });
@@ -252,7 +260,7 @@ describe('Keyword Updated: exactly once while lists change and time runs out', (
 				run.assertExactlyOnce(since);
 				assert.equal(run.items.length, 50_000);
 				if (budgetMs < 5_000) assert.ok(run.polls > 5 && run.polls < 80, `${run.polls} polls`);
-				assert.ok(JSON.stringify(storedKeywordState(run.state!)).length < 200);
+				assert.ok(JSON.stringify(encodeKeywordState(run.state!)).length < 200);
 			});
 		}
 
@@ -425,7 +433,7 @@ describe('Keyword Updated: time and requests', () => {
 		assert.equal(outcome.items.length, 300, 'one list emitted');
 		assert.equal(outcome.complete, false);
 		run.items.push(...outcome.items);
-		run.state = readKeywordState(JSON.parse(JSON.stringify(storedKeywordState(outcome.state))));
+		run.state = decodeKeywordState(JSON.parse(JSON.stringify(encodeKeywordState(outcome.state))));
 		await run.drain(36_000);
 		run.assertExactlyOnce(since);
 		assert.equal(run.items.length, 600);

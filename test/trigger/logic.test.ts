@@ -24,7 +24,6 @@ import {
 	cursorAt,
 	isCovered,
 	maxFloor,
-	readCursor,
 	type Stamped,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
 import {
@@ -32,15 +31,13 @@ import {
 	toContainers,
 	type Container,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/containers';
+import { windowEvents } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywordEvents';
 import { keywordItem } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywordItem';
 import {
 	SETTLE_SECONDS,
 	planKeywordPoll,
-	readKeywordState,
 	readsInProgress,
 	settleJob,
-	storedKeywordState,
-	windowEvents,
 	type ContainerState,
 	type KeywordState,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
@@ -52,7 +49,11 @@ import { ALL, inScope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/
 import { parseScope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
 import {
 	BASELINE_KEY,
+	decodeAlertCursor,
+	decodeKeywordState,
 	dropBaseline,
+	encodeAlertCursor,
+	encodeKeywordState,
 	findBaseline,
 	putBaseline,
 	readEventState,
@@ -83,16 +84,16 @@ describe('cursor: ordering and floors', () => {
 		assert.deepEqual(maxFloor([99, null], [100, '1']), [100, '1']);
 	});
 	it('reads back only well-formed cursors', () => {
-		assert.deepEqual(readCursor({ t: 1, f: [0, null], k: ['1'] }), {
-			t: 1,
-			f: [0, null],
-			k: ['1'],
+		assert.deepEqual(decodeAlertCursor({ t: 1, f: [0, null], k: ['1'] }), {
+			newest: 1,
+			floor: [0, null],
+			idsAboveFloor: ['1'],
 		});
-		assert.deepEqual(readCursor({ t: 1, f: [0, null], k: [], i: -1 }), {
-			t: 1,
-			f: [0, null],
-			k: [],
-			i: -1,
+		assert.deepEqual(decodeAlertCursor({ t: 1, f: [0, null], k: [], i: -1 }), {
+			newest: 1,
+			floor: [0, null],
+			idsAboveFloor: [],
+			tie: -1,
 		});
 		for (const bad of [
 			null,
@@ -101,8 +102,20 @@ describe('cursor: ordering and floors', () => {
 			{ t: 1, f: [0], k: [] },
 			{ t: 1, f: [0, null], k: [1] },
 		]) {
-			assert.equal(readCursor(bad), undefined);
+			assert.equal(decodeAlertCursor(bad), undefined);
 		}
+		// Every key, as stored since version 3, reads back and is stored again the same.
+		const stored = { t: 9, f: [8, '4'], k: ['5', '6'], i: 0, o: 'd', x: 12, n: 400 };
+		assert.deepEqual(decodeAlertCursor(stored), {
+			newest: 9,
+			floor: [8, '4'],
+			idsAboveFloor: ['5', '6'],
+			tie: 0,
+			listOrder: 'd',
+			floorIndex: 12,
+			listLength: 400,
+		});
+		assert.deepEqual(encodeAlertCursor(decodeAlertCursor(stored)!), stored);
 	});
 });
 
@@ -113,7 +126,7 @@ describe('cursor: advance', () => {
 			covers: 'newest-only',
 		});
 		assert.deepEqual(fresh, []);
-		assert.equal(cursor.t, 105);
+		assert.equal(cursor.newest, 105);
 		assert.equal(advance(cursor, [ev(1, 100), ev(2, 105)], opts).fresh.length, 0);
 		assert.deepEqual(advance(cursor, [ev(1, 100), ev(2, 105), ev(3, 105)], opts).fresh, [
 			ev(3, 105),
@@ -135,7 +148,7 @@ describe('cursor: advance', () => {
 		const burst = Array.from({ length: 600 }, (_, n) => ev(n + 1, 500));
 		const { fresh, cursor } = advance(cursorAt(400), burst, opts);
 		assert.equal(fresh.length, 600);
-		assert.equal(cursor.k.length, ALERT_ID_CAP);
+		assert.equal(cursor.idsAboveFloor.length, ALERT_ID_CAP);
 		assert.deepEqual(advance(cursor, [...burst, ev(601, 500)], opts).fresh, [ev(601, 500)]);
 	});
 	it('a read that stopped at a key: the floor never passes it, and the ids above it stay', () => {
@@ -147,8 +160,14 @@ describe('cursor: advance', () => {
 			covers: { at: 250, id: '5' },
 		});
 		assert.deepEqual(partial.fresh, [ev(5, 250)]);
-		assert.ok(partial.cursor.k.includes('2'), 'alert 2 (above where the read stopped) stays known');
-		assert.ok(!isCovered(ev(6, 260), partial.cursor.f), 'nothing above the stop counts as seen');
+		assert.ok(
+			partial.cursor.idsAboveFloor.includes('2'),
+			'alert 2 (above where the read stopped) stays known',
+		);
+		assert.ok(
+			!isCovered(ev(6, 260), partial.cursor.floor),
+			'nothing above the stop counts as seen',
+		);
 		cursor = partial.cursor;
 		assert.deepEqual(advance(cursor, [ev(2, 300), ev(6, 260)], { ...opts, lookback: 0 }).fresh, [
 			ev(6, 260),
@@ -212,22 +231,24 @@ describe('poll budget', () => {
 
 /** Containers known by name (no project_id), with their update times (null: never updated). */
 const containers = (entries: Record<string, number | null>): Container[] =>
-	Object.entries(entries).map(([name, u]) =>
-		u === null ? { key: nameKey(name), name } : { key: nameKey(name), name, u },
+	Object.entries(entries).map(([name, updatedAt]) =>
+		updatedAt === null ? { key: nameKey(name), name } : { key: nameKey(name), name, updatedAt },
 	);
 
 /** A state of containers known by name. */
 const stateOf = (
-	s: number,
+	newestUpdate: number,
 	entries: Record<string, Omit<ContainerState, 'name'>>,
 ): KeywordState => ({
-	s,
-	p: new Map(Object.entries(entries).map(([name, entry]) => [nameKey(name), { name, ...entry }])),
+	newestUpdate,
+	containers: new Map(
+		Object.entries(entries).map(([name, entry]) => [nameKey(name), { name, ...entry }]),
+	),
 });
 
 /** The containers of a state by name, for comparisons. */
 const byName = (state: KeywordState): Record<string, Omit<ContainerState, 'name'>> =>
-	Object.fromEntries([...state.p.values()].map(({ name, ...entry }) => [name, entry]));
+	Object.fromEntries([...state.containers.values()].map(({ name, ...entry }) => [name, entry]));
 
 describe("budget: the time to shape what is in hand, n8n's timeout behind its budget", () => {
 	it('the time left for requests shrinks with the items read and not yet shaped', () => {
@@ -275,12 +296,19 @@ describe('Keyword Updated: windows', () => {
 			5_000,
 		);
 		assert.deepEqual(plan.jobs, []);
-		assert.equal(plan.next.s, 2_000);
-		assert.deepEqual(byName(plan.next), { A: { w: 1_000 }, B: { w: 2_000 } });
+		assert.equal(plan.next.newestUpdate, 2_000);
+		assert.deepEqual(byName(plan.next), {
+			A: { reportedUpTo: 1_000 },
+			B: { reportedUpTo: 2_000 },
+		});
 	});
 
 	it('reads only in-scope containers whose update moved, with the window up to that update', () => {
-		const state = stateOf(2_000, { A: { w: 1_000 }, B: { w: 2_000 }, 'A[sub]G': { w: 1_500 } });
+		const state = stateOf(2_000, {
+			A: { reportedUpTo: 1_000 },
+			B: { reportedUpTo: 2_000 },
+			'A[sub]G': { reportedUpTo: 1_500 },
+		});
 		const plan = planKeywordPoll(
 			state,
 			containers({ A: 3_000, B: 2_000, 'A[sub]G': 3_100, Z: 3_200 }),
@@ -288,57 +316,63 @@ describe('Keyword Updated: windows', () => {
 			9_000,
 		);
 		assert.deepEqual(
-			plan.jobs.map((job) => [job.name, job.w, job.read.h]),
+			plan.jobs.map((job) => [job.name, job.reportedUpTo, job.read.windowEnd]),
 			[['A', 1_000, 3_000]],
 		);
 		assert.deepEqual(byName(plan.next), {}, 'out-of-scope containers are not tracked');
-		assert.equal(plan.next.s, 3_200);
+		assert.equal(plan.next.newestUpdate, 3_200);
 	});
 
 	it('a container seen for the first time is done up to the newest update seen before', () => {
 		const plan = planKeywordPoll(stateOf(2_000, {}), containers({ New: 2_500 }), ALL, 9_000);
 		assert.deepEqual(
-			plan.jobs.map((job) => [job.name, job.w, job.read.h]),
+			plan.jobs.map((job) => [job.name, job.reportedUpTo, job.read.windowEnd]),
 			[['New', 2_000, 2_500]],
 		);
 	});
 
 	it("an update in the API's last two seconds: its second is held back once, then read", () => {
-		const state = stateOf(1_000, { A: { w: 1_000 } });
+		const state = stateOf(1_000, { A: { reportedUpTo: 1_000 } });
 		const serverNow = 2_000 + SETTLE_SECONDS - 1;
 		const plan = planKeywordPoll(state, containers({ A: 2_000 }), ALL, serverNow);
 		assert.deepEqual(
-			plan.jobs.map((job) => [job.w, job.read.h, job.q]),
+			plan.jobs.map((job) => [job.reportedUpTo, job.read.windowEnd, job.heldBackUpdate]),
 			[[1_000, 1_999, 2_000]],
 		);
 		settleJob(plan.next, plan.jobs[0], { kind: 'done' });
-		assert.deepEqual(byName(plan.next).A, { w: 1_999, q: 2_000 });
+		assert.deepEqual(byName(plan.next).A, { reportedUpTo: 1_999, heldBackUpdate: 2_000 });
 		// Next poll: the same update, even if the API's clock still looks close: its second is read now.
 		const again = planKeywordPoll(plan.next, containers({ A: 2_000 }), ALL, serverNow);
 		assert.deepEqual(
-			again.jobs.map((job) => [job.w, job.read.h]),
+			again.jobs.map((job) => [job.reportedUpTo, job.read.windowEnd]),
 			[[1_999, 2_000]],
 		);
 	});
 
 	it('a read in progress goes on while groups/active is asked; the plan then leaves it to the read', () => {
 		const state = stateOf(5_000, {
-			A: { w: 1_000, r: { h: 4_000, e: '77', x: 500, n: 900 } },
-			B: { w: 5_000 },
+			A: {
+				reportedUpTo: 1_000,
+				read: { windowEnd: 4_000, lastId: '77', lastIndex: 500, listLength: 900 },
+			},
+			B: { reportedUpTo: 5_000 },
 		});
 		const started = readsInProgress(state);
 		assert.deepEqual(
-			started.map((job) => [job.name, job.w, job.read.e]),
+			started.map((job) => [job.name, job.reportedUpTo, job.read.lastId]),
 			[['A', 1_000, '77']],
 		);
 		const plan = planKeywordPoll(state, containers({ A: 6_000, B: 5_000 }), ALL, 9_000, started);
 		assert.deepEqual(plan.jobs, [], 'A is being read already');
-		assert.deepEqual(byName(plan.next), { B: { w: 5_000 } });
+		assert.deepEqual(byName(plan.next), { B: { reportedUpTo: 5_000 } });
 		settleJob(plan.next, started[0], { kind: 'done' });
-		assert.deepEqual(byName(plan.next), { B: { w: 5_000 }, A: { w: 4_000 } });
+		assert.deepEqual(byName(plan.next), {
+			B: { reportedUpTo: 5_000 },
+			A: { reportedUpTo: 4_000 },
+		});
 	});
 
-	it('window events: crawled after w and at or before h', () => {
+	it('window events: crawled after reportedUpTo and at or before windowEnd', () => {
 		const records = [10, 20, 30, null].map((crawled, n) => ({
 			id: String(n),
 			attributes: { crawled_at: crawled },
@@ -362,30 +396,43 @@ describe('Keyword Updated: windows', () => {
 			],
 		});
 		assert.equal(container.count, 42);
-		const read = readKeywordState({
+		const read = decodeKeywordState({
 			s: 1,
 			p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } }, B: { w: 'x' } },
 		});
 		assert.deepEqual(read && byName(read), {
-			A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } },
+			A: {
+				reportedUpTo: 1,
+				heldBackUpdate: 2,
+				read: { windowEnd: 3, lastIndex: -1, listLength: 0, lastId: '5', idOrder: 'd' },
+			},
 		});
-		assert.equal(readKeywordState({ t: 1, p: {} }), undefined);
+		assert.equal(decodeKeywordState({ t: 1, p: {} }), undefined);
 		// Stored as a list, read back the same.
-		const state = stateOf(7, { A: { w: 1, f: { s: '500', n: 2 } }, ['__proto__']: { w: 3 } });
-		assert.deepEqual(
-			readKeywordState(JSON.parse(JSON.stringify(storedKeywordState(state)))),
-			state,
-		);
+		const state = stateOf(7, {
+			A: { reportedUpTo: 1, failure: { status: '500', polls: 2 } },
+			['__proto__']: { reportedUpTo: 3 },
+		});
+		const stored = encodeKeywordState(state);
+		assert.deepEqual(JSON.parse(JSON.stringify(stored)), {
+			s: 7,
+			p: [
+				{ k: 'name:A', n: 'A', w: 1, f: { s: '500', n: 2 } },
+				{ k: 'name:__proto__', n: '__proto__', w: 3 },
+			],
+		});
+		assert.deepEqual(decodeKeywordState(JSON.parse(JSON.stringify(stored))), state);
 	});
 });
 
 describe('stored state and the activation baseline', () => {
 	it('reads its own event only; version 1 states are carried over', () => {
 		const alert = storedState('newAlert', cursorAt(5));
+		assert.deepEqual(alert, { v: 3, e: 'newAlert', c: { t: 5, f: [5, null], k: [] } });
 		assert.deepEqual(readEventState('newAlert', alert as never)?.state, cursorAt(5));
 		assert.equal(readEventState('keywordUpdated', alert as never), undefined);
 		assert.deepEqual(
-			readEventState('newAlert', { v: 1, e: 'newAlert', c: cursorAt(7) })?.state,
+			readEventState('newAlert', { v: 1, e: 'newAlert', c: encodeAlertCursor(cursorAt(7)) })?.state,
 			cursorAt(7),
 		);
 		const v1 = {
@@ -397,9 +444,12 @@ describe('stored state and the activation baseline', () => {
 			},
 		};
 		const carried = readEventState('keywordUpdated', v1)?.state as KeywordState;
-		assert.equal(carried.s, 900);
-		assert.deepEqual(byName(carried), { A: { w: 850 }, B: { w: 700 } });
-		assert.equal(readEventState('newAlert', { v: 4, e: 'newAlert', c: cursorAt(1) }), undefined);
+		assert.equal(carried.newestUpdate, 900);
+		assert.deepEqual(byName(carried), { A: { reportedUpTo: 850 }, B: { reportedUpTo: 700 } });
+		assert.equal(
+			readEventState('newAlert', { v: 4, e: 'newAlert', c: encodeAlertCursor(cursorAt(1)) }),
+			undefined,
+		);
 	});
 
 	it('a baseline is found by node and event, until the node writes its own state', () => {

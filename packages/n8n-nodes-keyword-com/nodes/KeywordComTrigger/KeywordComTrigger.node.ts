@@ -20,7 +20,7 @@ import { getTags } from '../shared/tagOptions';
 import { createApi } from './fetch';
 import { filterFields, readFilters } from './filterFields';
 import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from './logic/budget';
-import type { WindowCursor } from './logic/cursor';
+import type { AlertCursor } from './logic/cursor';
 import type { KeywordState } from './logic/keywords';
 import { parseScope } from './logic/scope';
 import {
@@ -36,7 +36,6 @@ import {
 	ListFailure,
 	pollKeywordUpdates,
 	pollNewAlerts,
-	readAlertCursor,
 	sampleAlerts,
 	sampleKeywordUpdates,
 	type PollOutcome,
@@ -226,12 +225,7 @@ export class KeywordComTrigger implements INodeType {
 
 			const outcome: PollOutcome<EventState> =
 				event === 'newAlert'
-					? await pollNewAlerts(
-							api,
-							readAlertCursor(stored?.state as WindowCursor | undefined, stored?.raw),
-							settings,
-							limits,
-						)
+					? await pollNewAlerts(api, stored?.state as AlertCursor | undefined, settings, limits)
 					: await pollKeywordUpdates(
 							api,
 							stored?.state as KeywordState | undefined,
@@ -290,8 +284,8 @@ async function testRun(
 	else {
 		// Lists the trigger's polls found failing are tried too: a persistent failure shows here.
 		const state = readEventState(event, nodeData)?.state as KeywordState | undefined;
-		const parked = [...(state?.p.values() ?? [])]
-			.filter((entry) => entry.f !== undefined)
+		const parked = [...(state?.containers.values() ?? [])]
+			.filter((entry) => entry.failure !== undefined)
 			.map((entry) => entry.name);
 		sample = await sampleKeywordUpdates(api, settings, parked);
 	}

@@ -4,9 +4,9 @@
  * - **Identity.** A project or group is known by its `project_id` ("unique id of the project or group"), which a
  *   rename keeps: a renamed project goes on where it stood, under its new name. Without an id (or with one that two
  *   records share) it is known by its name.
- * - **When its ranks last moved** (`u`): `keywords_last_updated_at`; where that is null, the record's own `crawled_at`
- *   (groups carry one); for a group with neither, its project's (a crawl of a group moves its project's time too).
- *   Times without an offset are UTC (shared/time.ts).
+ * - **When its ranks last moved** (`updatedAt`): `keywords_last_updated_at`; where that is null, the record's own
+ *   `crawled_at` (groups carry one); for a group with neither, its project's (a crawl of a group moves its project's
+ *   time too). Times without an offset are UTC (shared/time.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -19,7 +19,7 @@ export interface Container {
 	/** Its name as the API gives it now (a group's is `<project>[sub]<group>`). */
 	name: string;
 	/** Unix seconds its keywords' ranks last moved; undefined when never (or unknown). */
-	u?: number;
+	updatedAt?: number;
 	/** Its keywords, all statuses (`keywords_count`), when given: how long its list is believed to be. */
 	count?: number;
 }
@@ -65,7 +65,8 @@ export function toContainers(body: unknown): Container[] {
 		const container: Container & { id?: string } = {
 			key: nameKey(name),
 			name,
-			u: apiTimeSeconds(attributes.keywords_last_updated_at) ?? unixSeconds(attributes.crawled_at),
+			updatedAt:
+				apiTimeSeconds(attributes.keywords_last_updated_at) ?? unixSeconds(attributes.crawled_at),
 			id: idOf(attributes),
 		};
 		const count = keywordCount(attributes.keywords_count);
@@ -78,9 +79,9 @@ export function toContainers(body: unknown): Container[] {
 	const byName = new Map(found.map((container) => [container.name, container]));
 	return found.map(({ id, ...container }) => {
 		if (id !== undefined && uses.get(id) === 1) container.key = `id:${id}`;
-		if (container.u === undefined && isGroupName(container.name))
-			container.u = byName.get(splitName(container.name).project)?.u;
-		if (container.u === undefined) delete container.u;
+		if (container.updatedAt === undefined && isGroupName(container.name))
+			container.updatedAt = byName.get(splitName(container.name).project)?.updatedAt;
+		if (container.updatedAt === undefined) delete container.updatedAt;
 		return container;
 	});
 }

@@ -1,36 +1,60 @@
 /**
- * New Alert's de-duplication cursor. Pure functions, no I/O.
+ * New Alert's cursor: which alerts have been emitted, and where that is in the alert list. Pure, no I/O; how it is
+ * stored is in state.ts.
  *
  * Every alert has a key `(at, id)`: `at` its created_at (Unix seconds), `id` its id. Keys are ordered by `at`, then
  * by id (numerically when both are digits) in the **tie order** the API uses for alerts of the same second: ascending
- * unless the list showed otherwise (`i: -1`), or **mixed** (`i: 0`) when the list serves alerts of one second in no
- * id order at all. With mixed ties, keys of one second are equal (a "run"): a floor then always covers whole seconds.
+ * unless the list showed otherwise (`tie: -1`), or **mixed** (`tie: 0`) when the list serves alerts of one second in
+ * no id order at all. With mixed ties, keys of one second are equal (a "run"): a floor then always covers whole
+ * seconds.
  *
  * A cursor remembers what has been emitted as:
  * - a **floor** `[at, id]`: every key at or below it counts as emitted; `id` null stands for "every id at `at`";
- * - **k**: the ids emitted above the floor (alerts sharing the newest second, and those inside the look-back window,
- *   so that a late alert stamped in the same second or a little earlier is still caught);
- * - **t**: the newest `at` emitted, from which the next floor is derived (`t - lookback - 1`).
+ * - **idsAboveFloor**: the ids emitted above the floor (alerts sharing the newest second, and those inside the
+ *   look-back window, so that a late alert stamped in the same second or a little earlier is still caught);
+ * - **newest**: the newest `at` emitted, from which the next floor is derived (`newest - lookback - 1`).
  * When more than `cap` ids would be kept, only the `cap` newest are, and the floor rises to the newest key dropped:
  * the state never grows past `cap` ids, whatever the history.
+ *
+ * It also remembers the list's order and the floor's estimated place in the list (AlertCursor), so that the next poll
+ * asks for the right page first.
  */
 import { compareIds } from '../../shared/listOrder';
+import { ALERT_PAGE_SIZE } from './alerts';
 
+/** `[at, id]`: every key at or below it has been seen; `id` null covers all of second `at`. */
 export type Floor = [number, string | null];
 
 /** The order of alerts sharing one second: 1 = ids ascending with time, -1 = descending, 0 = mixed (no id order). */
 export type TieOrder = 1 | -1 | 0;
 
+/** What has been emitted (see the top of this file). */
 export interface WindowCursor {
 	/** Newest event time seen (Unix seconds). */
-	t: number;
+	newest: number;
 	/** Every key at or below this one has been seen. */
-	f: Floor;
+	floor: Floor;
 	/** Ids seen above the floor. */
-	k: string[];
+	idsAboveFloor: string[];
 	/** Tie order, when the list showed it is descending (-1) or mixed (0); absent: ascending. */
-	i?: -1 | 0;
+	tie?: -1 | 0;
 }
+
+/** Alert list order kept in the cursor: 'a' oldest first, 'd' newest first, 'u' neither. */
+export type AlertOrder = 'a' | 'd' | 'u';
+
+/** The cursor a poll keeps: what has been emitted, plus where its floor was last seen in the list. */
+export interface AlertCursor extends WindowCursor {
+	/** The list's order. */
+	listOrder?: AlertOrder;
+	/** Estimated list index of the last alert at or below the floor (reading from the floor). */
+	floorIndex?: number;
+	/** The list's length when `floorIndex` was estimated. */
+	listLength?: number;
+}
+
+/** Where the floor is in the list: AlertCursor.floorIndex and listLength. */
+export type FloorPosition = Required<Pick<AlertCursor, 'floorIndex' | 'listLength'>>;
 
 export interface Stamped {
 	id: string;
@@ -80,7 +104,7 @@ function minFloor(a: Floor, b: Floor, tie: TieOrder): Floor {
 }
 
 export function tieOf(cursor: WindowCursor | undefined): TieOrder {
-	return cursor?.i === -1 || cursor?.i === 0 ? cursor.i : 1;
+	return cursor?.tie === -1 || cursor?.tie === 0 ? cursor.tie : 1;
 }
 
 /** A floor that covers whole seconds (with mixed ties an id inside a second means nothing): `[at, null]`. */
@@ -94,12 +118,12 @@ export function isSeen(
 	cursor: WindowCursor,
 	seenIds: ReadonlySet<string>,
 ): boolean {
-	return isCovered(record, cursor.f, tieOf(cursor)) || seenIds.has(record.id);
+	return isCovered(record, cursor.floor, tieOf(cursor)) || seenIds.has(record.id);
 }
 
 /** A cursor that has seen everything up to and including `at` (and nothing after). */
 export function cursorAt(at: number): WindowCursor {
-	return { t: at, f: [at, null], k: [] };
+	return { newest: at, floor: [at, null], idsAboveFloor: [] };
 }
 
 /** Drops duplicates (same id; the last copy read wins) and sorts oldest first (mixed ties: by id within a second). */
@@ -110,7 +134,7 @@ export function uniqueAscending<T extends Stamped>(records: readonly T[], tie: T
 }
 
 export interface AdvanceOptions {
-	/** Seconds before `t` within which a late event is still caught (its id is remembered meanwhile). */
+	/** Seconds before `newest` within which a late event is still caught (its id is remembered meanwhile). */
 	lookback: number;
 	/** Most ids the cursor keeps. */
 	cap: number;
@@ -142,21 +166,21 @@ export function advance<T extends Stamped>(
 	const tie = options.tie ?? tieOf(cursor);
 	const mixed = tie === 0;
 	const all = uniqueAscending(records, tie);
-	const seenIds = new Set(cursor?.k ?? []);
-	let floor: Floor = cursor?.f ?? [Number.MIN_SAFE_INTEGER, null];
+	const seenIds = new Set(cursor?.idsAboveFloor ?? []);
+	let floor: Floor = cursor?.floor ?? [Number.MIN_SAFE_INTEGER, null];
 	// An id-level floor left from before the list showed mixed ties covers its whole second (isCovered reads it so).
 	if (mixed) floor = wholeSeconds(floor);
 	const above = all.filter((record) => !isCovered(record, floor, tie));
 	const fresh = cursor ? above.filter((record) => !seenIds.has(record.id)) : [];
 
-	let t = cursor?.t ?? Number.MIN_SAFE_INTEGER;
-	for (const record of all) if (record.at > t) t = record.at;
-	if (t === Number.MIN_SAFE_INTEGER) t = 0;
+	let newest = cursor?.newest ?? Number.MIN_SAFE_INTEGER;
+	for (const record of all) if (record.at > newest) newest = record.at;
+	if (newest === Number.MIN_SAFE_INTEGER) newest = 0;
 
 	// Nothing below the oldest alert read is known when only the newest were read: everything there counts as seen.
 	if (options.covers === 'newest-only' && all.length > 0)
 		floor = maxFloor(floor, mixed ? [all[0].at, null] : [all[0].at, all[0].id], tie);
-	floor = maxFloor(floor, [t - Math.max(0, options.lookback) - 1, null], tie);
+	floor = maxFloor(floor, [newest - Math.max(0, options.lookback) - 1, null], tie);
 	// A read that stopped at a key knows nothing above it: the floor may not rise past that key. With mixed ties the
 	// stop's own second may hold alerts not read yet: only the seconds before it are known.
 	let stoppedAt: Floor | undefined;
@@ -186,27 +210,77 @@ export function advance<T extends Stamped>(
 			// that second again. So the floor covers whole seconds only, and only those over before this poll began
 			// (before the newest one the last poll saw), nor past where a stopped read was sure. Those seconds keep all
 			// their ids, even past the cap (bounded by the alerts of one poll's time).
-			const before = cursor ? cursor.t - 1 : t - 1;
+			const before = cursor ? cursor.newest - 1 : newest - 1;
 			floor = maxFloor(floor, [Math.min(firstDropped.at, before), null], tie);
 			if (stoppedAt) floor = minFloor(floor, stoppedAt, tie);
 			keep = keep.filter((record) => !isCovered(record, floor, tie));
 		}
 	}
-	const next: WindowCursor = { t, f: floor, k: [...unreached, ...keep.map((record) => record.id)] };
-	if (tie !== 1) next.i = tie;
+	const next: WindowCursor = {
+		newest,
+		floor,
+		idsAboveFloor: [...unreached, ...keep.map((record) => record.id)],
+	};
+	if (tie !== 1) next.tie = tie;
 	return { fresh, cursor: next };
 }
 
-/** Reads a cursor back from static data; anything malformed counts as no cursor. */
-export function readCursor(value: unknown): WindowCursor | undefined {
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const { t, f, k, i } = value as Record<string, unknown>;
-	if (typeof t !== 'number' || !Number.isFinite(t)) return undefined;
-	if (!Array.isArray(f) || f.length !== 2 || typeof f[0] !== 'number' || !Number.isFinite(f[0]))
-		return undefined;
-	if (f[1] !== null && typeof f[1] !== 'string') return undefined;
-	if (!Array.isArray(k) || !k.every((id) => typeof id === 'string')) return undefined;
-	const cursor: WindowCursor = { t, f: [f[0], f[1]], k: [...k] };
-	if (i === -1 || i === 0) cursor.i = i;
-	return cursor;
+/**
+ * Where a read from the floor starts: the floor's last estimated place while the list keeps its order (a good first
+ * guess), else a page in (newest first) or the end (oldest first); and the list's length then.
+ */
+export function floorStart(
+	cursor: AlertCursor,
+	order: 'a' | 'd',
+	knownTotal?: number,
+): { edge: Boundary; index: number; total: number } {
+	const kept = cursor.listOrder === order;
+	const floorIndex = kept ? cursor.floorIndex : undefined;
+	const listLength = kept ? cursor.listLength : knownTotal;
+	const total = knownTotal ?? listLength ?? 0;
+	const index = floorIndex ?? (order === 'd' ? ALERT_PAGE_SIZE : Math.max(0, total - 1));
+	return { edge: floorKey(cursor.floor), index, total: listLength ?? total };
+}
+
+function countAbove(events: readonly Stamped[], cursor: WindowCursor): number {
+	const tie = tieOf(cursor);
+	return events.filter((event) => !isCovered(event, cursor.floor, tie)).length;
+}
+
+/**
+ * A first poll's floor position, from the newest alerts it read (newest first: page 1; oldest first: the last page)
+ * and the list's length. None for a list in no order.
+ */
+export function newestFloorPosition(
+	order: AlertOrder,
+	newest: readonly Stamped[],
+	cursor: WindowCursor,
+	total: number,
+): FloorPosition | undefined {
+	const above = countAbove(newest, cursor);
+	if (order === 'd') return { floorIndex: above, listLength: total };
+	if (order === 'a') return { floorIndex: total - 1 - above, listLength: total };
+	return undefined;
+}
+
+/**
+ * Where the new floor is likely to be in the list, for the next poll's first request: where the read ended (`end`),
+ * moved back over the alerts read above the new floor. A read that used no position keeps the last estimate while
+ * the order holds.
+ */
+export function nextFloorPosition(
+	previous: AlertCursor,
+	next: WindowCursor,
+	order: AlertOrder,
+	read: readonly Stamped[],
+	end: { index: number; total: number } | undefined,
+): FloorPosition | undefined {
+	if (!end)
+		return previous.listOrder === order && previous.floorIndex !== undefined
+			? { floorIndex: previous.floorIndex, listLength: previous.listLength ?? 0 }
+			: undefined;
+	const above = countAbove(read, next);
+	const backward = order === 'd';
+	const index = end.index + (backward ? above : -above);
+	return { floorIndex: Math.max(backward ? 0 : -1, index), listLength: end.total };
 }

@@ -62,7 +62,7 @@ export function keywordItem(
 }
 
 /**
- * Version 2 (the Output choice): Simplified is the action node's keyword (keyword.ts of output) with the update's
+ * Version 2 (the Output choice): Simplified is the action node's keyword (shared/output.ts) with the update's
  * previous rank and change in place of the best rank and search volume; Raw is the record plus the update's ranks;
  * Selected Fields picks from both.
  */

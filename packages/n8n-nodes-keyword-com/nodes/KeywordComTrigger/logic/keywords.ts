@@ -1,16 +1,17 @@
 /**
- * Keyword Updated: the state and what a poll reads. Pure.
+ * Keyword Updated: the state and what a poll reads. Pure; how the state is stored is in state.ts.
  *
  * An event is a keyword whose `crawled_at` moved. Each poll reads `groups/active` (#1): a project's or group's update
  * time (containers.ts) tells whether any of its keywords was crawled since it was last looked at, and only those
  * keyword lists (#13) are read.
  *
- * Time windows make it exactly once without remembering keyword ids. Per project or group the state keeps `w`: its
- * keywords crawled up to that time have been reported. When its update time (U) has moved past `w`, its list is read
- * and the keywords crawled in the window `(w, h]` are reported, `h` = U fixed when the read began; a keyword crawled
- * later belongs to the next window, which the next move of U opens. Both ends come from the API's own stamps (U and
- * crawled_at), never from this machine's clock. Only U's own second is held back once, when the API's clock (its Date
- * header) says it is not over yet: keywords may still be stamped with it.
+ * Time windows make it exactly once without remembering keyword ids. Per project or group the state keeps
+ * `reportedUpTo`: its keywords crawled up to that time have been reported. When its update time (U) has moved past
+ * it, its list is read and the keywords crawled in the window `(reportedUpTo, windowEnd]` are reported, `windowEnd` =
+ * U fixed when the read began; a keyword crawled later belongs to the next window, which the next move of U opens.
+ * Both ends come from the API's own stamps (U and crawled_at), never from this machine's clock. Only U's own second is
+ * held back once (`heldBackUpdate`), when the API's clock (its Date header) says it is not over yet: keywords may
+ * still be stamped with it.
  *
  * Each project and group stands alone: its window, its read in progress (a read too long for one poll goes on at the
  * next from the last keyword it read, by id, not by page) and its failures. One whose list fails is **parked** with
@@ -18,13 +19,9 @@
  * left `groups/active` (archived or deleted) finishes a read in progress if its list still answers, and is forgotten
  * when its list is gone (404/410).
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import { inScope, type Scope } from '../../shared/groupName';
 import { nameKey, type Container } from './containers';
-import { compareIds } from './cursor';
-import { crawledAt } from './keywordItem';
-import { readRankingUrls, storedRankingUrls, type RankingUrlMemory } from './rankingUrls';
+import type { RankingUrlMemory } from './rankingUrls';
 
 export const KEYWORD_PAGE_SIZE = 250;
 
@@ -43,69 +40,64 @@ export const DEPARTED_FAILURES = 10;
 /** A read of one container's keyword list that goes on over several polls. */
 export interface ListRead {
 	/** The window's end: keywords crawled after it wait for the next read. */
-	h: number;
+	windowEnd: number;
 	/** Id of the last keyword read (the read goes on after it); absent before the first page. */
-	e?: string;
-	/** Estimated list index of `e` (-1 before the first page; the last index read, read page by page). */
-	x: number;
-	/** The list's length when `x` was estimated. */
-	n: number;
+	lastId?: string;
+	/** Estimated list index of `lastId` (-1 before the first page; the last index read, read page by page). */
+	lastIndex: number;
+	/** The list's length when `lastIndex` was estimated. */
+	listLength: number;
 	/** The list is ordered by id descending (absent: ascending; '?' : not by id, read page by page). */
-	o?: 'd' | '?';
+	idOrder?: 'd' | '?';
 	/** Read page by page: the page size the API serves (when it serves fewer than asked). */
-	z?: number;
+	pageSize?: number;
 	/** Read page by page: the ids of the last records read (the next page is read on from them). */
-	a?: string[];
+	anchors?: string[];
 }
 
 /** A project or group whose list failed at the last polls (it is parked). */
 export interface Failure {
 	/** HTTP status of the last failure; null when there was no answer. */
-	s: string | null;
+	status: string | null;
 	/** Polls in a row it has failed. */
-	n: number;
+	polls: number;
 }
 
 export interface ContainerState {
 	/** Its name when last seen (lists are read by name). */
 	name: string;
 	/** Keywords crawled up to this time (Unix seconds) have been reported. */
-	w: number;
+	reportedUpTo: number;
 	/** An update time (Unix seconds) whose own second was held back once (the next read includes it). */
-	q?: number;
+	heldBackUpdate?: number;
 	/** A read in progress. */
-	r?: ListRead;
+	read?: ListRead;
 	/** Parked: its list failed at the last polls. */
-	f?: Failure;
+	failure?: Failure;
 }
 
 export interface KeywordState {
 	/** The newest update time seen (Unix seconds): a container seen for the first time is done up to it. */
-	s: number;
+	newestUpdate: number;
 	/** Every project and group in scope that has been updated, by key (containers.ts). */
-	p: Map<string, ContainerState>;
+	containers: Map<string, ContainerState>;
 	/** The history order, once the data has shown it (ranks.ts). */
-	o?: 'n' | 'o';
+	historyOrder?: 'n' | 'o';
 	/** Ranking URLs at each keyword's last update, while the filter Ranking URL Changed is on (rankingUrls.ts). */
-	u?: RankingUrlMemory;
+	rankingUrls?: RankingUrlMemory;
 }
 
-export interface KeywordEvent {
-	id: string;
-	at: number;
-	record: IDataObject;
-}
-
-/** A list read this poll: the container, its window `(w, read.h]` and where its read stands. */
+/** A list read this poll: the container, its window `(reportedUpTo, read.windowEnd]` and where its read stands. */
 export interface ListJob {
 	/** Where its state goes (containers.ts). */
 	key: string;
 	/** The name its list is read by. */
 	name: string;
-	w: number;
+	/** The window's start (ContainerState.reportedUpTo). */
+	reportedUpTo: number;
 	read: ListRead;
-	/** The update whose second this window holds back (ContainerState.q). */
-	q?: number;
+	/** The update whose second this window holds back (ContainerState.heldBackUpdate). */
+	heldBackUpdate?: number;
 	/** It failed at the last polls: tried once, after the others. */
 	parked?: Failure;
 	/** It is no longer in `groups/active`. */
@@ -132,85 +124,15 @@ export interface KeywordPlan {
 	next: KeywordState;
 }
 
-function finiteNumber(value: unknown): value is number {
-	return typeof value === 'number' && Number.isFinite(value);
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
-
-function readListRead(value: unknown): ListRead | undefined {
-	if (!isObject(value)) return undefined;
-	const { h, e, x, n, o, z, a } = value;
-	if (!finiteNumber(h) || !finiteNumber(x) || !finiteNumber(n)) return undefined;
-	if (e !== undefined && typeof e !== 'string') return undefined;
-	const read: ListRead = { h, x, n };
-	if (typeof e === 'string') read.e = e;
-	if (o === 'd' || o === '?') read.o = o;
-	if (finiteNumber(z) && z > 0) read.z = z;
-	if (Array.isArray(a) && a.length > 0 && a.every((id) => typeof id === 'string'))
-		read.a = (a as string[]).slice(-8);
-	return read;
-}
-
-function readEntry(name: unknown, raw: unknown): ContainerState | undefined {
-	if (typeof name !== 'string' || name === '' || !isObject(raw) || !finiteNumber(raw.w))
-		return undefined;
-	const entry: ContainerState = { name, w: raw.w };
-	if (finiteNumber(raw.q)) entry.q = raw.q;
-	const read = readListRead(raw.r);
-	if (read) entry.r = read;
-	const failure = raw.f;
-	if (
-		isObject(failure) &&
-		finiteNumber(failure.n) &&
-		(failure.s === null || typeof failure.s === 'string')
-	)
-		entry.f = { s: failure.s, n: failure.n };
-	return entry;
-}
-
-/**
- * The state as stored (static data is JSON): `{s, p: [{k, n, w, q?, r?, f?}, ...], o?}`, a list rather than an
- * object keyed by name, so that no project name is ever an object key (a project called `__proto__`). A stored state
- * of the earlier format (`p` an object keyed by name) reads as the same containers, known by their names.
- */
-export function readKeywordState(value: unknown): KeywordState | undefined {
-	if (!isObject(value) || !finiteNumber(value.s)) return undefined;
-	const containers = new Map<string, ContainerState>();
-	if (Array.isArray(value.p)) {
-		for (const raw of value.p) {
-			if (!isObject(raw) || typeof raw.k !== 'string') continue;
-			const entry = readEntry(raw.n, raw);
-			if (entry) containers.set(raw.k, entry);
-		}
-	} else if (isObject(value.p)) {
-		for (const name of Object.keys(value.p)) {
-			const entry = readEntry(name, value.p[name]);
-			if (entry) containers.set(nameKey(name), entry);
-		}
-	} else return undefined;
-	const state: KeywordState = { s: value.s, p: containers };
-	if (value.o === 'n' || value.o === 'o') state.o = value.o;
-	const urls = readRankingUrls(value.u);
-	if (urls) state.u = urls;
-	return state;
-}
-
-/** The state in its stored form (see readKeywordState). */
-export function storedKeywordState(state: KeywordState): IDataObject {
-	const p = [...state.p].map(([k, { name, ...rest }]) => ({ k, n: name, ...rest }));
-	const stored: IDataObject = { s: state.s, p: p as unknown as IDataObject[] };
-	if (state.o) stored.o = state.o;
-	if (state.u) stored.u = storedRankingUrls(state.u);
-	return stored;
-}
-
 function jobOf(key: string, entry: ContainerState): ListJob {
-	const job: ListJob = { key, name: entry.name, w: entry.w, read: entry.r as ListRead };
-	if (entry.q !== undefined) job.q = entry.q;
-	if (entry.f) job.parked = entry.f;
+	const job: ListJob = {
+		key,
+		name: entry.name,
+		reportedUpTo: entry.reportedUpTo,
+		read: entry.read as ListRead,
+	};
+	if (entry.heldBackUpdate !== undefined) job.heldBackUpdate = entry.heldBackUpdate;
+	if (entry.failure) job.parked = entry.failure;
 	return job;
 }
 
@@ -220,8 +142,8 @@ function jobOf(key: string, entry: ContainerState): ListJob {
  */
 export function readsInProgress(state: KeywordState | undefined): ListJob[] {
 	if (!state) return [];
-	return [...state.p]
-		.filter(([, entry]) => entry.r !== undefined && entry.f === undefined)
+	return [...state.containers]
+		.filter(([, entry]) => entry.read !== undefined && entry.failure === undefined)
 		.map(([key, entry]) => jobOf(key, entry));
 }
 
@@ -238,11 +160,12 @@ export function planKeywordPoll(
 	serverNow: number,
 	started: readonly ListJob[] = [],
 ): KeywordPlan {
-	let s = state?.s ?? 0;
-	for (const { u } of containers) if (u !== undefined) s = Math.max(s, u);
-	const next: KeywordState = { s, p: new Map() };
-	if (state?.o) next.o = state.o;
-	if (state?.u) next.u = state.u;
+	let newestUpdate = state?.newestUpdate ?? 0;
+	for (const { updatedAt } of containers)
+		if (updatedAt !== undefined) newestUpdate = Math.max(newestUpdate, updatedAt);
+	const next: KeywordState = { newestUpdate, containers: new Map() };
+	if (state?.historyOrder) next.historyOrder = state.historyOrder;
+	if (state?.rankingUrls) next.rankingUrls = state.rankingUrls;
 	const jobs: ListJob[] = [];
 	const parked: ListJob[] = [];
 	// Each stored entry goes with the container of the same key (or, known by name only, of the same name).
@@ -253,7 +176,7 @@ export function planKeywordPoll(
 	const claimed = new Set<string>();
 	const startedKeys = new Map(started.map((job) => [job.key, job]));
 
-	for (const [key, entry] of state?.p ?? []) {
+	for (const [key, entry] of state?.containers ?? []) {
 		const listed = listedFor(key, entry);
 		const job = startedKeys.get(key);
 		if (listed) claimed.add(listed.key);
@@ -270,28 +193,33 @@ export function planKeywordPoll(
 		if (!listed) {
 			// Archived or deleted: a read in progress goes on while its list answers (not when it was gone already);
 			// otherwise nothing is left to do.
-			const gone = entry.f?.s !== undefined && entry.f.s !== null && GONE.has(entry.f.s);
-			if (entry.r && !gone)
-				(entry.f ? parked : jobs).push({ ...jobOf(key, entry), departed: true });
+			const status = entry.failure?.status;
+			const gone = status !== undefined && status !== null && GONE.has(status);
+			if (entry.read && !gone)
+				(entry.failure ? parked : jobs).push({ ...jobOf(key, entry), departed: true });
 			continue;
 		}
 		const current: ContainerState = { ...entry, name: listed.name };
 		const planned = planContainer(listed, current, serverNow);
-		if (planned.job) (current.f ? parked : jobs).push(planned.job);
-		else next.p.set(listed.key, planned.entry);
+		if (planned.job) (current.failure ? parked : jobs).push(planned.job);
+		else next.containers.set(listed.key, planned.entry);
 	}
 
 	for (const container of containers) {
 		if (claimed.has(container.key) || !inScope(container.name, scope)) continue;
-		if (container.u === undefined) continue;
+		if (container.updatedAt === undefined) continue;
 		if (!state) {
-			next.p.set(container.key, { name: container.name, w: container.u });
+			next.containers.set(container.key, {
+				name: container.name,
+				reportedUpTo: container.updatedAt,
+			});
 			continue;
 		}
 		// Seen for the first time (new, restored or now in scope): done up to the newest update seen last time.
-		const planned = planContainer(container, { name: container.name, w: state.s }, serverNow);
+		const entry = { name: container.name, reportedUpTo: state.newestUpdate };
+		const planned = planContainer(container, entry, serverNow);
 		if (planned.job) jobs.push(planned.job);
-		else next.p.set(container.key, planned.entry);
+		else next.containers.set(container.key, planned.entry);
 	}
 	return { jobs: [...jobs, ...parked], next };
 }
@@ -302,16 +230,17 @@ function planContainer(
 	entry: ContainerState,
 	serverNow: number,
 ): { job?: ListJob; entry: ContainerState } {
-	const { key, u, count } = container;
-	if (entry.r) return { job: jobOf(key, entry), entry };
-	if (u === undefined || u <= entry.w) return { entry };
-	const recent = serverNow - SETTLE_SECONDS < u && entry.q !== u;
-	const h = recent ? u - 1 : u;
+	const { key, updatedAt, count } = container;
+	if (entry.read) return { job: jobOf(key, entry), entry };
+	if (updatedAt === undefined || updatedAt <= entry.reportedUpTo) return { entry };
+	const recent = serverNow - SETTLE_SECONDS < updatedAt && entry.heldBackUpdate !== updatedAt;
+	const windowEnd = recent ? updatedAt - 1 : updatedAt;
 	// Only the held-back second is new: it is read at the next poll.
-	if (h <= entry.w) return { entry: { ...entry, q: u } };
-	const job = jobOf(key, { ...entry, r: { h, x: -1, n: count ?? 0 } });
-	delete job.q;
-	if (recent) job.q = u;
+	if (windowEnd <= entry.reportedUpTo) return { entry: { ...entry, heldBackUpdate: updatedAt } };
+	const read: ListRead = { windowEnd, lastIndex: -1, listLength: count ?? 0 };
+	const job = jobOf(key, { ...entry, read });
+	delete job.heldBackUpdate;
+	if (recent) job.heldBackUpdate = updatedAt;
 	return { job, entry };
 }
 
@@ -325,68 +254,28 @@ export function nextWindow(
 	serverNow: number,
 ): ListJob | undefined {
 	// No second is held back "once" yet within one poll: the API's clock has not moved since groups/active answered.
-	return planContainer(container, { name: container.name, w: ended.read.h }, serverNow).job;
+	const entry = { name: container.name, reportedUpTo: ended.read.windowEnd };
+	return planContainer(container, entry, serverNow).job;
 }
 
 /** Records a job's outcome in the next state. */
 export function settleJob(next: KeywordState, job: ListJob, result: ListResult): void {
 	if (job.dropped || result.kind === 'gone') return;
-	const entry: ContainerState = { name: job.name, w: job.w };
+	const entry: ContainerState = { name: job.name, reportedUpTo: job.reportedUpTo };
 	if (result.kind === 'done') {
 		// A departed container's window is read: nothing more will come from it.
 		if (job.departed) return;
-		entry.w = job.read.h;
-	} else entry.r = result.read;
-	if (job.q !== undefined) entry.q = job.q;
+		entry.reportedUpTo = job.read.windowEnd;
+	} else entry.read = result.read;
+	if (job.heldBackUpdate !== undefined) entry.heldBackUpdate = job.heldBackUpdate;
 	if (result.kind === 'failed') {
-		entry.f = { s: result.status, n: (job.parked?.n ?? 0) + 1 };
-		if (job.departed && entry.f.n >= DEPARTED_FAILURES) return;
+		entry.failure = { status: result.status, polls: (job.parked?.polls ?? 0) + 1 };
+		if (job.departed && entry.failure.polls >= DEPARTED_FAILURES) return;
 	}
-	next.p.set(job.key, entry);
+	next.containers.set(job.key, entry);
 }
 
 /** Whether any read is in progress or parked (the next poll has more to do). */
 export function hasReadsInProgress(state: KeywordState | undefined): boolean {
-	return !!state && [...state.p.values()].some((entry) => entry.r !== undefined);
-}
-
-/** The keyword's id as text, or undefined. */
-export function keywordId(record: unknown): string | undefined {
-	if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
-	const id = (record as IDataObject).id;
-	return id === undefined || id === null || id === '' ? undefined : String(id);
-}
-
-/**
- * Keywords of a list crawled within the window `(w, h]`, as events. `elsewhere` names the other projects and groups
- * being read: a list that also holds their keywords (a project's list with its groups') leaves those to their own.
- */
-export function windowEvents(
-	records: Iterable<unknown>,
-	w: number,
-	h: number,
-	elsewhere?: ReadonlySet<string>,
-): KeywordEvent[] {
-	const events: KeywordEvent[] = [];
-	for (const raw of records) {
-		const id = keywordId(raw);
-		if (id === undefined) continue;
-		const record = raw as IDataObject;
-		const at = crawledAt(record);
-		if (at === undefined || at <= w || at > h) continue;
-		const category = ((record.attributes ?? {}) as IDataObject).category;
-		if (elsewhere && typeof category === 'string' && elsewhere.has(category)) continue;
-		events.push({ id, at, record });
-	}
-	return events;
-}
-
-/** Events oldest first (crawled_at, then id); a keyword read twice (two lists, or a shifted page) counts once. */
-export function uniqueOldestFirst(events: readonly KeywordEvent[]): KeywordEvent[] {
-	const byId = new Map<string, KeywordEvent>();
-	for (const event of events) {
-		const seen = byId.get(event.id);
-		if (!seen || event.at > seen.at) byId.set(event.id, event);
-	}
-	return [...byId.values()].sort((a, b) => a.at - b.at || compareIds(a.id, b.id));
+	return !!state && [...state.containers.values()].some((entry) => entry.read !== undefined);
 }

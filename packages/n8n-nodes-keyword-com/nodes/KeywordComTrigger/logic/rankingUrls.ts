@@ -5,8 +5,8 @@
  * A keyword record carries its current `rankingurl` only; the URL before an update is the one the keyword had at its
  * update before, which the trigger read then (a URL only changes with an update). So the trigger remembers, per
  * keyword id, a short hash of the ranking URL of every update it reads in scope while the filter is on: about 20
- * bytes a keyword in its stored state, at most MAX_REMEMBERED keywords (the longest unseen are forgotten first). A
- * keyword's first update after the filter was turned on cannot tell (it does not pass).
+ * bytes a keyword in its stored state (state.ts), at most MAX_REMEMBERED keywords (the longest unseen are forgotten
+ * first). A keyword's first update after the filter was turned on cannot tell (it does not pass).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -47,26 +47,6 @@ export function rememberRankingUrl(memory: RankingUrlMemory, id: string, url: un
 		const oldest = memory.keys().next().value;
 		if (oldest !== undefined) memory.delete(oldest);
 	}
-}
-
-/** Stored as `[[id, hash], …]` (ids are never object keys). */
-export function storedRankingUrls(memory: RankingUrlMemory): string[][] {
-	return [...memory];
-}
-
-export function readRankingUrls(value: unknown): RankingUrlMemory | undefined {
-	if (!Array.isArray(value)) return undefined;
-	const memory: RankingUrlMemory = new Map();
-	for (const entry of value as unknown[]) {
-		if (
-			Array.isArray(entry) &&
-			entry.length === 2 &&
-			typeof entry[0] === 'string' &&
-			typeof entry[1] === 'string'
-		)
-			memory.set(entry[0], entry[1]);
-	}
-	return memory;
 }
 
 /** The ranking URL of a keyword record (`attributes.rankingurl`). */

@@ -1,55 +1,75 @@
 /**
- * What the trigger stores between polls. Pure.
+ * What the trigger stores between polls: the only place its stored keys appear. Pure. The working state has full
+ * names (cursor.ts, keywords.ts); static data is JSON kept small, so it is stored with one-letter keys, encoded and
+ * decoded here. A value that does not read back counts as no state (anything malformed, another event, a newer
+ * version).
  *
- * - The node's static data: `{v: 3, e: <event>, c: <state of that event>}`.
- *   - New Alert: `c` is an AlertCursor (cursor.ts + poll/newAlert.ts):
- *     `{t, f: [at, id|null], k: [≤ 200 ids], i?, o?, x?, n?}`.
- *   - Keyword Updated: `c` is `{s, p: [{k, n, w, q?, r?, f?}, ...], o?, u?}` (keywords.ts): per project or group its
- *     key, name, window, held-back second, read in progress and failures; `u`, while the filter Ranking URL Changed is
- *     on, `[[keyword id, URL hash], ...]` (rankingUrls.ts).
- *   Versions 1 and 2 are read too (2 kept Keyword Updated's projects in an object keyed by name). State of another
- *   event (the user switched the event) or of an unknown version counts as none.
- * - The **activation baseline**, in the workflow's global static data under `keywordComTrigger` → node id: the state
- *   the first poll after activation recorded. n8n's durable scheduler runs the activation poll as a test poll and
- *   drops the node's static data it wrote; n8n's activation saves the workflow's global static data, though, so the
- *   first scheduled poll finds "now" there and reports everything after it. It is removed by the first poll that
- *   writes the node's own state (saved with it).
+ * Stored format, version 3 (STATE_VERSION); `?` marks a key that may be absent:
+ *
+ * | Key | Meaning |
+ * |---|---|
+ * | `v` | the format version: 3 (1 and 2 are still read) |
+ * | `e` | the event: `newAlert` or `keywordUpdated` |
+ * | `c` | the event's state, below |
+ * | `l?` | `[slowest request, page work]` (ms) the last poll measured (budget.ts Measured) |
+ * | **New Alert: `c`** | the AlertCursor (cursor.ts) |
+ * | `t` | newest: the newest created_at emitted (Unix seconds) |
+ * | `f` | floor: `[at, id or null]`, every alert at or below it was seen (`null`: all of that second) |
+ * | `k` | idsAboveFloor: ids seen (emitted or filtered out) above the floor, at most 200 |
+ * | `i?` | tie: -1 ids descending within a second, 0 mixed; absent: ascending |
+ * | `o?` | listOrder: `a` oldest first, `d` newest first, `u` neither |
+ * | `x?`, `n?` | floorIndex, listLength: the floor's estimated list index, and the list's length then (both or none) |
+ * | **Keyword Updated: `c`** | the KeywordState (keywords.ts) |
+ * | `s` | newestUpdate: the newest update time seen (Unix seconds) |
+ * | `p` | containers: a list (never an object keyed by name: a project may be called `__proto__`) of |
+ * | `p[].k`, `p[].n` | its key (containers.ts) and name |
+ * | `p[].w` | reportedUpTo: keywords crawled up to this time were reported |
+ * | `p[].q?` | heldBackUpdate: an update whose second was held back once |
+ * | `p[].r?` | read: a read in progress (ListRead), `{h, e?, x, n, o?, z?, a?}`: |
+ * | `r.h`, `r.e?` | windowEnd; lastId, the last keyword read |
+ * | `r.x`, `r.n` | lastIndex, its estimated list index (-1 before the first page); listLength then |
+ * | `r.o?` | idOrder: `d` ids descending, `?` not by id (read page by page); absent: ascending |
+ * | `r.z?`, `r.a?` | page by page: pageSize, the size the API serves; anchors, the ids of the last records read |
+ * | `p[].f?` | failure: `{s, n}`, its last HTTP status (or null) and the polls in a row it failed |
+ * | `o?` | historyOrder: `n` newest first, `o` oldest first |
+ * | `u?` | rankingUrls: `[[keyword id, URL hash], …]`, oldest first, while Ranking URL Changed is on |
+ *
+ * Earlier versions: 2 kept Keyword Updated's `p` as an object keyed by name (read as containers known by name); 1 kept
+ * per name `{u: keywords_last_updated_at, c?: a New Alert cursor over crawled_at}` (read as done up to its newest).
+ *
+ * The **activation baseline**, in the workflow's global static data under `keywordComTrigger` → node id, is a stored
+ * state as above: the one the first poll after activation recorded. n8n's durable scheduler runs the activation poll
+ * as a test poll and drops the node's static data it wrote; n8n's activation saves the workflow's global static data,
+ * though, so the first scheduled poll finds "now" there and reports everything after it. It is removed by the first
+ * poll that writes the node's own state (saved with it).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Measured } from './budget';
 import { nameKey } from './containers';
-import { readCursor, type WindowCursor } from './cursor';
-import {
-	readKeywordState,
-	storedKeywordState,
-	type ContainerState,
-	type KeywordState,
-} from './keywords';
+import type { AlertCursor, WindowCursor } from './cursor';
+import type { ContainerState, KeywordState, ListRead } from './keywords';
+import type { RankingUrlMemory } from './rankingUrls';
 import { apiTimeSeconds } from '../../shared/time';
 
 export const STATE_VERSION = 3;
 
 export type EventName = 'newAlert' | 'keywordUpdated';
 
-export type EventState = WindowCursor | KeywordState;
+export type EventState = AlertCursor | KeywordState;
 
+/** The node's static data (see the table above). */
 export interface StoredState {
 	v: typeof STATE_VERSION;
 	e: EventName;
 	c: IDataObject;
-	/**
-	 * What the last poll measured (ms): its slowest request and what a page cost once in. The next poll plans its
-	 * first requests with them.
-	 */
 	l?: [number, number];
 }
 
 /** A state read back from static data. */
 export interface FoundState {
 	state: EventState;
-	raw: unknown;
-	/** StoredState.l */
+	/** What the last poll measured: the next poll plans its first requests with it. */
 	measured?: Measured;
 }
 
@@ -60,21 +80,154 @@ function isObject(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
+function finiteNumber(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value);
+}
+
+function decodeWindowCursor(value: unknown): WindowCursor | undefined {
+	if (!isObject(value)) return undefined;
+	const { t, f, k, i } = value;
+	if (!finiteNumber(t)) return undefined;
+	if (!Array.isArray(f) || f.length !== 2 || !finiteNumber(f[0])) return undefined;
+	if (f[1] !== null && typeof f[1] !== 'string') return undefined;
+	if (!Array.isArray(k) || !k.every((id) => typeof id === 'string')) return undefined;
+	const cursor: WindowCursor = { newest: t, floor: [f[0], f[1]], idsAboveFloor: [...k] };
+	if (i === -1 || i === 0) cursor.tie = i;
+	return cursor;
+}
+
+/** New Alert's cursor from its stored form. */
+export function decodeAlertCursor(value: unknown): AlertCursor | undefined {
+	const cursor: AlertCursor | undefined = decodeWindowCursor(value);
+	if (!cursor) return undefined;
+	const { o, x, n } = value as IDataObject;
+	if (o === 'a' || o === 'd' || o === 'u') cursor.listOrder = o;
+	if (finiteNumber(x) && finiteNumber(n)) {
+		cursor.floorIndex = x;
+		cursor.listLength = n;
+	}
+	return cursor;
+}
+
+/** New Alert's cursor in its stored form. */
+export function encodeAlertCursor(cursor: AlertCursor): IDataObject {
+	const stored: IDataObject = { t: cursor.newest, f: [...cursor.floor], k: cursor.idsAboveFloor };
+	if (cursor.tie !== undefined) stored.i = cursor.tie;
+	if (cursor.listOrder !== undefined) stored.o = cursor.listOrder;
+	if (cursor.floorIndex !== undefined) stored.x = cursor.floorIndex;
+	if (cursor.listLength !== undefined) stored.n = cursor.listLength;
+	return stored;
+}
+
+function decodeListRead(value: unknown): ListRead | undefined {
+	if (!isObject(value)) return undefined;
+	const { h, e, x, n, o, z, a } = value;
+	if (!finiteNumber(h) || !finiteNumber(x) || !finiteNumber(n)) return undefined;
+	if (e !== undefined && typeof e !== 'string') return undefined;
+	const read: ListRead = { windowEnd: h, lastIndex: x, listLength: n };
+	if (typeof e === 'string') read.lastId = e;
+	if (o === 'd' || o === '?') read.idOrder = o;
+	if (finiteNumber(z) && z > 0) read.pageSize = z;
+	if (Array.isArray(a) && a.length > 0 && a.every((id) => typeof id === 'string'))
+		read.anchors = (a as string[]).slice(-8);
+	return read;
+}
+
+function encodeListRead(read: ListRead): IDataObject {
+	const stored: IDataObject = { h: read.windowEnd, x: read.lastIndex, n: read.listLength };
+	if (read.lastId !== undefined) stored.e = read.lastId;
+	if (read.idOrder !== undefined) stored.o = read.idOrder;
+	if (read.pageSize !== undefined) stored.z = read.pageSize;
+	if (read.anchors !== undefined) stored.a = read.anchors;
+	return stored;
+}
+
+function decodeContainer(name: unknown, value: unknown): ContainerState | undefined {
+	if (typeof name !== 'string' || name === '' || !isObject(value) || !finiteNumber(value.w))
+		return undefined;
+	const entry: ContainerState = { name, reportedUpTo: value.w };
+	if (finiteNumber(value.q)) entry.heldBackUpdate = value.q;
+	const read = decodeListRead(value.r);
+	if (read) entry.read = read;
+	const failure = value.f;
+	if (
+		isObject(failure) &&
+		finiteNumber(failure.n) &&
+		(failure.s === null || typeof failure.s === 'string')
+	)
+		entry.failure = { status: failure.s, polls: failure.n };
+	return entry;
+}
+
+function encodeContainer(key: string, entry: ContainerState): IDataObject {
+	const stored: IDataObject = { k: key, n: entry.name, w: entry.reportedUpTo };
+	if (entry.heldBackUpdate !== undefined) stored.q = entry.heldBackUpdate;
+	if (entry.read) stored.r = encodeListRead(entry.read);
+	if (entry.failure) stored.f = { s: entry.failure.status, n: entry.failure.polls };
+	return stored;
+}
+
+function decodeRankingUrls(value: unknown): RankingUrlMemory | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const memory: RankingUrlMemory = new Map();
+	for (const entry of value as unknown[]) {
+		if (
+			Array.isArray(entry) &&
+			entry.length === 2 &&
+			typeof entry[0] === 'string' &&
+			typeof entry[1] === 'string'
+		)
+			memory.set(entry[0], entry[1]);
+	}
+	return memory;
+}
+
+/** Keyword Updated's state from its stored form (version 3, or 2: `p` an object keyed by name). */
+export function decodeKeywordState(value: unknown): KeywordState | undefined {
+	if (!isObject(value) || !finiteNumber(value.s)) return undefined;
+	const containers = new Map<string, ContainerState>();
+	if (Array.isArray(value.p)) {
+		for (const raw of value.p) {
+			if (!isObject(raw) || typeof raw.k !== 'string') continue;
+			const entry = decodeContainer(raw.n, raw);
+			if (entry) containers.set(raw.k, entry);
+		}
+	} else if (isObject(value.p)) {
+		for (const name of Object.keys(value.p)) {
+			const entry = decodeContainer(name, value.p[name]);
+			if (entry) containers.set(nameKey(name), entry);
+		}
+	} else return undefined;
+	const state: KeywordState = { newestUpdate: value.s, containers };
+	if (value.o === 'n' || value.o === 'o') state.historyOrder = value.o;
+	const urls = decodeRankingUrls(value.u);
+	if (urls) state.rankingUrls = urls;
+	return state;
+}
+
+/** Keyword Updated's state in its stored form. */
+export function encodeKeywordState(state: KeywordState): IDataObject {
+	const p = [...state.containers].map(([key, entry]) => encodeContainer(key, entry));
+	const stored: IDataObject = { s: state.newestUpdate, p };
+	if (state.historyOrder) stored.o = state.historyOrder;
+	if (state.rankingUrls) stored.u = [...state.rankingUrls];
+	return stored;
+}
+
 /**
  * A Keyword Updated state of version 1 (per container: the last `keywords_last_updated_at` seen and a cursor over
- * crawled_at) as a version-2 state: each container done up to the newest crawled_at it had seen.
+ * crawled_at): each container done up to the newest crawled_at it had seen.
  */
 function keywordStateFromVersion1(value: unknown): KeywordState | undefined {
 	if (!isObject(value) || typeof value.s !== 'number' || !isObject(value.p)) return undefined;
-	const p = new Map<string, ContainerState>();
+	const containers = new Map<string, ContainerState>();
 	for (const name of Object.keys(value.p)) {
 		const raw = value.p[name];
 		if (!isObject(raw)) continue;
-		const cursor = readCursor(raw.c);
-		const w = cursor?.t ?? apiTimeSeconds(raw.u);
-		if (w !== undefined) p.set(nameKey(name), { name, w });
+		const reportedUpTo = decodeWindowCursor(raw.c)?.newest ?? apiTimeSeconds(raw.u);
+		if (reportedUpTo !== undefined) containers.set(nameKey(name), { name, reportedUpTo });
 	}
-	return { s: value.s, p };
+	return { newestUpdate: value.s, containers };
 }
 
 /** The state of `event` in the node's static data, or undefined (first poll, another event, unknown version). */
@@ -83,12 +236,12 @@ export function readEventState(event: EventName, staticData: IDataObject): Found
 	if (staticData.v !== STATE_VERSION && staticData.v !== 2 && staticData.v !== 1) return undefined;
 	const state =
 		event === 'newAlert'
-			? readCursor(staticData.c)
+			? decodeAlertCursor(staticData.c)
 			: staticData.v === 1
 				? keywordStateFromVersion1(staticData.c)
-				: readKeywordState(staticData.c);
+				: decodeKeywordState(staticData.c);
 	if (!state) return undefined;
-	const found: FoundState = { state, raw: staticData.c };
+	const found: FoundState = { state };
 	const measured = staticData.l;
 	if (
 		Array.isArray(measured) &&
@@ -102,8 +255,8 @@ export function readEventState(event: EventName, staticData: IDataObject): Found
 export function storedState(event: EventName, state: EventState, measured?: Measured): StoredState {
 	const c =
 		event === 'keywordUpdated'
-			? storedKeywordState(state as KeywordState)
-			: (state as unknown as IDataObject);
+			? encodeKeywordState(state as KeywordState)
+			: encodeAlertCursor(state as AlertCursor);
 	const stored: StoredState = { v: STATE_VERSION, e: event, c };
 	if (measured && measured.requestMs > 0)
 		stored.l = [Math.round(measured.requestMs), Math.round(measured.pageWorkMs)];

@@ -10,7 +10,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from '../../shared/paging';
-import { tagsOf } from '../logic/filters';
+import { alertCategory, alertKeywordId, alertMove } from '../logic/alerts';
+import { matchFilters, tagsOf, type MovementFilters } from '../logic/filters';
 import { GONE } from '../logic/keywords';
 import {
 	isOutOfTime,
@@ -33,6 +34,30 @@ export interface AlertTags {
 	/** Keyword ids whose tags could not be read. */
 	unknown: Set<string>;
 	problems: PollProblem[];
+}
+
+/**
+ * With the filter Tags: the tags of the keywords of the alerts that pass the other filters. Nothing is read without
+ * that filter or without such alerts.
+ */
+export async function tagsForAlerts(
+	api: TriggerApi,
+	records: readonly IDataObject[],
+	filters: MovementFilters | undefined,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+): Promise<AlertTags | undefined> {
+	if (!filters?.tags || filters.tags.length === 0) return undefined;
+	const others: MovementFilters = { movedBy: filters.movedBy, crossedTop: filters.crossedTop };
+	const wanted = new Map<string, Set<string>>();
+	for (const record of records) {
+		const keywordId = alertKeywordId(record);
+		if (keywordId === undefined || !matchFilters(alertMove(record), others)) continue;
+		const category = alertCategory(record);
+		const ids = wanted.get(category) ?? new Set<string>();
+		wanted.set(category, ids.add(keywordId));
+	}
+	return wanted.size === 0 ? undefined : await readAlertTags(api, wanted, limits, allowance);
 }
 
 /** The tags of the keywords `wanted` (project or group name → keyword ids). */

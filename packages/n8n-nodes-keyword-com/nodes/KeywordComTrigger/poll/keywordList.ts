@@ -4,7 +4,8 @@
  */
 import { readAfter, windowAround, type PageSizes } from '../../shared/reader';
 import { compareIds } from '../logic/cursor';
-import { KEYWORD_PAGE_SIZE, keywordId, type ListRead } from '../logic/keywords';
+import { keywordId } from '../logic/keywordEvents';
+import { KEYWORD_PAGE_SIZE, type ListRead } from '../logic/keywords';
 import { idSequenceOf } from '../logic/order';
 import { isOutOfTime, type PollLimits, type RequestAllowance, type ServedList } from './common';
 
@@ -27,7 +28,10 @@ export interface ListOutcome {
 
 /** Pages a read still has to go, as far as the list's length tells. */
 export function pagesLeft(read: ListRead): number {
-	return Math.max(1, Math.ceil(Math.max(0, read.n - read.x - 1) / KEYWORDS_PER_PAGE));
+	return Math.max(
+		1,
+		Math.ceil(Math.max(0, read.listLength - read.lastIndex - 1) / KEYWORDS_PER_PAGE),
+	);
 }
 
 /** Reads one list on from `start`. Never throws: a failure comes back as `error`, with what was read before it. */
@@ -40,7 +44,7 @@ export async function readKeywordList(
 ): Promise<ListOutcome> {
 	const read: ListRead = { ...start };
 	// A new read learns the list's order from its first page, which comes in the first batch of pages.
-	let orderKnown = read.e !== undefined || read.x >= 0;
+	let orderKnown = read.lastId !== undefined || read.lastIndex >= 0;
 	const learning: FetchKeywords = async (page, perPage) => {
 		const served = await fetch(page, perPage);
 		if (!orderKnown && page === 1) {
@@ -48,27 +52,31 @@ export async function readKeywordList(
 			const sequence = idSequenceOf(
 				served.records.map(keywordId).filter((id): id is string => id !== undefined),
 			);
-			if (sequence === 'descending') read.o = 'd';
-			else if (sequence === 'unordered') read.o = '?';
+			if (sequence === 'descending') read.idOrder = 'd';
+			else if (sequence === 'unordered') read.idOrder = '?';
 		}
 		return served;
 	};
 	const records: unknown[] = [];
-	if (read.o === '?') return await readPageByPage(fetch, read, records, limits, allowance);
+	if (read.idOrder === '?') return await readPageByPage(fetch, read, records, limits, allowance);
 	const outcome = await readAfter<string>(
-		{ edge: read.e, index: read.x, total: read.n },
+		{ edge: read.lastId, index: read.lastIndex, total: read.listLength },
 		{
 			fetch: learning,
 			direction: 'forward',
 			keyOf: keywordId,
-			compare: (a, b) => (read.o === 'd' ? compareIds(b, a) : compareIds(a, b)),
+			compare: (a, b) => (read.idOrder === 'd' ? compareIds(b, a) : compareIds(a, b)),
 			sizes: PAGE_SIZES,
 			// The budget may ask for more at once than the usual (see ListReads) once the list's length is known.
 			concurrency: (position) =>
 				Math.max(
 					concurrency,
 					limits.budget.concurrencyFor(
-						pagesLeft({ h: read.h, x: position.index, n: position.total }),
+						pagesLeft({
+							windowEnd: read.windowEnd,
+							lastIndex: position.index,
+							listLength: position.total,
+						}),
 						concurrency,
 					),
 				),
@@ -79,13 +87,13 @@ export async function readKeywordList(
 	for (const { record } of outcome.fresh) records.push(record);
 	if (outcome.complete) return { records, read: 'done' };
 	const { edge, index, total } = outcome.position;
-	const next: ListRead = { h: read.h, x: index, n: total };
-	if (edge !== undefined) next.e = edge;
+	const next: ListRead = { windowEnd: read.windowEnd, lastIndex: index, listLength: total };
+	if (edge !== undefined) next.lastId = edge;
 	if (outcome.stoppedBy === 'unordered') {
 		// Not ordered by id after all: on page by page from here.
-		return await readPageByPage(fetch, { ...next, o: '?' }, records, limits, allowance);
+		return await readPageByPage(fetch, { ...next, idOrder: '?' }, records, limits, allowance);
 	}
-	if (read.o) next.o = read.o;
+	if (read.idOrder) next.idOrder = read.idOrder;
 	const failed =
 		outcome.stoppedBy === 'error' && !isOutOfTime(outcome.error) ? outcome.error : undefined;
 	return { records, read: next, error: failed };
@@ -97,14 +105,14 @@ export const ANCHORS = 5;
 const MAX_BACK = ANCHORS * 16;
 
 /**
- * A list not ordered by id: page after page from where the read stands (`x` = last index read, `a` = the ids of the
- * last records read). Each page is asked so that it holds those records again (page sizes vary, as for an ordered
- * list) and is read on from the last of them it holds, wherever it is: a record added or deleted before the read's
- * place between two requests shifts the rest, and the anchors say where the read really is. A page that holds none
- * (all of them deleted meanwhile) is asked further back, then read by index. The API may serve fewer records a page
- * than asked (a capped page size): the size it serves is learned (`z`), and only an empty page, or the page count,
- * ends the read. A list that reorders itself between two requests (by rank, as ranks change) can still have a record
- * move from the unread part to the part read: that one waits for its next crawl; see README.
+ * A list not ordered by id: page after page from where the read stands (`lastIndex` = last index read, `anchors` =
+ * the ids of the last records read). Each page is asked so that it holds those records again (page sizes vary, as for
+ * an ordered list) and is read on from the last of them it holds, wherever it is: a record added or deleted before the
+ * read's place between two requests shifts the rest, and the anchors say where the read really is. A page that holds
+ * none (all of them deleted meanwhile) is asked further back, then read by index. The API may serve fewer records a
+ * page than asked (a capped page size): the size it serves is learned (`pageSize`), and only an empty page, or the
+ * page count, ends the read. A list that reorders itself between two requests (by rank, as ranks change) can still
+ * have a record move from the unread part to the part read: that one waits for its next crawl; see README.
  */
 async function readPageByPage(
 	fetch: FetchKeywords,
@@ -113,18 +121,18 @@ async function readPageByPage(
 	limits: PollLimits,
 	allowance: RequestAllowance,
 ): Promise<ListOutcome> {
-	let x = read.x;
-	let size = read.z ?? KEYWORD_PAGE_SIZE;
-	let anchors = read.a ?? [];
+	let x = read.lastIndex;
+	let size = read.pageSize ?? KEYWORD_PAGE_SIZE;
+	let anchors = read.anchors ?? [];
 	let back = ANCHORS;
 	// Ids taken by this read in this poll: a page asked again further back brings some of them again.
 	const taken = new Set<string>();
 	const standing = (): ListRead => {
-		const at: ListRead = { ...read, x };
-		if (size !== KEYWORD_PAGE_SIZE) at.z = size;
-		else delete at.z;
-		if (anchors.length > 0) at.a = anchors;
-		else delete at.a;
+		const at: ListRead = { ...read, lastIndex: x };
+		if (size !== KEYWORD_PAGE_SIZE) at.pageSize = size;
+		else delete at.pageSize;
+		if (anchors.length > 0) at.anchors = anchors;
+		else delete at.anchors;
 		return at;
 	};
 	for (;;) {

@@ -1,0 +1,224 @@
+/**
+ * New Alert: reading the alert list (#20) from the cursor's floor towards the newest alert, whichever way the list
+ * runs. The order is read from the records (logic/order.ts), not from the sort parameters sent. Every read stays
+ * within the poll's budget and request cap.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { readAfter, type PageSizes, type ReadPosition } from '../../shared/reader';
+import { ALERT_PAGE_SIZE, alertKey, toAlertEvents, type AlertEvent } from '../logic/alerts';
+import {
+	floorKey,
+	floorStart,
+	isCovered,
+	tieOf,
+	timeOrder,
+	type AlertCursor,
+	type AlertOrder,
+	type Boundary,
+	type Stamped,
+	type TieOrder,
+} from '../logic/cursor';
+import { timeSequenceOf, type TimeSequence } from '../logic/order';
+import {
+	READ_CONCURRENCY,
+	isOnePage,
+	isOutOfTime,
+	lastPageOf,
+	type PollLimits,
+	type RequestAllowance,
+	type ServedList,
+} from './common';
+
+/** Page sizes a read may ask for (varied so pages overlap, see shared/reader.ts). */
+const PAGE_SIZES: PageSizes = { min: Math.ceil(ALERT_PAGE_SIZE / 2), max: ALERT_PAGE_SIZE };
+
+export type FetchAlerts = (page: number, perPage: number) => Promise<ServedList>;
+
+export interface AlertRead {
+	events: AlertEvent[];
+	/** What the read covers above the floor (AdvanceOptions.covers). */
+	covers: 'all' | Boundary;
+	/** The reader's position at the end (for the next poll's estimate), when it used one. */
+	position?: ReadPosition<Boundary>;
+	order: AlertOrder;
+	tie: TieOrder;
+	error?: unknown;
+	/** Why a read that failed nothing still made no progress (reported every poll while it lasts). */
+	stalled?: string;
+}
+
+export function orderOf(sequence: TimeSequence['sequence']): AlertOrder {
+	return sequence === 'ascending' ? 'a' : sequence === 'unordered' ? 'u' : 'd';
+}
+
+/**
+ * The first page, and the newest alerts: those of page 1, or of the last page when page 1 shows the list runs oldest
+ * first.
+ */
+export async function readNewestAlerts(
+	fetch: FetchAlerts,
+): Promise<TimeSequence & { first: ServedList; events: AlertEvent[] }> {
+	const first = await fetch(1, ALERT_PAGE_SIZE);
+	const events = toAlertEvents(first.records);
+	const shown = timeSequenceOf(events);
+	const lastPage = lastPageOf(first, ALERT_PAGE_SIZE);
+	if (shown.sequence === 'ascending' && lastPage > 1) {
+		const newest = toAlertEvents((await fetch(lastPage, ALERT_PAGE_SIZE)).records);
+		return { ...shown, first, events: newest };
+	}
+	return { ...shown, first, events };
+}
+
+/**
+ * Pages 2 to the last of a list in no order, a batch at a time, within the budget and the request cap: their alerts,
+ * in list order, up to the first page that failed.
+ */
+export async function readRestOfList(
+	fetch: FetchAlerts,
+	first: ServedList,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+): Promise<{ events: AlertEvent[]; complete: boolean; error?: unknown }> {
+	const pages = Array.from({ length: lastPageOf(first, ALERT_PAGE_SIZE) - 1 }, (_, n) => n + 2);
+	const events: AlertEvent[] = [];
+	const { budget } = limits;
+	for (let next = 0; next < pages.length; ) {
+		const wanted = budget.concurrencyFor(pages.length - next, READ_CONCURRENCY);
+		const batch = pages.slice(next, next + allowance.grant(budget.affordable(wanted)));
+		if (batch.length === 0) return { events, complete: false };
+		next += batch.length;
+		const answers = await Promise.allSettled(
+			batch.map(async (page) => await fetch(page, ALERT_PAGE_SIZE)),
+		);
+		for (const answer of answers) {
+			if (answer.status === 'fulfilled') events.push(...toAlertEvents(answer.value.records));
+			else
+				return {
+					events,
+					complete: false,
+					error: isOutOfTime(answer.reason) ? undefined : answer.reason,
+				};
+		}
+	}
+	return { events, complete: true };
+}
+
+/**
+ * Reads from the cursor's floor towards the newest alert, the way the list runs (shared/reader.ts). Undefined when
+ * the list turns out not to run that way (the caller looks again).
+ */
+export async function readAlertsFromFloor(
+	fetch: FetchAlerts,
+	cursor: AlertCursor,
+	order: 'a' | 'd',
+	tie: TieOrder,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+	knownTotal?: number,
+): Promise<AlertRead | undefined> {
+	// Oldest to newest.
+	const direction = order === 'd' ? 'backward' : 'forward';
+	const start = floorStart(cursor, order, knownTotal);
+	const outcome = await readAfter(start, {
+		fetch,
+		direction,
+		keyOf: alertKey,
+		compare: timeOrder(tie),
+		sizes: PAGE_SIZES,
+		// As many at once as the budget needs to read what is left, from the floor to the newest end.
+		concurrency: (position) => {
+			const left = direction === 'backward' ? position.index : position.total - position.index;
+			// Pages overlap by a record or a few: about 230 new alerts a page.
+			const pages = Math.ceil(Math.max(0, left) / (PAGE_SIZES.max - 20)) + 1;
+			return limits.budget.concurrencyFor(pages, READ_CONCURRENCY);
+		},
+		mayContinue: () => limits.budget.mayStart(),
+		grant: (wanted) => allowance.grant(limits.budget.affordable(wanted)),
+		// Mixed ties: alerts of one second are told apart by id.
+		runIdOf: tie === 0 ? (key) => key.id ?? '' : undefined,
+	});
+	if (outcome.stoppedBy === 'unordered') return undefined;
+	const events = outcome.fresh.map(({ key, record }) => ({
+		...(key as Stamped),
+		record: record as IDataObject,
+	}));
+	const failed =
+		outcome.stoppedBy === 'error' && !isOutOfTime(outcome.error) ? outcome.error : undefined;
+	return {
+		events,
+		covers: outcome.complete ? 'all' : (outcome.position.edge ?? start.edge),
+		position: outcome.position,
+		order,
+		tie,
+		error: failed,
+	};
+}
+
+/** Looks at the first page to tell the list's order, then reads from the floor accordingly. */
+export async function probeAndReadAlerts(
+	fetch: FetchAlerts,
+	fetchOne: FetchAlerts,
+	cursor: AlertCursor,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+): Promise<AlertRead> {
+	const first = await fetchOne(1, ALERT_PAGE_SIZE);
+	const firstEvents = toAlertEvents(first.records);
+	const { sequence, tie } = timeSequenceOf(firstEvents, tieOf(cursor));
+	if (isOnePage(first, ALERT_PAGE_SIZE)) {
+		return { events: firstEvents, covers: 'all', order: orderOf(sequence), tie };
+	}
+	if (sequence === 'descending' || sequence === 'ascending') {
+		const order = sequence === 'descending' ? 'd' : 'a';
+		// Newest first and the floor already on page 1 (alerts before it there): everything new is on it.
+		if (order === 'd' && firstEvents.some((event) => isCovered(event, cursor.floor, tie))) {
+			return {
+				events: firstEvents,
+				covers: 'all',
+				position: { edge: undefined, index: 0, total: first.total ?? firstEvents.length },
+				order,
+				tie,
+			};
+		}
+		const read = await readAlertsFromFloor(
+			fetch,
+			cursor,
+			order,
+			tie,
+			limits,
+			allowance,
+			first.total,
+		);
+		if (read) return read;
+	}
+	return await readAllAlerts(fetch, first, cursor, tie, limits, allowance);
+}
+
+/** A list in no usable order: every page, every poll (emitted only once all were read). */
+async function readAllAlerts(
+	fetch: FetchAlerts,
+	first: ServedList,
+	cursor: AlertCursor,
+	tie: TieOrder,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+): Promise<AlertRead> {
+	const rest = await readRestOfList(fetch, first, limits, allowance);
+	// Nothing is known until every page is in: the read covers no more than the floor.
+	if (!rest.complete) {
+		const pages = lastPageOf(first, ALERT_PAGE_SIZE);
+		const stalled =
+			rest.error === undefined
+				? `the alert list comes in no time order, so it is read whole at every poll, and its ${pages} pages did not fit in this poll's time; nothing is emitted until one poll reads them all`
+				: undefined;
+		const covers = floorKey(cursor.floor);
+		return { events: [], covers, order: 'u', tie, error: rest.error, stalled };
+	}
+	return {
+		events: [...toAlertEvents(first.records), ...rest.events],
+		covers: 'all',
+		order: 'u',
+		tie,
+	};
+}
