@@ -17,7 +17,7 @@ import {
 	type Direction,
 	type ReadPosition,
 	type ServedPage,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/reader';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/reader';
 
 const compare = (a: number, b: number) => a - b;
 const SIZES = { min: 125, max: 250 };

@@ -14,11 +14,11 @@ import {
 	identityOf,
 	orderOfList,
 	ordersShown,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/listOrder';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/listOrder';
 import {
 	collectPages,
 	ListChangedError,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/collect';
 import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
 import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 

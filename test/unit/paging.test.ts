@@ -5,8 +5,8 @@ import {
 	collectPages,
 	mapConcurrent,
 	planPages,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
-import { RequestSlots } from '../../packages/n8n-nodes-keyword-com/nodes/shared/slots';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/collect';
+import { RequestSlots } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/slots';
 import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 
 function pagedSource(total: number, style: 'pagination' | 'laravel') {

@@ -14,7 +14,7 @@
  * When more than `cap` ids would be kept, only the `cap` newest are, and the floor rises to the newest key dropped:
  * the state never grows past `cap` ids, whatever the history.
  */
-import { compareIds } from '../../shared/listOrder';
+import { compareIds } from '../../shared/paging';
 
 export type Floor = [number, string | null];
 

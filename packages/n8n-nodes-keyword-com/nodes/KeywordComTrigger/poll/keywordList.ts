@@ -2,7 +2,7 @@
  * Reading one project's or group's keyword list (#13) on from where its read stands, within the poll's budget:
  * with overlapping pages when the list is ordered by id (shared/reader.ts), page after page when it is not.
  */
-import { readAfter, windowAround, type PageSizes } from '../../shared/reader';
+import { readAfter, windowAround, type PageSizes } from '../../shared/paging';
 import { compareIds } from '../logic/cursor';
 import { KEYWORD_PAGE_SIZE, keywordId, type ListRead } from '../logic/keywords';
 import { idSequenceOf } from '../logic/order';

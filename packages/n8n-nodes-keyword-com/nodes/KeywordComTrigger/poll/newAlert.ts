@@ -9,7 +9,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { inScope } from '../../shared/groupName';
-import { readAfter, type Direction, type PageSizes, type ReadPosition } from '../../shared/reader';
+import { readAfter, type Direction, type PageSizes, type ReadPosition } from '../../shared/paging';
 import {
 	ALERT_ID_CAP,
 	ALERT_LOOKBACK_SECONDS,

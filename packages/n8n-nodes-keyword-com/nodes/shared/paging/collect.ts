@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE } from './constants';
+import { MAX_PAGE_SIZE } from '../constants';
 import type { OrderOf, RecordOrder } from './listOrder';
 import {
 	judgeInOrder,
@@ -10,7 +10,7 @@ import {
 	type ServedPage,
 } from './reader';
 import { RequestSlots, slotHooks } from './slots';
-import type { AttemptHooks } from './transport';
+import type { AttemptHooks } from '../transport';
 
 /**
  * The API pages its lists in two shapes:

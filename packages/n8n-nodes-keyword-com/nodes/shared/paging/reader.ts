@@ -20,7 +20,7 @@
  * `concurrency` requests stay in flight).
  */
 import { RequestSlots, slotHooks } from './slots';
-import type { AttemptHooks } from './transport';
+import type { AttemptHooks } from '../transport';
 
 /** One page as the API served it. */
 export interface ServedPage {

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import type { AttemptHooks } from './transport';
+import type { AttemptHooks } from '../transport';
 
 /**
  * A lease on one of a fixed number of request slots. The request runner gives its slot back as soon as a page's

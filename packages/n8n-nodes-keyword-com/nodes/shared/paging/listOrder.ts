@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RecordKind } from './records';
-import { apiTimeMs } from './time';
+import type { RecordKind } from '../records';
+import { apiTimeMs } from '../time';
 
 /**
  * The order a paged list's records show, so that Return All / Limit can read it with overlapping windows (reader.ts)

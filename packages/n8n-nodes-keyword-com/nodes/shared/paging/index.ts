@@ -1,0 +1,4 @@
+export * from './collect';
+export * from './listOrder';
+export * from './reader';
+export * from './slots';
