@@ -4,7 +4,7 @@
  * (nodes/shared/reader.ts). Kept out of the package: only tests and benchmarks need it.
  */
 import { MAX_PAGE_SIZE } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
-import { windowAround } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging/reader';
+import { windowAround } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging/windows';
 
 /**
  * The pages Return All asks for, in order, on a list of `total` records in an order that does not change while it is

@@ -8,16 +8,16 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
+import { readAfter } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/batches';
+import { judgeWindow } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/judge';
 import {
-	judgeWindow,
 	planWindows,
-	readAfter,
 	servedSizes,
 	windowAround,
 	type Direction,
 	type ReadPosition,
 	type ServedPage,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/reader';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/windows';
 
 const compare = (a: number, b: number) => a - b;
 const SIZES = { min: 125, max: 250 };
