@@ -1,14 +1,14 @@
 /**
  * Reading one project's or group's keyword list (#13) on from where its read stands, within the poll's budget:
- * with overlapping pages when the list is ordered by id (shared/reader.ts), page after page when it is not.
+ * with overlapping pages when the list is ordered by id (shared/paging/), page after page when it is not.
  */
-import { readAfter, windowAround, type PageSizes } from '../../shared/paging';
+import { readInBatches, windowAround, type PageSizes } from '../../shared/paging';
 import { compareIds } from '../logic/cursor';
 import { KEYWORD_PAGE_SIZE, keywordId, type ListRead } from '../logic/keywords';
 import { idSequenceOf } from '../logic/order';
 import { isOutOfTime, type PollLimits, type RequestAllowance, type ServedList } from './common';
 
-/** Page sizes a read may ask for (varied so pages overlap, see shared/reader.ts). */
+/** Page sizes a read may ask for (varied so pages overlap, see shared/paging/). */
 const PAGE_SIZES: PageSizes = { min: Math.ceil(KEYWORD_PAGE_SIZE / 2), max: KEYWORD_PAGE_SIZE };
 
 /** About how many new keywords one page brings (pages overlap by a record or a few). */
@@ -55,7 +55,7 @@ export async function readKeywordList(
 	};
 	const records: unknown[] = [];
 	if (read.o === '?') return await readPageByPage(fetch, read, records, limits, allowance);
-	const outcome = await readAfter<string>(
+	const outcome = await readInBatches<string>(
 		{ edge: read.e, index: read.x, total: read.n },
 		{
 			fetch: learning,

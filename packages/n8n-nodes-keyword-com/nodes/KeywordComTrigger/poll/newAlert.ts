@@ -9,7 +9,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { inScope } from '../../shared/groupName';
-import { readAfter, type Direction, type PageSizes, type ReadPosition } from '../../shared/paging';
+import {
+	readInBatches,
+	type Direction,
+	type PageSizes,
+	type ReadPosition,
+} from '../../shared/paging';
 import {
 	ALERT_ID_CAP,
 	ALERT_LOOKBACK_SECONDS,
@@ -57,7 +62,7 @@ import {
 	type TriggerApi,
 } from './common';
 
-/** Page sizes a read may ask for (varied so pages overlap, see shared/reader.ts). */
+/** Page sizes a read may ask for (varied so pages overlap, see shared/paging/). */
 const PAGE_SIZES: PageSizes = { min: Math.ceil(ALERT_PAGE_SIZE / 2), max: ALERT_PAGE_SIZE };
 
 /** Alert list order kept in the cursor: 'a' oldest first, 'd' newest first, 'u' neither. */
@@ -272,7 +277,7 @@ async function readPages(
 }
 
 /**
- * Reads from the cursor's floor towards the newest alert, the way the list runs (shared/reader.ts). Undefined when
+ * Reads from the cursor's floor towards the newest alert, the way the list runs (shared/paging/). Undefined when
  * the list turns out not to run that way (the caller looks again).
  */
 async function readAlertsFromFloor(
@@ -289,7 +294,7 @@ async function readAlertsFromFloor(
 	const total = knownTotal ?? cursor.n ?? 0;
 	const index = cursor.x ?? (direction === 'backward' ? ALERT_PAGE_SIZE : Math.max(0, total - 1));
 	const start: ReadPosition<Boundary> = { edge, index, total: cursor.n ?? total };
-	const outcome = await readAfter(start, {
+	const outcome = await readInBatches(start, {
 		fetch,
 		direction,
 		keyOf: alertKey,

@@ -2,7 +2,7 @@
  * Return All / Limit on a list in no usable order: every page once, as served, with what tells that the list changed
  * under the read (collect.ts then reads it again).
  */
-import { readPage, type FetchPage, type PageInfo, type PageStyle, type ReadPlan } from './pages';
+import { parsePage, type FetchPage, type PageInfo, type PageStyle, type ReadPlan } from './pages';
 import { RequestSlots, slotHooks } from './slots';
 
 /** What one page of a read as served showed, kept after its records were shaped and dropped. */
@@ -84,7 +84,7 @@ export async function readAsServed<T>(
 				try {
 					// A failed page fails the whole read: the pages still waiting for a slot are not requested.
 					if (failed) return [];
-					const info = readPage(
+					const info = parsePage(
 						style,
 						await fetchPage(page, perPage, slotHooks(lease)),
 						page,
@@ -121,7 +121,7 @@ export async function readAsServed<T>(
 
 	let page = 2;
 	for (; results.length < maxRecords; page++) {
-		const info = readPage(style, await fetchPage(page, perPage), page, perPage);
+		const info = parsePage(style, await fetchPage(page, perPage), page, perPage);
 		facts.push(factsOf(info, identity));
 		for (const result of shape(info.records)) results.push(result);
 		if (!info.hasNext || info.records.length === 0) break;

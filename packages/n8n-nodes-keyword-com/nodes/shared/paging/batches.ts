@@ -11,7 +11,7 @@ import {
 	type ServedPage,
 } from './windows';
 
-export interface ReadOptions<K> {
+export interface BatchReadOptions<K> {
 	fetch: (page: number, perPage: number) => Promise<ServedPage>;
 	direction: Direction;
 	keyOf: (record: unknown) => K | undefined;
@@ -30,7 +30,7 @@ export interface ReadOptions<K> {
 	runIdOf?: (key: K) => string;
 }
 
-export interface ReadOutcome<K> {
+export interface BatchReadOutcome<K> {
 	/** Records after the starting edge, in reading order, each once. */
 	fresh: Array<{ key: K; record: unknown }>;
 	/** Where the read stopped; pass it back to go on. */
@@ -48,10 +48,10 @@ export interface ReadOutcome<K> {
  * follow. Windows are fetched `concurrency` at a time and judged in order; the first that does not connect ends the
  * batch (the later ones were planned from a position that no longer holds).
  */
-export async function readAfter<K>(
+export async function readInBatches<K>(
 	start: ReadPosition<K>,
-	options: ReadOptions<K>,
-): Promise<ReadOutcome<K>> {
+	options: BatchReadOptions<K>,
+): Promise<BatchReadOutcome<K>> {
 	const { direction, keyOf, compare, runIdOf } = options;
 	const read = new OverlappingRead<K>(start, options.sizes, direction, (window, served, position) =>
 		judgeWindow(window, served, position, direction, keyOf, compare, runIdOf),
@@ -59,8 +59,8 @@ export async function readAfter<K>(
 	const fresh: Array<{ key: K; record: unknown }> = [];
 	let requests = 0;
 	const finish = (
-		outcome: Omit<ReadOutcome<K>, 'fresh' | 'position' | 'requests'>,
-	): ReadOutcome<K> => ({ fresh, position: read.position, requests, ...outcome });
+		outcome: Omit<BatchReadOutcome<K>, 'fresh' | 'position' | 'requests'>,
+	): BatchReadOutcome<K> => ({ fresh, position: read.position, requests, ...outcome });
 	// How fast the list moves under the read (records a request, see planWindows): totals served since the first answer.
 	let answered = 0;
 	let firstTotal = 0;

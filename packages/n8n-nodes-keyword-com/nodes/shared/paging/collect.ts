@@ -3,18 +3,18 @@
  * collectPages).
  */
 import { readAsServed } from './asServed';
-import { judgeInOrder } from './judge';
+import { judgeWindowTakingAll } from './judge';
 import type { OrderOf, RecordOrder } from './listOrder';
 import {
 	planPages,
-	readPage,
+	parsePage,
 	type FetchPage,
 	type PageInfo,
 	type PageStyle,
 	type ReadPlan,
 } from './pages';
 import { readPipelined } from './pipeline';
-import { servedSizes, type PageSizes, type ServedPage } from './windows';
+import { learnPageSizes, type PageSizes, type ServedPage } from './windows';
 
 export interface ReadSettings {
 	returnAll: boolean;
@@ -55,7 +55,7 @@ export class ListChangedError extends Error {
  * SlotLease), records in the API's order, and no page beyond what Limit needs.
  *
  * A list whose page 1 shows an order (`settings.order`) is read with overlapping windows (readPipelined in
- * reader.ts): a record present during the whole read is returned exactly once, however records are added or deleted
+ * pipeline.ts): a record present during the whole read is returned exactly once, however records are added or deleted
  * meanwhile. Any other list is read page by page as served, and a change under the read (totals that differ, a
  * record twice, fewer or more records than the total) reads it again, up to LIST_READ_TRIES times in all; then it
  * fails with ListChangedError rather than return a result with records missing or twice.
@@ -74,14 +74,14 @@ export async function collectPages<T = unknown>(
 	const failedOrders = new Set<string>();
 	let changedTries = 0;
 	for (;;) {
-		const first = readPage(style, await fetchPage(1, perPage), 1, perPage);
+		const first = parsePage(style, await fetchPage(1, perPage), 1, perPage);
 		if (first.records.length >= maxRecords || !first.hasNext)
 			return shape(first.records).slice(0, maxRecords);
 		const order = settings
 			.order?.(first.records)
 			.find((candidate) => !failedOrders.has(candidate.name));
 		if (order && first.total !== undefined) {
-			const read = await readInOrder(
+			const read = await readOrdered(
 				style,
 				fetchPage,
 				first,
@@ -106,12 +106,12 @@ export async function collectPages<T = unknown>(
 	}
 }
 
-function served(info: PageInfo): ServedPage {
+function asServedPage(info: PageInfo): ServedPage {
 	return { records: info.records, total: info.total, perPage: info.perPage };
 }
 
 /** The ordered read: page 1 is the first window, the rest comes from readPipelined. */
-async function readInOrder<T>(
+async function readOrdered<T>(
 	style: PageStyle,
 	fetchPage: FetchPage,
 	first: PageInfo,
@@ -140,14 +140,14 @@ async function readInOrder<T>(
 	// A page 1 shorter than asked while more follow: the API's largest page, when it does not say so itself.
 	const firstSize =
 		first.perPage ?? (first.records.length < perPage ? first.records.length : undefined);
-	const sizes: PageSizes = servedSizes(
+	const sizes: PageSizes = learnPageSizes(
 		{ min: Math.ceil(perPage / 2), max: perPage },
 		perPage,
 		firstSize,
 	);
-	const verdict = judgeInOrder(
+	const verdict = judgeWindowTakingAll(
 		{ page: 1, perPage, start: 0 },
-		{ ...served(first), perPage: firstSize },
+		{ ...asServedPage(first), perPage: firstSize },
 		{ index: -1, total: first.total ?? 0 },
 		order.keyOf,
 		order.compare,
@@ -157,7 +157,7 @@ async function readInOrder<T>(
 	if (verdict.end || results.length >= maxRecords) return { results, requests: 1 };
 	const outcome = await readPipelined(verdict.position, {
 		fetch: async (page, size, hooks) =>
-			served(readPage(style, await fetchPage(page, size, hooks), page, size)),
+			asServedPage(parsePage(style, await fetchPage(page, size, hooks), page, size)),
 		keyOf: order.keyOf,
 		compare: order.compare,
 		sizes,

@@ -18,10 +18,10 @@
  * - `collect.ts`: Return All / Limit (`collectPages`), ordered lists through pipeline.ts, others as served
  *   (`asServed.ts`).
  */
-export { readAfter } from './batches';
+export { readInBatches } from './batches';
 export { collectPages, ListChangedError } from './collect';
 export { alertSecondsOf, compareIds, identityOf, orderOfList } from './listOrder';
-export { readPage, type PageStyle } from './pages';
+export { parsePage, type PageStyle } from './pages';
 export { mapConcurrent } from './slots';
 export {
 	windowAround,

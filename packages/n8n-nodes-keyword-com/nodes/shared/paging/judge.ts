@@ -4,7 +4,7 @@
  * position both drivers move with these verdicts.
  */
 import {
-	servedSizes,
+	learnPageSizes,
 	shiftedIndex,
 	type Direction,
 	type PageSizes,
@@ -152,7 +152,7 @@ function lastIsKeyed<K>(
  * if the edge was the list's last record when it was read (otherwise records were deleted before it and the rest moved
  * back into pages already asked for).
  */
-export function judgeInOrder<K>(
+export function judgeWindowTakingAll<K>(
 	window: Window,
 	served: ServedPage,
 	position: ReadPosition<K>,
@@ -199,7 +199,7 @@ export class OverlappingRead<K> {
 
 	/** Takes the answer to `window`; the verdict tells the driver what to do (`position` has moved already). */
 	follow(window: Window, served: ServedPage): Verdict<K> {
-		this.sizes = servedSizes(this.sizes, window.perPage, served.perPage);
+		this.sizes = learnPageSizes(this.sizes, window.perPage, served.perPage);
 		const verdict = this.judge(window, served, this.position);
 		if (verdict.kind === 'unordered') return verdict;
 		if (verdict.kind === 'move') {

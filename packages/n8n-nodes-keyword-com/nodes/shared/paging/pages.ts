@@ -30,7 +30,12 @@ function count(value: unknown): number | undefined {
 	return typeof number === 'number' && Number.isFinite(number) && number >= 0 ? number : undefined;
 }
 
-export function readPage(style: PageStyle, body: unknown, page: number, perPage: number): PageInfo {
+export function parsePage(
+	style: PageStyle,
+	body: unknown,
+	page: number,
+	perPage: number,
+): PageInfo {
 	const object = (body ?? {}) as IDataObject;
 	const records = Array.isArray(object.data) ? (object.data as unknown[]) : [];
 	const meta = (object.meta ?? {}) as IDataObject;

@@ -2,7 +2,7 @@
  * Return All / Limit's driver of an overlapping read (see index.ts): windows planned ahead and sent as request slots
  * free up, so that up to `concurrency` requests stay in flight; answers are judged in list order.
  */
-import { judgeInOrder, OverlappingRead } from './judge';
+import { judgeWindowTakingAll, OverlappingRead } from './judge';
 import { RequestSlots, slotHooks } from './slots';
 import {
 	windowAround,
@@ -68,7 +68,7 @@ export async function readPipelined<K>(
 	const queue: PlannedWindow[] = [];
 	const outstanding = new Set<Promise<void>>();
 	const read = new OverlappingRead<K>(start, options.sizes, 'forward', (window, served, position) =>
-		judgeInOrder(window, served, position, options.keyOf, options.compare),
+		judgeWindowTakingAll(window, served, position, options.keyOf, options.compare),
 	);
 	let planAt = start.index;
 	let requests = 0;

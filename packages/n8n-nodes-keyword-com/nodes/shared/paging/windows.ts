@@ -36,7 +36,7 @@ export interface ReadPosition<K> {
 	edge?: K;
 	/**
 	 * Keys that compare equal form a run (alerts of one second in no id order): the ids of the edge's run read so far.
-	 * Only with `runs` (ReadOptions).
+	 * Only with `runIdOf` (judgeWindow).
 	 */
 	run?: string[];
 	/**
@@ -118,7 +118,7 @@ export function planWindows(
  * maximum (nothing new when it is the maximum already known: the request was planned before it was); a larger page
  * than asked means it serves one size only (then pages cannot be made to overlap, see Window.adjacent).
  */
-export function servedSizes(
+export function learnPageSizes(
 	sizes: PageSizes,
 	asked: number,
 	served: number | undefined,
