@@ -1,14 +1,14 @@
 /**
  * What Return All sends on a list that does not change while it is read (the reference the request-count tests and
  * benchmarks compare with): page 1, then the overlapping windows of the package's ordered reader
- * (nodes/shared/reader.ts). Kept out of the package: only tests and benchmarks need it.
+ * (nodes/shared/paging/). Kept out of the package: only tests and benchmarks need it.
  */
 import { MAX_PAGE_SIZE } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
-import { windowAround } from '../packages/n8n-nodes-keyword-com/nodes/shared/reader';
+import { windowAround } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging/windows';
 
 /**
  * The pages Return All asks for, in order, on a list of `total` records in an order that does not change while it is
- * read: page 1, then overlapping windows (see readInOrder in nodes/shared/paging.ts).
+ * read: page 1, then overlapping windows (see readOrdered in nodes/shared/paging/collect.ts).
  */
 export function quietReadWindows(
 	total: number,

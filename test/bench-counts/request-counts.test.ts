@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { MeasuredFake, listRequests, rl, runKeywordCom, sameOrder } from '../../bench/lib';
-import {} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
 import { daysFrom, utcDay } from '../../e2e/lib/rank-days';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';

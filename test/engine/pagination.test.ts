@@ -2,7 +2,7 @@
  * Paged lists through the engine: keywords #13 and alerts #20 (`meta.pagination`) and top pages #21 (Laravel
  * `meta.last_page` + `links.next`). Top pages: Return All asks per_page=250 and reads ⌈n/250⌉ pages. Keywords and
  * alerts (lists in an order): page 1 at per_page=250, then windows that each hold the last record read (sizes 125–250,
- * shared/reader.ts), so a list that changes between two requests loses and repeats nothing. Limit stops early.
+ * shared/paging/), so a list that changes between two requests loses and repeats nothing. Limit stops early.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -70,7 +70,7 @@ function assertPages(
 	);
 }
 
-/** The windows an ordered list is read in while it does not change, up to `wanted` records (paging.ts). */
+/** The windows an ordered list is read in while it does not change, up to `wanted` records (paging/collect.ts). */
 function quietWindows(
 	total: number,
 	wanted = Number.POSITIVE_INFINITY,

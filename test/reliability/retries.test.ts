@@ -268,7 +268,7 @@ describe('a 429 deep in a paged read', () => {
 				simplify: true,
 			});
 			assert.equal(injected, 1);
-			// The keyword list is read in overlapping windows (shared/paging.ts): 217 of them for 50,000 keywords.
+			// The keyword list is read in overlapping windows (shared/paging/): 217 of them for 50,000 keywords.
 			const windows = quietReadWindows(50_000).map((window) => `${window.page}/${window.perPage}`);
 			assert.equal(windows.length, 217);
 			assert.equal(

@@ -1,5 +1,5 @@
 /**
- * The trigger's list reader (logic/reader.ts): reading an ordered, paged list on from a known record while records
+ * The trigger's list reader (shared/paging/: readInBatches and the window arithmetic): reading an ordered, paged list on from a known record while records
  * are added and deleted between its requests. Property: every record present during the whole read and after the
  * starting edge is returned exactly once, in order; nothing at or before the edge is returned.
  */
@@ -8,16 +8,16 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
+import { readInBatches } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/batches';
+import { judgeWindow } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/judge';
 import {
-	judgeWindow,
 	planWindows,
-	readAfter,
-	servedSizes,
+	learnPageSizes,
 	windowAround,
 	type Direction,
 	type ReadPosition,
 	type ServedPage,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/reader';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/windows';
 
 const compare = (a: number, b: number) => a - b;
 const SIZES = { min: 125, max: 250 };
@@ -63,7 +63,7 @@ async function readAll(
 	maxRequests = 10_000,
 ) {
 	const start: ReadPosition<number> = { edge, index: startIndex, total: list.keys.length };
-	return await readAfter(start, {
+	return await readInBatches(start, {
 		fetch: async (page, perPage) => list.serve(page, perPage),
 		direction: list.direction,
 		keyOf,
@@ -141,12 +141,12 @@ describe('reader: windows', () => {
 		);
 	});
 	it('learns the sizes the API serves', () => {
-		assert.deepEqual(servedSizes(SIZES, 250, 250), SIZES);
-		assert.deepEqual(servedSizes(SIZES, 250, 100), { min: 50, max: 100 });
-		assert.deepEqual(servedSizes(SIZES, 237, 250), { min: 250, max: 250 });
+		assert.deepEqual(learnPageSizes(SIZES, 250, 250), SIZES);
+		assert.deepEqual(learnPageSizes(SIZES, 250, 100), { min: 50, max: 100 });
+		assert.deepEqual(learnPageSizes(SIZES, 237, 250), { min: 250, max: 250 });
 		// A window planned before the cap was known, served at the cap: nothing new (it is not "one size only").
-		assert.deepEqual(servedSizes({ min: 100, max: 200 }, 249, 200), { min: 100, max: 200 });
-		assert.deepEqual(servedSizes({ min: 100, max: 200 }, 180, 120), { min: 60, max: 120 });
+		assert.deepEqual(learnPageSizes({ min: 100, max: 200 }, 249, 200), { min: 100, max: 200 });
+		assert.deepEqual(learnPageSizes({ min: 100, max: 200 }, 180, 120), { min: 60, max: 120 });
 	});
 	it('an unordered page is reported, not read', () => {
 		const verdict = judgeWindow(
@@ -301,7 +301,7 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 				// Between two polls: new records arrive (at the newest end for a newest-first list).
 				for (let n = 0; n < 30; n++) list.keys.push(10_000 + added++);
 				let budget = 3;
-				const outcome = await readAfter(position, {
+				const outcome = await readInBatches(position, {
 					fetch: async (page, perPage) => list.serve(page, perPage),
 					direction,
 					keyOf,
@@ -332,7 +332,7 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 			for (let n = 0; n < 9; n++) l.keys.push(next++);
 		};
 		const edge = 999;
-		const outcome = await readAfter(
+		const outcome = await readInBatches(
 			{ edge, index: list.indexOf(edge), total: keys.length },
 			{
 				fetch: async (page, perPage) => list.serve(page, Math.min(perPage, 100)),
@@ -366,7 +366,7 @@ describe('reader: nothing skipped, nothing twice, while the list shifts', () => 
 			'forward',
 		);
 		let calls = 0;
-		const failing = await readAfter(
+		const failing = await readInBatches(
 			{ index: -1, total: 1_000 },
 			{
 				fetch: async (page, perPage) => {

@@ -1,5 +1,5 @@
 /**
- * Return All / Limit on a list that changes while it is read (shared/paging.ts collectPages, shared/reader.ts
+ * Return All / Limit on a list that changes while it is read (shared/paging/ collectPages,
  * readPipelined): an in-memory list served page by page, with records added and deleted between requests, answers
  * coming back in any order, and up to `concurrency` requests in flight. Properties: a list whose records show an order
  * gives every record present during the whole read exactly once, in the list's order; a list in no order gives that
@@ -14,11 +14,11 @@ import {
 	identityOf,
 	orderOfList,
 	ordersShown,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/listOrder';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/listOrder';
 import {
 	collectPages,
 	ListChangedError,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/collect';
 import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
 import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 

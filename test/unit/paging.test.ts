@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { collectPages } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/collect';
+import { planPages } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/pages';
 import {
-	collectPages,
 	mapConcurrent,
-	planPages,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
-import { RequestSlots } from '../../packages/n8n-nodes-keyword-com/nodes/shared/slots';
+	RequestSlots,
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/slots';
 import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
 
 function pagedSource(total: number, style: 'pagination' | 'laravel') {

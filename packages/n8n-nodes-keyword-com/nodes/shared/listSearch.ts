@@ -9,7 +9,7 @@ import { API_PREFIX, CREDENTIAL_TYPE, MAX_PAGE_SIZE } from './constants';
 import { accessOf } from './credentials';
 import { encodeName, GROUP_SEPARATOR, groupsOf, isGroupName } from './groupName';
 import { normalizeKeywordText, summarizeKeyword } from './keywordText';
-import { readPage } from './paging';
+import { parsePage } from './paging';
 import { redactDeep } from './redact';
 import { apiRequest } from './transport';
 
@@ -163,7 +163,7 @@ export async function searchKeywords(
 			qs: { page, per_page: MAX_PAGE_SIZE },
 			base: { baseURL },
 		});
-		const { records, hasNext } = readPage('pagination', response.body, page, MAX_PAGE_SIZE);
+		const { records, hasNext } = parsePage('pagination', response.body, page, MAX_PAGE_SIZE);
 		for (const keyword of records.map(summarizeKeyword)) {
 			if (!keyword) continue;
 			if (

@@ -266,7 +266,7 @@ export class SharedPause {
 }
 
 /**
- * What the caller of a request learns between attempts (paging: a page's request slot, see slots.ts). The transport
+ * What the caller of a request learns between attempts (paging: a page's request slot, see paging/slots.ts). The transport
  * knows nothing of slots or pages.
  */
 export interface AttemptHooks {

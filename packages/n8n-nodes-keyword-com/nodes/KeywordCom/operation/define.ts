@@ -23,8 +23,13 @@ import {
 	shapeForOutput,
 	type OutputChoice,
 } from '../../shared/output';
-import { identityOf, orderOfList } from '../../shared/listOrder';
-import { collectPages, ListChangedError, type PageStyle } from '../../shared/paging';
+import {
+	collectPages,
+	identityOf,
+	ListChangedError,
+	orderOfList,
+	type PageStyle,
+} from '../../shared/paging';
 import type { RecordKind } from '../../shared/records';
 import { redactDeep } from '../../shared/redact';
 import {

@@ -4,8 +4,7 @@ import {
 	summarizeKeyword,
 	type KeywordSummary,
 } from '../../shared/keywordText';
-import { identityOf, orderOfList } from '../../shared/listOrder';
-import { collectPages } from '../../shared/paging';
+import { collectPages, identityOf, orderOfList } from '../../shared/paging';
 import type { ApiRequest, ApiResponse, AttemptHooks } from '../../shared/transport';
 import {
 	checkKeywordText,

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Stamped } from './cursor';
 import { hasFilters, matchFilters, type MovementFilters, type RankMove } from './filters';
 import { OUTSIDE, rankValue } from '../../shared/ranks';
-import { alertSecondsOf } from '../../shared/listOrder';
+import { alertSecondsOf } from '../../shared/paging';
 import { shapeForOutput, type OutputChoice } from '../../shared/output';
 import { redactDeep } from '../../shared/redact';
 import { shapeRecord } from '../../shared/records';

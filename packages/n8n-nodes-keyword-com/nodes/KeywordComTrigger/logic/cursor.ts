@@ -19,7 +19,7 @@
  * It also remembers the list's order and the floor's estimated place in the list (AlertCursor), so that the next poll
  * asks for the right page first.
  */
-import { compareIds } from '../../shared/listOrder';
+import { compareIds } from '../../shared/paging';
 import { ALERT_PAGE_SIZE } from './alerts';
 
 /** `[at, id]`: every key at or below it has been seen; `id` null covers all of second `at`. */

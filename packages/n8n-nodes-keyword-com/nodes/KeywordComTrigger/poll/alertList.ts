@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAfter, type PageSizes, type ReadPosition } from '../../shared/reader';
+import { readInBatches, type PageSizes, type ReadPosition } from '../../shared/paging';
 import { ALERT_PAGE_SIZE, alertKey, toAlertEvents, type AlertEvent } from '../logic/alerts';
 import {
 	floorKey,
@@ -30,7 +30,7 @@ import {
 	type ServedList,
 } from './common';
 
-/** Page sizes a read may ask for (varied so pages overlap, see shared/reader.ts). */
+/** Page sizes a read may ask for (varied so pages overlap, see shared/paging/). */
 const PAGE_SIZES: PageSizes = { min: Math.ceil(ALERT_PAGE_SIZE / 2), max: ALERT_PAGE_SIZE };
 
 export type FetchAlerts = (page: number, perPage: number) => Promise<ServedList>;
@@ -105,7 +105,7 @@ export async function readRestOfList(
 }
 
 /**
- * Reads from the cursor's floor towards the newest alert, the way the list runs (shared/reader.ts). Undefined when
+ * Reads from the cursor's floor towards the newest alert, the way the list runs (shared/paging/). Undefined when
  * the list turns out not to run that way (the caller looks again).
  */
 export async function readAlertsFromFloor(
@@ -120,7 +120,7 @@ export async function readAlertsFromFloor(
 	// Oldest to newest.
 	const direction = order === 'd' ? 'backward' : 'forward';
 	const start = floorStart(cursor, order, knownTotal);
-	const outcome = await readAfter(start, {
+	const outcome = await readInBatches(start, {
 		fetch,
 		direction,
 		keyOf: alertKey,

@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OutputChoice } from '../../shared/output';
-import type { ServedPage } from '../../shared/reader';
+import type { ServedPage } from '../../shared/paging';
 import type { Scope } from '../../shared/groupName';
 import type { PollBudget } from '../logic/budget';
 import type { MovementFilters } from '../logic/filters';

@@ -1,15 +1,15 @@
 /**
  * Reading one project's or group's keyword list (#13) on from where its read stands, within the poll's budget:
- * with overlapping pages when the list is ordered by id (shared/reader.ts), page after page when it is not.
+ * with overlapping pages when the list is ordered by id (shared/paging/), page after page when it is not.
  */
-import { readAfter, windowAround, type PageSizes } from '../../shared/reader';
+import { readInBatches, windowAround, type PageSizes } from '../../shared/paging';
 import { compareIds } from '../logic/cursor';
 import { keywordId } from '../logic/keywordEvents';
 import { KEYWORD_PAGE_SIZE, type ListRead } from '../logic/keywords';
 import { idSequenceOf } from '../logic/order';
 import { isOutOfTime, type PollLimits, type RequestAllowance, type ServedList } from './common';
 
-/** Page sizes a read may ask for (varied so pages overlap, see shared/reader.ts). */
+/** Page sizes a read may ask for (varied so pages overlap, see shared/paging/). */
 const PAGE_SIZES: PageSizes = { min: Math.ceil(KEYWORD_PAGE_SIZE / 2), max: KEYWORD_PAGE_SIZE };
 
 /** About how many new keywords one page brings (pages overlap by a record or a few). */
@@ -59,7 +59,7 @@ export async function readKeywordList(
 	};
 	const records: unknown[] = [];
 	if (read.idOrder === '?') return await readPageByPage(fetch, read, records, limits, allowance);
-	const outcome = await readAfter<string>(
+	const outcome = await readInBatches<string>(
 		{ edge: read.lastId, index: read.lastIndex, total: read.listLength },
 		{
 			fetch: learning,

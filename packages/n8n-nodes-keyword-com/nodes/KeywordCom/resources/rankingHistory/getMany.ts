@@ -16,9 +16,8 @@ import {
 	stringListField,
 } from '../../../shared/fields';
 import { splitName } from '../../../shared/groupName';
-import { identityOf, orderOfList } from '../../../shared/listOrder';
 import { fieldList, versionOf } from '../../../shared/output';
-import { collectPages } from '../../../shared/paging';
+import { collectPages, identityOf, orderOfList } from '../../../shared/paging';
 import { OUTSIDE, rankDifference, rankValue } from '../../../shared/ranks';
 import { readerOf, tagNames } from '../../../shared/records';
 import {

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RecordKind } from './records';
-import { apiTimeMs } from './time';
+import type { RecordKind } from '../records';
+import { apiTimeMs } from '../time';
 
 /**
- * The order a paged list's records show, so that Return All / Limit can read it with overlapping windows (reader.ts)
+ * The order a paged list's records show, so that Return All / Limit can read it with overlapping windows (pipeline.ts)
  * and notice when it shifts between two page requests. The API document gives no order for any list, and the alert
  * list may ignore its sort parameters: the order is read from the records of page 1, never assumed, and a later page
  * that contradicts it ends the ordered read.
@@ -140,7 +140,7 @@ export function orderOfList(kind: RecordKind, qs: IDataObject = {}): OrderOf | u
 
 /**
  * What tells two records of a list apart, to notice one read twice: the id, else a top page's URL (#21 has one record
- * per URL). A list where one page repeats a value does not use it (see paging.ts).
+ * per URL). A list where one page repeats a value does not use it (see asServed.ts).
  */
 export function identityOf(record: unknown): string | undefined {
 	const id = idOf(record);

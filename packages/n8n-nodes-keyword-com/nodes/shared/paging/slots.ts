@@ -1,6 +1,10 @@
+/**
+ * How many requests are in flight: request slots for the pages of one read, and a bounded map for the trigger's
+ * per-project reads.
+ */
 import { sleep } from 'n8n-workflow';
 
-import type { AttemptHooks } from './transport';
+import type { AttemptHooks } from '../transport';
 
 /**
  * A lease on one of a fixed number of request slots. The request runner gives its slot back as soon as a page's
@@ -103,4 +107,29 @@ export function slotHooks(lease: SlotLease, mayRetry?: () => void): AttemptHooks
 			if (lease.release()) await letRequestLeave();
 		},
 	};
+}
+
+/** Runs `task` over `inputs` with at most `concurrency` running at once; results keep the input order. */
+export async function mapConcurrent<T, R>(
+	inputs: readonly T[],
+	concurrency: number,
+	task: (input: T, index: number) => Promise<R>,
+): Promise<R[]> {
+	const results = new Array<R>(inputs.length);
+	let next = 0;
+	let failed = false;
+	const worker = async () => {
+		while (!failed && next < inputs.length) {
+			const index = next++;
+			const pending = task(inputs[index], index);
+			// A failed page stops the other workers from starting new pages; the failure itself propagates below.
+			pending.catch(() => {
+				failed = true;
+			});
+			results[index] = await pending;
+		}
+	};
+	const workers = Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker);
+	await Promise.all(workers);
+	return results;
 }
