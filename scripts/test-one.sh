@@ -9,6 +9,8 @@ if [ "$#" -eq 0 ]; then
   exit 2
 fi
 source scripts/env.sh
+# From a clean folder: a file moved or deleted must not leave its old build behind to be required instead.
+rm -rf build
 npx --no-install tsc -p tsconfig.test.json
 files=()
 for file in "$@"; do
