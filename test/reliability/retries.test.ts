@@ -12,7 +12,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	parseRetryAfter,
 	retryDelay,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/retryPolicy';
 import {
 	PROJECT,
 	allOperations,

@@ -27,9 +27,9 @@ import { identityOf, orderOfList } from '../../shared/listOrder';
 import { collectPages, ListChangedError, type PageStyle } from '../../shared/paging';
 import type { RecordKind } from '../../shared/records';
 import { redactDeep } from '../../shared/redact';
+import { SharedPause } from '../../shared/retryPolicy';
 import {
 	apiRequest,
-	SharedPause,
 	type ApiRequest,
 	type ApiResponse,
 	type AttemptHooks,
