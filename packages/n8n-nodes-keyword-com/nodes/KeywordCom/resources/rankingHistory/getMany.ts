@@ -29,7 +29,9 @@ import {
 	said,
 	quote,
 } from '../../../shared/validation';
-import { defineOperation, wantsSimplified, type OperationRuntime } from '../../operation/define';
+import { defineOperation } from '../../operation/define';
+import { wantsSimplified } from '../../operation/shape';
+import type { OperationRuntime } from '../../operation/types';
 import { readTarget } from '../../operation/target';
 
 /**
@@ -388,7 +390,7 @@ export const getManyRankingRows = defineOperation({
 		}
 		return { settings: settings as unknown as IDataObject };
 	},
-	output: { type: 'records', kind: 'plain', fields: ROW_FIELDS },
+	output: { type: 'records', kind: 'plain', selectable: ROW_FIELDS },
 	run: async (runtime) => {
 		const settings = runtime.prepared.settings as unknown as ExportSettings;
 		let today: number | undefined;
