@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { concurrencyOption, returnAllFields, simplifyField } from '../../shared/fields';
-import { OUTPUT_CHOICE_VERSIONS, outputFields, RECORD_FIELDS } from '../../shared/output';
+import { OUTPUT_CHOICE_VERSIONS, outputFields } from '../../shared/output';
+import { catalogueOf } from '../../shared/recordKinds';
 import { TOOL_DEFAULT_LIMIT } from './tool';
 import type { OperationConfig } from './types';
 
@@ -68,7 +69,7 @@ export function operationFields(config: OperationConfig): INodeProperties[] {
 		const listed =
 			output.type === 'records' || output.type === 'record' ? output.selectable : undefined;
 		const kind = output.type === 'records' || output.type === 'record' ? output.kind : 'plain';
-		fields.push(...outputFields(listed ?? RECORD_FIELDS[kind]));
+		fields.push(...outputFields(listed ?? catalogueOf(kind)?.selectable));
 	}
 	if (config.paged) {
 		const existing = fields.find(

@@ -28,8 +28,8 @@ export interface PreparedRequest {
 }
 
 /**
- * The record keys Selected Fields offers. Without a list, the record kind's (shared/output.ts), or typed names for records
- * whose shape the document does not give. Every operation returning records offers Selected Fields.
+ * The record keys Selected Fields offers. Without a list, the record kind's (shared/recordKinds/), or typed names for
+ * records whose shape the document does not give. Every operation returning records offers Selected Fields.
  */
 type Selectable = { selectable?: string[] };
 
