@@ -28,7 +28,7 @@ import {
 	type ExecuteResult,
 	type FakeRequest,
 } from '../../e2e/lib';
-import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/getMany';
+import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/rows';
 
 const byName = (value: string): Record<string, unknown> => ({ __rl: true, mode: 'name', value });
 const byId = (value: string | number): Record<string, unknown> => ({
