@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { RECORD_CATALOGUE } from '../../packages/n8n-nodes-keyword-com/nodes/shared/recordKinds';
 import {
 	CAFE,
 	PROJECT,
@@ -21,34 +22,10 @@ import {
 
 const fake = useFake();
 
-const SIMPLIFIED_KEYWORD_KEYS = [
-	'id',
-	'project_id',
-	'category',
-	'kw',
-	'url',
-	'region',
-	'language',
-	'type',
-	'status',
-	'grank',
-	'grank_int',
-	'best',
-	'start',
-	'gpage',
-	'rankingurl',
-	'trends',
-	'ms',
-	'cpc',
-	'competition',
-	'near',
-	'gmb',
-	'isfav',
-	'notes',
-	'tags',
-	'crawled_at',
-	'updated_at',
-];
+/** The keys of a keyword simplified by version 1 (what these suites run), from the record catalogue. */
+const SIMPLIFIED_KEYWORD_KEYS = (RECORD_CATALOGUE.keyword.simplifyV1 ?? []).map((field) =>
+	typeof field === 'string' ? field : field[0],
+);
 
 const KEYWORD_LIST = (name: string) => `/api/v2/groups/${name}/keywords/`;
 

@@ -9,10 +9,8 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import {
-	MAX_SIMPLIFIED_FIELDS,
-	RECORD_FIELDS,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
+import { MAX_SIMPLIFIED_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
+import { RECORD_CATALOGUE } from '../../packages/n8n-nodes-keyword-com/nodes/shared/recordKinds';
 import {
 	TOOL_DEFAULT_LIMIT,
 	TOOL_RESULT_MAX_CHARACTERS,
@@ -199,7 +197,7 @@ describe('Output: Raw and Selected Fields', () => {
 	});
 
 	it('Selected Fields offers the fields of the record kind', () => {
-		const keywordFields = RECORD_FIELDS.keyword ?? [];
+		const keywordFields = RECORD_CATALOGUE.keyword.selectable;
 		for (const name of ['kw', 'grank', 'rankingurl', 'ms', 'crawled_at'])
 			assert.ok(keywordFields.includes(name), name);
 	});

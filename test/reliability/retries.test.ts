@@ -12,7 +12,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	parseRetryAfter,
 	retryDelay,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
+} from '../../packages/n8n-nodes-keyword-com/nodes/shared/retryPolicy';
 import { OPERATIONS, registered } from '../operations';
 import { parametersOf } from '../operations/engine';
 import { PROJECT, describeRequests, rl, run, runOk, useFake, type Fake } from './helpers';

@@ -302,7 +302,7 @@ describe("n8n's community-node rules the published lint plugin cannot check here
 				assert.ok(option.routing?.operations?.pagination, `${option.name}: routed to the runner`);
 		// The runner each item goes through catches its error and, with Continue On Fail, returns it as an item
 		// (behaviour: test/engine/errors.test.ts and bad-input.test.ts, "continueOnFail").
-		const runner = read(path.join(nodesDir, 'KeywordCom', 'operation', 'define.ts'));
+		const runner = read(path.join(nodesDir, 'KeywordCom', 'operation', 'execute.ts'));
 		assert.match(runner, /if \(!this\.continueOnFail\(\)\) throw/);
 	});
 

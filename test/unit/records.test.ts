@@ -4,21 +4,18 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
+import { shapeRecord } from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
 import {
 	flattenRecord,
-	shapeRecord,
 	type RecordKind,
 } from '../../packages/n8n-nodes-keyword-com/nodes/shared/records';
+import { RECORD_CATALOGUE } from '../../packages/n8n-nodes-keyword-com/nodes/shared/recordKinds';
 
 /**
  * Simplify reads fields straight from `{id, type, attributes}` records. The reference below is the plain definition
- * it must agree with: flatten the record (`{id, ...attributes, record_type}`), then pick the fields in order.
+ * it must agree with: flatten the record (`{id, ...attributes, record_type}`), then take the fields of the kind's
+ * catalogue in order: a key when present, a computed field always (computed here as this test expects it).
  */
-function pick(source: IDataObject, keys: string[]): IDataObject {
-	const result: IDataObject = {};
-	for (const key of keys) if (source[key] !== undefined) result[key] = source[key];
-	return result;
-}
 const tagNames = (tags: unknown) =>
 	Array.isArray(tags)
 		? tags.map((tag) =>
@@ -26,167 +23,39 @@ const tagNames = (tags: unknown) =>
 			)
 		: undefined;
 
-const REFERENCE: Record<
-	Exclude<RecordKind, 'plain' | 'metrics'>,
-	(flat: IDataObject) => IDataObject
-> = {
-	group: (flat) => ({
-		...pick(flat, ['id', 'project_id', 'name', 'keywords_count', 'tags_count']),
-		tags: tagNames(flat.tags),
-		...pick(flat, [
-			'keywords_last_updated_at',
-			'crawled_at',
-			'url',
-			'currency_code',
-			'shortkey',
-			'updated_at',
-		]),
-		is_group: typeof flat.id === 'string' && flat.id.includes('[sub]'),
-	}),
-	keyword: (flat) => ({
-		...pick(flat, [
-			'id',
-			'project_id',
-			'category',
-			'kw',
-			'url',
-			'region',
-			'language',
-			'type',
-			'status',
-			'grank',
-			'grank_int',
-			'best',
-			'start',
-			'gpage',
-			'rankingurl',
-			'trends',
-			'ms',
-			'cpc',
-			'competition',
-			'near',
-			'gmb',
-			'isfav',
-			'notes',
-		]),
-		tags: tagNames(flat.tags),
-		...pick(flat, ['crawled_at', 'updated_at']),
-	}),
-	alert: (flat) => ({
-		...pick(flat, [
-			'id',
-			'category',
-			'keyword_id',
-			'kw',
-			'url',
-			'region',
-			'language',
-			'prevrank',
-			'result',
-		]),
-		change:
-			typeof flat.prevrank === 'number' && typeof flat.result === 'number'
-				? flat.prevrank - flat.result
-				: null,
-		...pick(flat, ['ms', 'time', 'created_at', 'read']),
-	}),
-	account: (flat) => ({
-		...pick(flat, [
-			'id',
-			'user_id',
-			'name',
-			'access_level',
-			'package',
-			'used',
-			'refreshes',
-			'daily_added',
-		]),
-		plan: (flat.package_info as IDataObject | undefined)?.title,
-		...pick(flat, [
-			'currency_code',
-			'gsc_connected',
-			'is_free_plan',
-			'serp_and_ranking_history_limit_date',
-			'api_token',
-		]),
-	}),
-	searchTerm: (flat) => ({
-		...pick(flat, [
-			'id',
-			'term',
-			'status',
-			'interval',
-			'region',
-			'aiSearchEngines',
-			'websearch',
-			'executionsAmount',
-		]),
-		topic: (flat.searchTermTopicRef as IDataObject | undefined)?.name ?? null,
-		...pick(flat, ['tags', 'createdAt', 'lastExecutionTime', 'nextScheduledExecutionTime']),
-	}),
+const COMPUTED: Record<string, (flat: IDataObject) => unknown> = {
+	tags: (flat) => tagNames(flat.tags),
+	is_group: (flat) => typeof flat.id === 'string' && flat.id.includes('[sub]'),
+	change: (flat) =>
+		typeof flat.prevrank === 'number' && typeof flat.result === 'number'
+			? flat.prevrank - flat.result
+			: null,
+	plan: (flat) => (flat.package_info as IDataObject | undefined)?.title,
+	topic: (flat) => (flat.searchTermTopicRef as IDataObject | undefined)?.name ?? null,
 };
 
-// Every key a simplifier reads, plus keys it must leave out.
+type SimplifiedKind = Exclude<RecordKind, 'plain' | 'metrics'>;
+const KINDS: SimplifiedKind[] = ['group', 'keyword', 'alert', 'account', 'searchTerm'];
+
+function reference(kind: SimplifiedKind, flat: IDataObject): IDataObject {
+	const result: IDataObject = {};
+	for (const field of RECORD_CATALOGUE[kind].simplifyV1 ?? []) {
+		if (typeof field !== 'string') result[field[0]] = COMPUTED[field[0]](flat) as never;
+		else if (flat[field] !== undefined) result[field] = flat[field];
+	}
+	return result;
+}
+
+// Every key a simplifier reads or writes, plus keys it must leave out.
 const KEYS = [
 	...new Set([
-		'id',
-		'project_id',
-		'name',
-		'keywords_count',
-		'tags_count',
-		'tags',
-		'keywords_last_updated_at',
-		'crawled_at',
-		'url',
-		'currency_code',
-		'shortkey',
-		'updated_at',
-		'category',
-		'kw',
-		'region',
-		'language',
-		'type',
-		'status',
-		'grank',
-		'grank_int',
-		'best',
-		'start',
-		'gpage',
-		'rankingurl',
-		'trends',
-		'ms',
-		'cpc',
-		'competition',
-		'near',
-		'gmb',
-		'isfav',
-		'notes',
-		'keyword_id',
-		'prevrank',
-		'result',
-		'time',
-		'created_at',
-		'read',
-		'user_id',
-		'access_level',
-		'package',
-		'used',
-		'refreshes',
-		'daily_added',
+		...KINDS.flatMap((kind) =>
+			(RECORD_CATALOGUE[kind].simplifyV1 ?? []).map((field) =>
+				typeof field === 'string' ? field : field[0],
+			),
+		),
 		'package_info',
-		'gsc_connected',
-		'is_free_plan',
-		'serp_and_ranking_history_limit_date',
-		'api_token',
-		'term',
-		'interval',
-		'aiSearchEngines',
-		'websearch',
-		'executionsAmount',
 		'searchTermTopicRef',
-		'createdAt',
-		'lastExecutionTime',
-		'nextScheduledExecutionTime',
 		'history',
 		'extra',
 		'record_type',
@@ -220,7 +89,7 @@ const record = fc.oneof(
 );
 
 describe('Simplify', () => {
-	for (const kind of Object.keys(REFERENCE) as Array<Exclude<RecordKind, 'plain' | 'metrics'>>) {
+	for (const kind of KINDS) {
 		it(`${kind}: the same fields, values and key order as flatten-then-pick`, () => {
 			fc.assert(
 				fc.property(record, (input) => {
@@ -228,9 +97,9 @@ describe('Simplify', () => {
 					const simplified = shapeRecord(input, kind, true);
 					assert.equal(
 						JSON.stringify(simplified),
-						JSON.stringify(REFERENCE[kind](flattenRecord(input))),
+						JSON.stringify(reference(kind, flattenRecord(input))),
 					);
-					assert.deepEqual(simplified, REFERENCE[kind](flattenRecord(input)));
+					assert.deepEqual(simplified, reference(kind, flattenRecord(input)));
 					assert.equal(JSON.stringify(input), snapshot, 'the API record is left as it came');
 				}),
 				{ numRuns: 400 },
@@ -239,7 +108,7 @@ describe('Simplify', () => {
 	}
 
 	it('a value that is not a record keeps going through the flat form', () => {
-		assert.deepEqual(shapeRecord('x', 'keyword', true), REFERENCE.keyword(flattenRecord('x')));
-		assert.deepEqual(shapeRecord([1], 'alert', true), REFERENCE.alert(flattenRecord([1])));
+		assert.deepEqual(shapeRecord('x', 'keyword', true), reference('keyword', flattenRecord('x')));
+		assert.deepEqual(shapeRecord([1], 'alert', true), reference('alert', flattenRecord([1])));
 	});
 });

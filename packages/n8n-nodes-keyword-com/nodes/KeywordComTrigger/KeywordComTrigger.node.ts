@@ -13,7 +13,8 @@ import { listSearch } from '../shared/listSearch';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { accessOf } from '../shared/credentials';
 import { groupField, projectField, simplifyField } from '../shared/fields';
-import { outputFields, readOutputChoice, RECORD_FIELDS, versionOf } from '../shared/output';
+import { outputFields, readOutputChoice, versionOf } from '../shared/output';
+import { RECORD_CATALOGUE } from '../shared/recordKinds';
 import { redactTokenPieces } from '../shared/redact';
 import { InputError } from '../shared/validation';
 import { getTags } from '../shared/tagOptions';
@@ -82,7 +83,7 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 
 /** What Selected Fields offers per event: the record's fields, and for Keyword Updated the update's ranks. */
 const KEYWORD_UPDATE_FIELDS = [
-	...(RECORD_FIELDS.keyword ?? []),
+	...RECORD_CATALOGUE.keyword.selectable,
 	'rank',
 	'previous_rank',
 	'change',
@@ -91,7 +92,7 @@ const KEYWORD_UPDATE_FIELDS = [
 ];
 
 function triggerOutputFields(): INodeProperties[] {
-	const [output, alertFields] = outputFields(RECORD_FIELDS.alert);
+	const [output, alertFields] = outputFields(RECORD_CATALOGUE.alert.selectable);
 	const [, keywordFields] = outputFields(KEYWORD_UPDATE_FIELDS);
 	const forEvent = (field: INodeProperties, event: EventName): INodeProperties => ({
 		...field,

@@ -2,7 +2,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { API_PREFIX } from '../shared/constants';
-import { apiRequest, type RetryPolicy } from '../shared/transport';
+import type { RetryPolicy } from '../shared/retryPolicy';
+import { apiRequest } from '../shared/transport';
 import type { PollBudget } from './logic/budget';
 import { encodeName, splitName } from '../shared/groupName';
 import type { RequestMode, TriggerApi } from './poll';

@@ -1,4 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { FunctionsBase, IDataObject, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { redactText, redactTokenPieces } from './redact';
 
@@ -186,4 +187,95 @@ export function describeFailure(
 		description: redactTokenPieces(description, token),
 		httpCode: status ? String(status) : null,
 	};
+}
+
+/**
+ * Thrown by the request runner; carries the HTTP status (`httpCode`) for callers (the trigger) that need it.
+ * Its message and description are exactly the ones `describeFailure` wrote: NodeApiError would otherwise replace
+ * them with n8n's generic text for common statuses and network codes (or for any message that merely contains a
+ * code such as "EPERM", e.g. a project called "Keeperman").
+ */
+export class KeywordComApiError extends NodeApiError {
+	/**
+	 * The request ran into its caller's deadline (see apiRequest's `deadline`): it timed out at the deadline, or a
+	 * retry would have gone past it. A poll that has made progress keeps it instead of failing.
+	 */
+	outOfTime = false;
+
+	/** Sets message, description and httpCode after NodeApiError's own rewriting. */
+	pin(message: string, description: string, httpCode: string | null): this {
+		this.message = message;
+		this.description = description;
+		this.httpCode = httpCode;
+		return this;
+	}
+}
+
+/**
+ * The one way the node builds its API errors: message, description and HTTP code exactly as given (already redacted),
+ * and nothing else: never the request options or the transport error, which hold the token and the raw answer.
+ */
+export function keywordComError(
+	context: Pick<FunctionsBase, 'getNode'>,
+	facts: { message: string; description: string; httpCode: string | null },
+	itemIndex?: number,
+): KeywordComApiError {
+	const { message, description, httpCode } = facts;
+	return new KeywordComApiError(context.getNode(), { message, httpCode } as JsonObject, {
+		message,
+		description,
+		httpCode: httpCode ?? undefined,
+		itemIndex,
+	}).pin(message, description, httpCode);
+}
+
+/**
+ * A copy of `error` (a KeywordComApiError or any error) with `extra` appended to its description, keeping its
+ * message and HTTP code as they are. For callers that add context (e.g. how many chunks were already accepted):
+ * re-wrapping in a plain NodeApiError would let n8n replace the message again.
+ */
+export function withDescription(
+	context: Pick<FunctionsBase, 'getNode'>,
+	error: unknown,
+	extra: string,
+	itemIndex?: number,
+): KeywordComApiError {
+	const source = error as {
+		message?: string;
+		description?: string | null;
+		httpCode?: string | null;
+	};
+	const message = source?.message ?? String(error);
+	const description = `${source?.description ?? ''} ${extra}`.trim();
+	return keywordComError(
+		context,
+		{ message, description, httpCode: source?.httpCode ?? null },
+		itemIndex,
+	);
+}
+
+export function toApiError(
+	context: Pick<FunctionsBase, 'getNode'>,
+	failure: ApiFailure,
+	token: string | undefined,
+	itemIndex?: number,
+	what?: string,
+): KeywordComApiError {
+	return keywordComError(context, describeFailure(failure, token, what), itemIndex);
+}
+
+/** URL parsing resolves "." and ".." (also as %2E): `DELETE …/groups/..` would reach another endpoint. */
+export function dotSegmentError(
+	context: Pick<FunctionsBase, 'getNode'>,
+	what: string,
+	token: string | undefined,
+	itemIndex?: number,
+): KeywordComApiError {
+	const message = redactTokenPieces(
+		`A project, group or id named "." or ".." cannot be used: the request ${what} would reach another address`,
+		token,
+	);
+	const description =
+		'Rename the project or group in Keyword.com, or check the value the expression gives.';
+	return keywordComError(context, { message, description, httpCode: null }, itemIndex);
 }

@@ -22,3 +22,14 @@ export function apiTimeSeconds(value: unknown): number | undefined {
 	const ms = apiTimeMs(value);
 	return ms === undefined ? undefined : Math.floor(ms / 1000);
 }
+
+/** Epoch seconds or a date string as ISO 8601 (null when absent or unreadable). */
+export function isoTime(value: unknown): string | null {
+	if (typeof value === 'number' && Number.isFinite(value))
+		return new Date(value * 1000).toISOString();
+	if (typeof value === 'string' && value !== '') {
+		const parsed = apiTimeMs(value);
+		return parsed === undefined ? value : new Date(parsed).toISOString();
+	}
+	return null;
+}

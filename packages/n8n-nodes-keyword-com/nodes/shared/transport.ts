@@ -4,47 +4,30 @@ import type {
 	IDataObject,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
-	JsonObject,
 	RequestHelperFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
 import { accessOf } from './credentials';
-import { describeFailure, type ApiFailure } from './errors';
-import { redactTokenPieces } from './redact';
+import { dotSegmentError, toApiError, type ApiFailure, type KeywordComApiError } from './errors';
+import {
+	classify,
+	DEFAULT_RETRY_POLICY,
+	isSafeToRepeat,
+	mayHaveBeenApplied,
+	retryDelay,
+	type FailedAttempt,
+	type RetryPolicy,
+	type SharedPause,
+} from './retryPolicy';
 
 /**
- * The one place every request of both nodes goes through (n8n's httpRequestWithAuthentication underneath).
- * It owns the retry policy and turns every failure into a NodeApiError with a plain message and no token.
- *
- * Retry policy:
- * - 429 is retried for every method (the API refused the request, so nothing happened), after Retry-After
- *   (seconds or an HTTP date; exponential back-off from `baseDelayMs` when absent), at most `maxAttempts` tries.
- *   No wait is longer than `maxDelayMs`: when Retry-After asks for more, the node stops at once with an error that
- *   says how long Keyword.com asked to wait, instead of waiting the cap and being refused again.
- * - Other failures (5xx, dropped connection, time-out, unreadable body) are retried only for reads (GET, and the
- *   chart POST #14) (5xx after its
- *   Retry-After when it sends one): a create, change or delete that failed ambiguously may have been applied, and
- *   repeating it could add or delete twice. Its error says so.
- * - Everything else (4xx) is answered at once.
+ * The one place every request of both nodes goes through (n8n's httpRequestWithAuthentication underneath): it sends,
+ * retries as retryPolicy.ts decides, and turns every failure into a KeywordComApiError (errors.ts) with no token.
  */
 export type RequestContext = Pick<FunctionsBase, 'getNode' | 'getCredentials'> & {
 	helpers: Pick<RequestHelperFunctions, 'httpRequestWithAuthentication'>;
-};
-
-export interface RetryPolicy {
-	maxAttempts: number;
-	/** Wait used for a 429 without Retry-After, and the base of the back-off for retried reads. */
-	baseDelayMs: number;
-	/** No single wait is longer than this, whatever Retry-After says. */
-	maxDelayMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-	maxAttempts: 5,
-	baseDelayMs: 1000,
-	maxDelayMs: 60_000,
 };
 
 export interface ApiRequest {
@@ -64,87 +47,8 @@ export interface ApiResponse {
 	headers: Record<string, unknown>;
 }
 
-/**
- * Thrown by the request runner; carries the HTTP status (`httpCode`) for callers (the trigger) that need it.
- * Its message and description are exactly the ones `describeFailure` wrote: NodeApiError would otherwise replace
- * them with n8n's generic text for common statuses and network codes (or for any message that merely contains a
- * code such as "EPERM", e.g. a project called "Keeperman").
- */
-export class KeywordComApiError extends NodeApiError {
-	/**
-	 * The request ran into its caller's deadline (see apiRequest's `deadline`): it timed out at the deadline, or a
-	 * retry would have gone past it. A poll that has made progress keeps it instead of failing.
-	 */
-	outOfTime = false;
-
-	/** Sets message, description and httpCode after NodeApiError's own rewriting. */
-	pin(message: string, description: string, httpCode: string | null): this {
-		this.message = message;
-		this.description = description;
-		this.httpCode = httpCode;
-		return this;
-	}
-}
-
-/**
- * The one way the node builds its API errors: message, description and HTTP code exactly as given (already redacted),
- * and nothing else: never the request options or the transport error, which hold the token and the raw answer.
- */
-export function keywordComError(
-	context: Pick<FunctionsBase, 'getNode'>,
-	facts: { message: string; description: string; httpCode: string | null },
-	itemIndex?: number,
-): KeywordComApiError {
-	const { message, description, httpCode } = facts;
-	return new KeywordComApiError(context.getNode(), { message, httpCode } as JsonObject, {
-		message,
-		description,
-		httpCode: httpCode ?? undefined,
-		itemIndex,
-	}).pin(message, description, httpCode);
-}
-
 /** Below this much time left before a deadline, no request is started (it could not get an answer in time). */
 export const MIN_REQUEST_TIME_MS = 250;
-
-/**
- * A copy of `error` (a KeywordComApiError or any error) with `extra` appended to its description, keeping its
- * message and HTTP code as they are. For callers that add context (e.g. how many chunks were already accepted):
- * re-wrapping in a plain NodeApiError would let n8n replace the message again.
- */
-export function withDescription(
-	context: Pick<FunctionsBase, 'getNode'>,
-	error: unknown,
-	extra: string,
-	itemIndex?: number,
-): KeywordComApiError {
-	const source = error as {
-		message?: string;
-		description?: string | null;
-		httpCode?: string | null;
-	};
-	const message = source?.message ?? String(error);
-	const description = `${source?.description ?? ''} ${extra}`.trim();
-	return keywordComError(
-		context,
-		{ message, description, httpCode: source?.httpCode ?? null },
-		itemIndex,
-	);
-}
-
-const RETRYABLE_NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'EPIPE',
-	'ECONNREFUSED',
-	'EAI_AGAIN',
-	'ESOCKETTIMEDOUT',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
-
-/** POST endpoints that only read (#14 ranking chart): as safe to repeat as a GET. */
-const READ_ONLY_POSTS = /\/keywords\/chart\/?$/;
 
 /** A path segment that URL parsing would resolve away: ".", "..", or the same with %2E. */
 function hasDotSegment(url: string): boolean {
@@ -152,35 +56,6 @@ function hasDotSegment(url: string): boolean {
 		.split('?')[0]
 		.split('/')
 		.some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
-}
-
-/** Network failures where the request never reached Keyword.com (nothing can have been applied). */
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/** Seconds (`"3"`) or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: unknown, nowMs = Date.now()): number | undefined {
-	if (value === undefined || value === null) return undefined;
-	const text = String(Array.isArray(value) ? value[0] : value).trim();
-	if (text === '') return undefined;
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	// An HTTP date names its day or month ("Thu, 15 Jan 2026 12:00:00 GMT"); Date.parse alone takes "-5" for a year.
-	if (!/[A-Za-z]{3}/.test(text)) return undefined;
-	const date = Date.parse(text);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, date - nowMs);
-}
-
-export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
-	const wanted = retryAfterMs ?? policy.baseDelayMs * 2 ** (attempt - 1);
-	return Math.min(Math.max(0, wanted), policy.maxDelayMs);
-}
-
-function headerValue(headers: unknown, name: string): unknown {
-	if (!headers || typeof headers !== 'object') return undefined;
-	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-		if (key.toLowerCase() === name) return value;
-	}
-	return undefined;
 }
 
 function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -223,48 +98,6 @@ async function getToken(context: RequestContext): Promise<string | undefined> {
 	}
 }
 
-export function toApiError(
-	context: Pick<FunctionsBase, 'getNode'>,
-	failure: ApiFailure,
-	token: string | undefined,
-	itemIndex?: number,
-	what?: string,
-): KeywordComApiError {
-	return keywordComError(context, describeFailure(failure, token, what), itemIndex);
-}
-
-/** URL parsing resolves "." and ".." (also as %2E): `DELETE …/groups/..` would reach another endpoint. */
-async function dotSegmentError(
-	context: RequestContext,
-	what: string,
-	itemIndex?: number,
-): Promise<KeywordComApiError> {
-	const message = redactTokenPieces(
-		`A project, group or id named "." or ".." cannot be used: the request ${what} would reach another address`,
-		await getToken(context),
-	);
-	const description =
-		'Rename the project or group in Keyword.com, or check the value the expression gives.';
-	return keywordComError(context, { message, description, httpCode: null }, itemIndex);
-}
-
-/**
- * One pause shared by the requests of one operation (the pages of a Return All fetched side by side): when one of
- * them is told to slow down (429), the others wait too instead of running into the same limit.
- */
-export class SharedPause {
-	private until = 0;
-
-	hold(ms: number): void {
-		this.until = Math.max(this.until, Date.now() + ms);
-	}
-
-	async wait(): Promise<void> {
-		for (let left = this.until - Date.now(); left > 0; left = this.until - Date.now())
-			await sleep(left);
-	}
-}
-
 /**
  * What the caller of a request learns between attempts (paging: a page's request slot, see paging/slots.ts). The transport
  * knows nothing of slots or pages.
@@ -295,9 +128,7 @@ export interface RequestOptions {
 }
 
 /** One attempt's outcome: the parsed answer, or what went wrong. */
-type Attempt =
-	| { response: ApiResponse }
-	| { failure: ApiFailure; headers?: unknown; network?: true };
+type Attempt = { response: ApiResponse } | FailedAttempt;
 
 /** Sends the request once and parses its answer. Never throws for HTTP or network failures: they are outcomes. */
 async function sendOnce(
@@ -364,37 +195,6 @@ async function sendOnce(
 	};
 }
 
-/**
- * Whether a failed attempt is tried again, and after how long Keyword.com asked to wait (see the retry policy at the
- * top). A wait longer than the policy allows is not retried: the failure then says how long was asked.
- */
-function classify(
-	attempt: Exclude<Attempt, { response: ApiResponse }>,
-	safeToRepeat: boolean,
-	policy: RetryPolicy,
-): { retryable: boolean; retryAfterMs?: number } {
-	const { failure } = attempt;
-	if (attempt.network) {
-		return {
-			retryable:
-				safeToRepeat &&
-				failure.status === undefined &&
-				RETRYABLE_NETWORK_CODES.has(failure.code ?? ''),
-		};
-	}
-	const status = failure.status ?? 0;
-	if (status >= 200 && status < 300) return { retryable: safeToRepeat }; // an unreadable or empty answer
-	if (!(status === 429 || (safeToRepeat && status >= 500))) return { retryable: false };
-	// 429 and 503 carry Retry-After; any server error that sends one gets it honoured.
-	const retryAfterMs = parseRetryAfter(headerValue(attempt.headers, 'retry-after'));
-	if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) {
-		failure.retryAfterMs = retryAfterMs;
-		failure.maxWaitMs = policy.maxDelayMs;
-		return { retryable: false };
-	}
-	return { retryable: true, retryAfterMs };
-}
-
 /** The error a request ends with: its facts described, and whether a failed write may have been applied. */
 async function finalError(
 	context: RequestContext,
@@ -408,9 +208,7 @@ async function finalError(
 	},
 ): Promise<KeywordComApiError> {
 	failure.attempts = facts.attempts;
-	const refused = failure.status !== undefined && failure.status >= 400 && failure.status < 500;
-	if (!facts.safeToRepeat && !refused && !NEVER_SENT_CODES.has(failure.code ?? ''))
-		failure.mayHaveApplied = true;
+	if (mayHaveBeenApplied(failure, facts.safeToRepeat)) failure.mayHaveApplied = true;
 	const error = toApiError(context, failure, await getToken(context), facts.itemIndex, facts.what);
 	error.outOfTime = facts.outOfTime;
 	return error;
@@ -425,9 +223,10 @@ export async function apiRequest(
 	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
 	const method = (request.method ?? 'GET').toUpperCase();
 	const path = request.url.split('?')[0];
-	const safeToRepeat = method === 'GET' || (method === 'POST' && READ_ONLY_POSTS.test(path));
+	const safeToRepeat = isSafeToRepeat(method, path);
 	const what = `${request.method ?? 'GET'} ${path}`;
-	if (hasDotSegment(request.url)) throw await dotSegmentError(context, what, options.itemIndex);
+	if (hasDotSegment(request.url))
+		throw dotSegmentError(context, what, await getToken(context), options.itemIndex);
 	const timeLeft = () =>
 		options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - Date.now();
 	const facts = (attempts: number, outOfTime: boolean) => ({

@@ -13,7 +13,7 @@ import {
 	said,
 	type MessageParts,
 } from '../../shared/validation';
-import type { OperationInput } from './define';
+import type { OperationInput } from './types';
 import type { Target } from './target';
 
 /**

@@ -1,4 +1,4 @@
-import type { OperationInput } from './define';
+import type { OperationInput } from './types';
 import { composeName, encodeName } from '../../shared/groupName';
 import { checkName } from '../../shared/validation';
 

@@ -8,9 +8,8 @@ import type { Stamped } from './cursor';
 import { hasFilters, matchFilters, type MovementFilters, type RankMove } from './filters';
 import { OUTSIDE, rankValue } from '../../shared/ranks';
 import { alertSecondsOf } from '../../shared/paging';
-import { shapeForOutput, type OutputChoice } from '../../shared/output';
+import { shapeForOutput, shapeRecord, type OutputChoice } from '../../shared/output';
 import { redactDeep } from '../../shared/redact';
-import { shapeRecord } from '../../shared/records';
 import { splitName } from '../../shared/groupName';
 
 /** Largest page of the alert list. */

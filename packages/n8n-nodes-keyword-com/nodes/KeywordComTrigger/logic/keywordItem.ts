@@ -5,9 +5,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { splitName } from '../../shared/groupName';
-import { isoTime, shapeForOutput, type OutputChoice } from '../../shared/output';
+import { shapeForOutput, shapeRecord, type OutputChoice } from '../../shared/output';
 import { redactDeep } from '../../shared/redact';
-import { flattenRecord, shapeRecord } from '../../shared/records';
+import { flattenRecord } from '../../shared/records';
+import { isoTime } from '../../shared/time';
 import { unixSeconds } from './containers';
 import { rankChange, type HistoryOrder } from './ranks';
 

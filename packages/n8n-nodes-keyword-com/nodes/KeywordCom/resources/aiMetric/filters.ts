@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { AI_AGGREGATIONS } from '../../../shared/constants';
 import { stringListField } from '../../../shared/fields';
 import { alphabetical } from '../../../shared/optionOrder';
-import type { OperationInput } from '../../operation/define';
+import type { OperationInput } from '../../operation/types';
 import {
 	checkAggregation,
 	checkAiTimeframe,

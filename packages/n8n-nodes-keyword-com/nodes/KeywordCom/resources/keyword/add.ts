@@ -4,7 +4,7 @@ import { API_PREFIX, DEFAULT_ADD_CHUNK_SIZE } from '../../../shared/constants';
 import { groupField, options, projectField } from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
 import { readTarget } from '../../operation/target';
-import { withDescription } from '../../../shared/transport';
+import { withDescription } from '../../../shared/errors';
 import {
 	checkInteger,
 	checkKeywordText,

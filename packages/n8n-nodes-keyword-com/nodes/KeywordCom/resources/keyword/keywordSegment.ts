@@ -1,4 +1,4 @@
-import type { OperationInput } from '../../operation/define';
+import type { OperationInput } from '../../operation/types';
 import { readTarget } from '../../operation/target';
 import { checkNumericId, checkOptionalDate } from '../../../shared/validation';
 

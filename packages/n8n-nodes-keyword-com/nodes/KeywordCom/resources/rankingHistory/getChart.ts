@@ -2,7 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { API_PREFIX, MAX_CHART_DAYS } from '../../../shared/constants';
 import { keywordIdsField } from '../../../shared/fields';
-import { defineOperation, wantsSimplified, type OperationInput } from '../../operation/define';
+import { defineOperation } from '../../operation/define';
+import { wantsSimplified } from '../../operation/shape';
+import type { OperationInput } from '../../operation/types';
 import { versionOf } from '../../../shared/output';
 import { checkChartDays, checkIdList } from '../../../shared/validation';
 
@@ -91,7 +93,7 @@ export const getRankingChart = defineOperation({
 	output: {
 		type: 'records',
 		kind: 'plain',
-		fields: CHART_FIELDS,
+		selectable: CHART_FIELDS,
 		select: (body, input) => {
 			const entries = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
 			return wantsNamedEntries(input) ? entries.map(simplifyChart) : entries;

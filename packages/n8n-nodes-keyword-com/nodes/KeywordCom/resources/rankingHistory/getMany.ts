@@ -15,11 +15,7 @@ import {
 	projectField,
 	stringListField,
 } from '../../../shared/fields';
-import { splitName } from '../../../shared/groupName';
-import { fieldList, versionOf } from '../../../shared/output';
 import { collectPages, identityOf, orderOfList } from '../../../shared/paging';
-import { OUTSIDE, rankDifference, rankValue } from '../../../shared/ranks';
-import { readerOf, tagNames } from '../../../shared/records';
 import {
 	checkDate,
 	checkInteger,
@@ -28,77 +24,18 @@ import {
 	said,
 	quote,
 } from '../../../shared/validation';
-import { defineOperation, wantsSimplified, type OperationRuntime } from '../../operation/define';
+import { defineOperation } from '../../operation/define';
+import type { OperationRuntime } from '../../operation/types';
 import { readTarget } from '../../operation/target';
+import { apiDay, DAY_MS, dayNumber, resolveRange } from './days';
+import { listedKeyword, ROW_FIELDS, rowShaper, rowsOf, type ListedKeyword } from './rows';
 
 /**
  * One row per keyword per day. The document has no such endpoint: the keyword list (#13) gives the keywords of the
  * project or group (read with the ordered reader, as Keyword → Get Many), and the chart (#14) gives the daily ranks of
  * many keywords at once. So the fewest requests are the list's pages plus ⌈keywords / Keywords per Request⌉ charts.
+ * The date window is in days.ts, the rows in rows.ts.
  */
-
-const DAY_MS = 86_400_000;
-
-/** A chosen keyword, as the list gave it: what every row of it repeats. */
-interface ListedKeyword {
-	id: string;
-	keyword: string;
-	category: string;
-	region: unknown;
-	language: unknown;
-	url: unknown;
-	tags: string[];
-}
-
-/** One day of a keyword's chart (E of the #14 answer): `{date, rank, rankingurl}`. */
-type ChartDay = IDataObject & { date: string };
-
-/** A simplified row: at most 10 fields, named for a sheet row or an AI agent. */
-export const RANKING_ROW_FIELDS = [
-	'date',
-	'keyword_id',
-	'keyword',
-	'project',
-	'group',
-	'region',
-	'rank',
-	'previous_rank',
-	'change',
-	'ranking_url',
-];
-
-/** Every field a row has: Selected Fields picks from these. */
-const ROW_FIELDS = [...RANKING_ROW_FIELDS, 'language', 'url', 'tags', 'kwid', 'rankingurl'];
-
-/** Days since the epoch of a checked `YYYY-MM-DD`. */
-const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-const dateOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
-
-/** The API's day (UTC) from its `Date` header; the n8n host's clock when the answer has none. */
-function apiDay(headers: Record<string, unknown>): number {
-	const date = headers.date ?? headers.Date;
-	const ms = typeof date === 'string' ? Date.parse(date) : Number.NaN;
-	return Math.floor((Number.isNaN(ms) ? Date.now() : ms) / DAY_MS);
-}
-
-/** A rank as a user reads it: null outside the top results (null or 0) or when it is not a rank. */
-function rankOrNull(value: unknown): number | null {
-	const rank = rankValue(value);
-	return rank === undefined || rank === OUTSIDE ? null : rank;
-}
-
-function listedKeyword(record: unknown): ListedKeyword {
-	const read = readerOf((record ?? {}) as IDataObject);
-	return {
-		id: String(read('id')),
-		keyword: String(read('kw') ?? ''),
-		category: String(read('category') ?? ''),
-		region: read('region') ?? null,
-		language: read('language') ?? null,
-		url: read('url') ?? null,
-		tags: tagNames(read('tags')) ?? [],
-	};
-}
 
 /** The keywords the user chose: by id or text (any case), and carrying one of the tags; every keyword without either. */
 function choose(
@@ -140,26 +77,6 @@ interface ExportSettings {
 	end?: string;
 	chunkSize: number;
 	concurrency: number;
-}
-
-/** The range with its defaults (the API's last 30 days), checked against the history the API keeps. */
-function resolveRange(settings: ExportSettings, today: number): { from: number; to: number } {
-	const to = settings.end ? dayNumber(settings.end) : today;
-	const from = settings.start ? dayNumber(settings.start) : to - 29;
-	const oldest = today - (MAX_CHART_DAYS - 1);
-	if (from > to) {
-		throw new InputError(
-			'Start Date',
-			`${dateOf(from)} is after the end of the range, ${dateOf(to)} (Keyword.com's today)`,
-		);
-	}
-	if (from < oldest) {
-		throw new InputError(
-			settings.start ? 'Start Date' : 'End Date',
-			`${dateOf(from)} is more than ${MAX_CHART_DAYS} days back (Keyword.com's today is ${dateOf(today)}); the first day it can give is ${dateOf(oldest)}`,
-		);
-	}
-	return { from, to };
 }
 
 /**
@@ -221,81 +138,6 @@ async function chartEntries(
 		Array.from({ length: Math.max(1, Math.min(settings.concurrency, queue.length)) }, worker),
 	);
 	return found;
-}
-
-/** The days of a chart entry by date (E of the positional answer), whatever order they come in. */
-function daysOf(entry: IDataObject | undefined): Map<string, ChartDay> {
-	const parts = Array.isArray(entry?.data) ? (entry.data as unknown[]) : [];
-	const details = parts[4] as IDataObject | undefined;
-	const days = Array.isArray(details?.rankingurls) ? (details.rankingurls as IDataObject[]) : [];
-	const byDate = new Map<string, ChartDay>();
-	for (const day of days) {
-		if (day && typeof day.date === 'string' && /^\d{4}-\d\d-\d\d$/.test(day.date))
-			byDate.set(day.date, day as ChartDay);
-	}
-	return byDate;
-}
-
-/**
- * The rows of one keyword, oldest day first. `change` is previous_rank − rank with outside the top results counting
- * as 101 (positive = moved up), from the day before, which the chart holds for the first day of the range too when
- * its history reaches back that far; null when it does not.
- */
-function rowsOf(
-	keyword: ListedKeyword,
-	entry: IDataObject | undefined,
-	range: { from: number; to: number },
-): Array<{ full: IDataObject; raw: IDataObject }> {
-	const days = daysOf(entry);
-	const { project, group } = splitName(keyword.category);
-	const rows: Array<{ full: IDataObject; raw: IDataObject }> = [];
-	for (let day = range.from; day <= range.to; day++) {
-		const today = days.get(dateOf(day));
-		if (!today) continue;
-		const before = days.get(dateOf(day - 1));
-		const rankingUrl = today.rankingurl;
-		const full: IDataObject = {
-			date: today.date,
-			keyword_id: keyword.id,
-			keyword: keyword.keyword,
-			project: project === '' ? null : project,
-			group,
-			region: keyword.region as IDataObject[string],
-			language: keyword.language as IDataObject[string],
-			url: keyword.url as IDataObject[string],
-			tags: keyword.tags,
-			rank: rankOrNull(today.rank),
-			previous_rank: before ? rankOrNull(before.rank) : null,
-			change: before ? rankDifference(before.rank, today.rank) : null,
-			ranking_url:
-				typeof rankingUrl === 'string' && rankingUrl !== '' && rankingUrl !== 'NOT FOUND'
-					? rankingUrl
-					: null,
-			kwid: entry?.kwid ?? null,
-			rankingurl: rankingUrl ?? null,
-		};
-		rows.push({ full, raw: { kwid: entry?.kwid ?? null, ...today } });
-	}
-	return rows;
-}
-
-/** A row as the user chose to see it: Simplified, Raw (the chart's day as sent, with its kwid) or Selected Fields. */
-function rowShaper(
-	runtime: OperationRuntime,
-): (row: { full: IDataObject; raw: IDataObject }) => IDataObject {
-	const { input } = runtime;
-	if (wantsSimplified(input)) {
-		return ({ full }) =>
-			Object.fromEntries(RANKING_ROW_FIELDS.map((field) => [field, full[field]]));
-	}
-	if (versionOf(input.node) >= 2 && input.get('output', 'simplified') === 'selected') {
-		const fields = fieldList(input.get('fields', []));
-		return ({ full }) =>
-			Object.fromEntries(
-				fields.map((field) => [field, full[field] === undefined ? null : full[field]]),
-			);
-	}
-	return ({ raw }) => raw;
 }
 
 /** #13 GET /api/v2/groups/{project_name}/keywords/ (the keywords), then #14 POST /api/v2/keywords/chart in chunks */
@@ -387,7 +229,7 @@ export const getManyRankingRows = defineOperation({
 		}
 		return { settings: settings as unknown as IDataObject };
 	},
-	output: { type: 'records', kind: 'plain', fields: ROW_FIELDS },
+	output: { type: 'records', kind: 'plain', selectable: ROW_FIELDS },
 	run: async (runtime) => {
 		const settings = runtime.prepared.settings as unknown as ExportSettings;
 		let today: number | undefined;

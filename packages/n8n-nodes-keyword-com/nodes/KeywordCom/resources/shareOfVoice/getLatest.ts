@@ -18,6 +18,6 @@ export const getLatestShareOfVoice = defineOperation({
 	output: {
 		type: 'records',
 		kind: 'plain',
-		fields: ['title', 'url', 'clicks', 'percentage', 'changes'],
+		selectable: ['title', 'url', 'clicks', 'percentage', 'changes'],
 	},
 });

@@ -20,7 +20,7 @@ export const getManyTags = defineOperation({
 	output: {
 		type: 'records',
 		kind: 'plain',
-		fields: ['id', 'name', 'project_id', 'keywords_count', 'created_at', 'updated_at'],
+		selectable: ['id', 'name', 'project_id', 'keywords_count', 'created_at', 'updated_at'],
 		select: (body) => {
 			const attributes = ((body.data as IDataObject | undefined)?.attributes ?? {}) as IDataObject;
 			return Array.isArray(attributes.tags) ? attributes.tags : [];

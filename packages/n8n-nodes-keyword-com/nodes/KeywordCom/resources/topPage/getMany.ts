@@ -19,7 +19,7 @@ export const getManyTopPages = defineOperation({
 	output: {
 		type: 'records',
 		kind: 'plain',
-		fields: [
+		selectable: [
 			'current_ranking_url',
 			'total_keyword_count',
 			'average_current_rank',

@@ -1,0 +1,100 @@
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	INode,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import type { PageStyle } from '../../shared/paging';
+import type { RecordKind } from '../../shared/records';
+import type { ApiRequest, ApiResponse, AttemptHooks } from '../../shared/transport';
+
+/** What an operation reads of the current item. */
+export interface OperationInput {
+	node: INode;
+	itemIndex: number;
+	/** A parameter of the current item (resource locators give their value). */
+	get(name: string, fallback?: unknown): unknown;
+}
+
+export interface PreparedRequest {
+	/** Values for the `{placeholders}` of the path, already URL-encoded. */
+	path?: Record<string, string>;
+	qs?: IDataObject;
+	body?: unknown;
+	/** Checked operation settings that are not part of the request (e.g. the chunk size of Add). */
+	settings?: IDataObject;
+}
+
+/**
+ * The record keys Selected Fields offers. Without a list, the record kind's (shared/recordKinds/), or typed names for
+ * records whose shape the document does not give. Every operation returning records offers Selected Fields.
+ */
+type Selectable = { selectable?: string[] };
+
+export type OutputSpec =
+	/** `data` is a list: one item per record. */
+	| ({
+			type: 'records';
+			kind: RecordKind;
+			select?: (body: IDataObject, input: OperationInput) => unknown[];
+	  } & Selectable)
+	/** `data` is one record: one item. */
+	| ({ type: 'record'; kind: RecordKind } & Selectable)
+	/** The whole answer as one item (answers whose shape has no records), without `links`. */
+	| { type: 'body' }
+	/**
+	 * A report (AI visibility metrics): the content of `data`, or the whole answer without `links` when it has no
+	 * `data`. Version 1 kept each report's first shape (`legacy`): saved workflows read it so.
+	 */
+	| { type: 'report'; legacy: 'record' | 'body' }
+	/** Operations whose answer body is not documented: a confirmation item, plus the answer when there is one. */
+	| {
+			type: 'confirmation';
+			result: (input: OperationInput, prepared: PreparedRequest) => IDataObject;
+	  };
+
+/** What an operation's own `run` gets: the checked item and a way to send. */
+export interface OperationRuntime {
+	input: OperationInput;
+	prepared: PreparedRequest;
+	url: string;
+	method: IHttpRequestMethods;
+	send(request: Omit<ApiRequest, 'base'>, hooks?: AttemptHooks): Promise<ApiResponse>;
+	/** One record as the user chose to see it (version 1: Simplify; version 2: Output). */
+	shape(record: unknown, kind: RecordKind): IDataObject;
+	/** Return All / Limit of the item, checked (a `run` that reads lists stops once it has enough). */
+	size: { returnAll: boolean; limit: number };
+}
+
+export interface OperationConfig {
+	resource: string;
+	value: string;
+	name: string;
+	/** Shown in the node list and used as the tool description for AI agents. */
+	action: string;
+	description: string;
+	method: IHttpRequestMethods;
+	/** Path template, e.g. `/api/v2/groups/{target}/keywords`. */
+	path: string;
+	/** The operation's node parameters (the fields of its panel). */
+	fields?: INodeProperties[];
+	prepare?: (input: OperationInput) => PreparedRequest;
+	output: OutputSpec;
+	/** A paged list: adds Return All / Limit and a Concurrency option. */
+	paged?: PageStyle;
+	/** Adds version 1's Simplify toggle (version 2 offers the Output choice on every operation returning records). */
+	simplify?: boolean;
+	/** Replaces the default single request (chunked adds, lists derived from another record). */
+	run?: (runtime: OperationRuntime) => Promise<IDataObject[]>;
+	/** Keep the account record's `api_token` (the user opted in). */
+	revealToken?: (input: OperationInput) => boolean;
+	/** As an AI tool, Keyword ID may be the keyword's text: looked up in the project first (keywordLookup.ts). */
+	keywordByText?: boolean;
+}
+
+export interface OperationDefinition {
+	option: INodePropertyOptions;
+	fields: INodeProperties[];
+}
