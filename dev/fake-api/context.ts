@@ -33,6 +33,21 @@ export interface HandlerResult {
 
 export type Handler = (ctx: RequestContext) => HandlerResult;
 
+/** An endpoint's route: each handler module lists its own (routes.ts gathers them and matches). */
+export interface Route {
+	/** Endpoint number(s) of the specification, for readers. */
+	endpoint: string;
+	/** Segments after `/api/v2/`; `:name` captures one decoded segment. */
+	pattern: string[];
+	methods: Partial<Record<string, Handler>>;
+}
+
+export const route = (endpoint: string, path: string, methods: Route['methods']): Route => ({
+	endpoint,
+	pattern: path.split('/'),
+	methods,
+});
+
 export const ok = (body: unknown, status = 200): HandlerResult => ({ status, body });
 
 /** Last value of a query parameter (a repeated scalar keeps its last value, as PHP does). */

@@ -1,87 +1,42 @@
 /**
- * The route table of the 28 endpoints and the matcher.
+ * The route table (each handler module lists its endpoints' routes) and the matcher.
  *
  * Matching works on path segments that were split on the raw `/` first and percent-decoded afterwards, so a name
  * sent as `Shop%20%2F%20Deals` is one segment `Shop / Deals`, and `[sub]` may arrive raw or as `%5Bsub%5D`.
  * A literal `+` stays `+` (paths, unlike form queries, do not use `+` for spaces).
  */
-import { listAlerts } from './handlers/alerts';
-import { getAccount } from './handlers/account';
-import {
-	aiCitations,
-	aiMetrics,
-	aiSentiment,
-	getAiDomain,
-	listAiDomains,
-	listSearchTerms,
-} from './handlers/aiVisibility';
-import {
-	createGroup,
-	deleteGroup,
-	getGroup,
-	groupMetrics,
-	listActive,
-	listRegions,
-	refreshKeywords,
-	undoArchive,
-	updateGroupStatus,
-} from './handlers/groups';
-import {
-	addKeywords,
-	competitorHistory,
-	deleteKeyword,
-	deleteKeywords,
-	getKeyword,
-	keywordChart,
-	listKeywords,
-	rankingUrls,
-	updateKeywords,
-} from './handlers/keywords';
-import { latestShareOfVoice, shareOfVoiceHistory } from './handlers/shareOfVoice';
-import type { Handler } from './context';
+import { ACCOUNT_ROUTES } from './handlers/account';
+import { AI_VISIBILITY_ROUTES } from './handlers/aiVisibility';
+import { ALERT_ROUTES, listAlerts } from './handlers/alerts';
+import { GROUP_ROUTES, undoArchive } from './handlers/groups';
+import { KEYWORD_ROUTES, listKeywords } from './handlers/keywords';
+import { SHARE_OF_VOICE_ROUTES } from './handlers/shareOfVoice';
+import type { Handler, Route } from './context';
 
-export interface Route {
-	/** Endpoint number(s) of the specification, for readers. */
-	endpoint: string;
-	/** Segments after `/api/v2/`; `:name` captures one decoded segment. */
-	pattern: string[];
-	methods: Partial<Record<string, Handler>>;
+export type { Route } from './context';
+
+/**
+ * Shorter patterns first (only patterns of a path's length can match it), then literal segments before `:params`,
+ * position by position (`keywords/ranking-urls` before `keywords/:keywordId`).
+ */
+function literalFirst(a: Route, b: Route): number {
+	if (a.pattern.length !== b.pattern.length) return a.pattern.length - b.pattern.length;
+	for (let i = 0; i < a.pattern.length; i++) {
+		const aParam = a.pattern[i].startsWith(':');
+		if (aParam !== b.pattern[i].startsWith(':')) return aParam ? 1 : -1;
+	}
+	return 0;
 }
 
-const r = (endpoint: string, path: string, methods: Route['methods']): Route => ({
-	endpoint,
-	pattern: path.split('/'),
-	methods,
-});
-
+/** Every endpoint's route, as its handler module lists it, literal segments matched first. */
 export const ROUTES: Route[] = [
-	r('#1', 'groups/active', { GET: listActive }),
-	r('#7', 'groups', { POST: createGroup }),
-	r('#2 #3 #4', 'groups/:name', { GET: getGroup, PUT: updateGroupStatus, DELETE: deleteGroup }),
-	r('#6', 'groups/:name/regions', { GET: listRegions }),
-	// #8 changes data although it is a GET (the read cache of the benchmarks must treat it as a write).
-	r('#8', 'groups/:name/undo/archive', { GET: undoArchive }),
-	r('#9', 'groups/:name/metrics', { GET: groupMetrics }),
-	r('#10 #13', 'groups/:name/keywords', { GET: listKeywords, POST: addKeywords }),
-	r('#21', 'groups/:name/keywords/ranking-urls', { GET: rankingUrls }),
-	r('#11 #12', 'groups/:name/keywords/:keywordId', { GET: getKeyword, DELETE: deleteKeyword }),
-	r('#5', 'keywords/refresh', { POST: refreshKeywords }),
-	r('#14', 'keywords/chart', { POST: keywordChart }),
-	r('#15', 'metrics/:name/competitors/:keywordId/history', { GET: competitorHistory }),
-	r('#18', 'metrics/:name/mindshare/latest', { GET: latestShareOfVoice }),
-	r('#16 #17', 'projects/:projectId/keywords', { PATCH: updateKeywords, DELETE: deleteKeywords }),
-	r('#19', 'projects/:projectId/mindshare/from-cache', { GET: shareOfVoiceHistory }),
-	r('#20', 'alerts', { GET: listAlerts }),
-	// The service writes the flag on the path with `&`; plain `users/self` is accepted too.
-	r('#22', 'users/self&include_subscriptions', { GET: getAccount }),
-	r('#22', 'users/self', { GET: getAccount }),
-	r('#23', 'ai-visibility/domains', { GET: listAiDomains }),
-	r('#24', 'ai-visibility/domains/:domainId', { GET: getAiDomain }),
-	r('#25', 'ai-visibility/domains/:domainId/search-terms', { GET: listSearchTerms }),
-	r('#26', 'ai-visibility/domains/:domainId/metrics', { GET: aiMetrics }),
-	r('#27', 'ai-visibility/domains/:domainId/metrics/sentiment', { GET: aiSentiment }),
-	r('#28', 'ai-visibility/domains/:domainId/metrics/citations', { GET: aiCitations }),
-];
+	...GROUP_ROUTES,
+	...KEYWORD_ROUTES,
+	...SHARE_OF_VOICE_ROUTES,
+	...ALERT_ROUTES,
+	...ACCOUNT_ROUTES,
+	...AI_VISIBILITY_ROUTES,
+].sort(literalFirst);
 
 export const API_PREFIX = '/api/v2/';
 

@@ -23,6 +23,8 @@ import {
 	type Handler,
 	type Query,
 	type RequestContext,
+	route,
+	type Route,
 } from '../context';
 
 const domainOf = (ctx: RequestContext): AiDomain => ctx.state.getAiDomain(ctx.params.domainId);
@@ -526,3 +528,13 @@ export const aiCitations: Handler = (ctx) => {
 		},
 	});
 };
+
+/** The routes of this file's endpoints. */
+export const AI_VISIBILITY_ROUTES: Route[] = [
+	route('#23', 'ai-visibility/domains', { GET: listAiDomains }),
+	route('#24', 'ai-visibility/domains/:domainId', { GET: getAiDomain }),
+	route('#25', 'ai-visibility/domains/:domainId/search-terms', { GET: listSearchTerms }),
+	route('#26', 'ai-visibility/domains/:domainId/metrics', { GET: aiMetrics }),
+	route('#27', 'ai-visibility/domains/:domainId/metrics/sentiment', { GET: aiSentiment }),
+	route('#28', 'ai-visibility/domains/:domainId/metrics/citations', { GET: aiCitations }),
+];

@@ -2,7 +2,7 @@
 import { invalid } from '../errors';
 import { alertRecord } from '../records';
 import type { Alert } from '../state';
-import { ok, pageWindow, queryString, selfLink, type Handler } from '../context';
+import { ok, pageWindow, queryString, selfLink, type Handler, route, type Route } from '../context';
 
 /** Default page size of the alert list (not documented; the fake's choice). */
 export const ALERTS_DEFAULT_PER_PAGE = 25;
@@ -81,3 +81,6 @@ export const listAlerts: Handler = (ctx) => {
 		},
 	});
 };
+
+/** The routes of this file's endpoints. */
+export const ALERT_ROUTES: Route[] = [route('#20', 'alerts', { GET: listAlerts })];

@@ -12,6 +12,8 @@ import {
 	type Handler,
 	type HandlerResult,
 	type RequestContext,
+	route,
+	type Route,
 } from '../context';
 
 const containerOf = (ctx: RequestContext): Container => ctx.state.getContainer(ctx.params.name);
@@ -230,3 +232,15 @@ export const groupMetrics: Handler = (ctx): HandlerResult => {
 		},
 	});
 };
+
+/** The routes of this file's endpoints. */
+export const GROUP_ROUTES: Route[] = [
+	route('#1', 'groups/active', { GET: listActive }),
+	route('#7', 'groups', { POST: createGroup }),
+	route('#2 #3 #4', 'groups/:name', { GET: getGroup, PUT: updateGroupStatus, DELETE: deleteGroup }),
+	route('#6', 'groups/:name/regions', { GET: listRegions }),
+	// #8 changes data although it is a GET (the read cache of the benchmarks must treat it as a write).
+	route('#8', 'groups/:name/undo/archive', { GET: undoArchive }),
+	route('#9', 'groups/:name/metrics', { GET: groupMetrics }),
+	route('#5', 'keywords/refresh', { POST: refreshKeywords }),
+];

@@ -27,6 +27,8 @@ import {
 	selfLink,
 	type Handler,
 	type RequestContext,
+	route,
+	type Route,
 } from '../context';
 
 export const MAX_KW_LENGTH = 150;
@@ -634,3 +636,16 @@ export const rankingUrls: Handler = (ctx) => {
 		},
 	});
 };
+
+/** The routes of this file's endpoints. */
+export const KEYWORD_ROUTES: Route[] = [
+	route('#10 #13', 'groups/:name/keywords', { GET: listKeywords, POST: addKeywords }),
+	route('#21', 'groups/:name/keywords/ranking-urls', { GET: rankingUrls }),
+	route('#11 #12', 'groups/:name/keywords/:keywordId', { GET: getKeyword, DELETE: deleteKeyword }),
+	route('#14', 'keywords/chart', { POST: keywordChart }),
+	route('#15', 'metrics/:name/competitors/:keywordId/history', { GET: competitorHistory }),
+	route('#16 #17', 'projects/:projectId/keywords', {
+		PATCH: updateKeywords,
+		DELETE: deleteKeywords,
+	}),
+];

@@ -2,7 +2,7 @@
 import { invalid } from '../errors';
 import { DAY_MS, dayStart, ymd } from '../format';
 import { shareOfVoice } from '../serp';
-import { ok, queryString, type Handler } from '../context';
+import { ok, queryString, type Handler, route, type Route } from '../context';
 
 /** #18 The ten domains with the largest share of voice now. */
 export const latestShareOfVoice: Handler = (ctx) => {
@@ -40,3 +40,9 @@ export const shareOfVoiceHistory: Handler = (ctx) => {
 	}
 	return ok({ data, meta: { daysrange: days, points: count } });
 };
+
+/** The routes of this file's endpoints. */
+export const SHARE_OF_VOICE_ROUTES: Route[] = [
+	route('#18', 'metrics/:name/mindshare/latest', { GET: latestShareOfVoice }),
+	route('#19', 'projects/:projectId/mindshare/from-cache', { GET: shareOfVoiceHistory }),
+];
