@@ -6,10 +6,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { splitName } from '../../shared/groupName';
 import { isoTime, shapeForOutput, type OutputChoice } from '../../shared/output';
+import type { ListOrder } from '../../shared/paging';
 import { redactDeep } from '../../shared/redact';
 import { flattenRecord, shapeRecord } from '../../shared/records';
 import { unixSeconds } from './containers';
-import { rankChange, type HistoryOrder } from './ranks';
+import { rankChange } from './ranks';
 
 /** Unix seconds of a keyword's crawled_at, or undefined (never crawled). */
 export function crawledAt(record: IDataObject): number | undefined {
@@ -21,7 +22,7 @@ export function keywordItem(
 	record: IDataObject,
 	output: OutputChoice,
 	token: string | undefined,
-	order: HistoryOrder | 'conflict' | undefined,
+	order: ListOrder | undefined,
 ): IDataObject {
 	const attributes = (record.attributes ?? {}) as IDataObject;
 	const movement = rankChange(attributes, order);
