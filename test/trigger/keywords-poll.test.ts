@@ -231,8 +231,13 @@ describe('Keyword Updated: either history order', () => {
 			}
 			assert.equal(
 				run.state?.historyOrder,
-				order === 'newest-first' ? 'n' : 'o',
+				order === 'newest-first' ? 'descending' : 'ascending',
 				'the order is remembered',
+			);
+			assert.equal(
+				encodeKeywordState(run.state).o,
+				order === 'newest-first' ? 'n' : 'o',
+				'stored as one letter',
 			);
 		});
 	}

@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	ALERT_ID_CAP,
 	alertItem,
@@ -24,6 +26,7 @@ import {
 	cursorAt,
 	isCovered,
 	maxFloor,
+	type AlertCursor,
 	type Stamped,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
 import {
@@ -46,6 +49,7 @@ import {
 	timeSequenceOf,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/order';
 import { ALL, inScope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
+import type { ListOrder } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 import { parseScope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
 import {
 	BASELINE_KEY,
@@ -111,7 +115,7 @@ describe('cursor: ordering and floors', () => {
 			floor: [8, '4'],
 			idsAboveFloor: ['5', '6'],
 			tie: 0,
-			listOrder: 'd',
+			listOrder: 'descending',
 			floorIndex: 12,
 			listLength: 400,
 		});
@@ -404,7 +408,7 @@ describe('Keyword Updated: windows', () => {
 			A: {
 				reportedUpTo: 1,
 				heldBackUpdate: 2,
-				read: { windowEnd: 3, lastIndex: -1, listLength: 0, lastId: '5', idOrder: 'd' },
+				read: { windowEnd: 3, lastIndex: -1, listLength: 0, lastId: '5', idOrder: 'descending' },
 			},
 		});
 		assert.equal(decodeKeywordState({ t: 1, p: {} }), undefined);
@@ -452,6 +456,57 @@ describe('stored state and the activation baseline', () => {
 		);
 	});
 
+	it('list orders are one letter each in static data, ListOrder once read back', () => {
+		for (const [letter, order] of [
+			['a', 'ascending'],
+			['d', 'descending'],
+			['u', 'unordered'],
+		] as const) {
+			const saved = `{"v":3,"e":"newAlert","c":{"t":9,"f":[8,"4"],"k":["5"],"i":-1,"o":"${letter}","x":12,"n":400},"l":[120,30]}`;
+			const found = readEventState('newAlert', JSON.parse(saved) as never)!;
+			assert.equal((found.state as AlertCursor).listOrder, order);
+			// Stored again byte for byte.
+			assert.equal(JSON.stringify(storedState('newAlert', found.state, found.measured)), saved);
+		}
+		const read = (idOrder?: ListOrder) => ({ windowEnd: 3, lastIndex: 0, listLength: 9, idOrder });
+		const state = stateOf(7, {
+			A: { reportedUpTo: 1, read: read('descending') },
+			B: { reportedUpTo: 2, read: read('unordered') },
+			C: { reportedUpTo: 3, read: read('ascending') },
+		});
+		state.historyOrder = 'descending';
+		const c = storedState('keywordUpdated', state).c as {
+			o?: string;
+			p: Array<{ r: IDataObject }>;
+		};
+		assert.equal(c.o, 'n');
+		assert.deepEqual(
+			c.p.map((entry) => entry.r.o),
+			['d', '?', undefined],
+		);
+		const saved =
+			'{"v":3,"e":"keywordUpdated","c":{"s":7,"p":[{"k":"name:A","n":"A","w":1,"r":{"h":3,"x":0,"n":9,"e":"5","o":"d"}},' +
+			'{"k":"name:B","n":"B","w":2,"r":{"h":3,"x":4,"n":9,"o":"?","z":100,"a":["1","2"]}},' +
+			'{"k":"name:C","n":"C","w":3,"r":{"h":3,"x":0,"n":9}}],"o":"o","u":[["1","h"]]}}';
+		const back = readEventState('keywordUpdated', JSON.parse(saved) as never)!
+			.state as KeywordState;
+		assert.equal(back.historyOrder, 'ascending');
+		assert.deepEqual(
+			[...back.containers.values()].map((entry) => entry.read?.idOrder),
+			['descending', 'unordered', undefined],
+		);
+		assert.equal(JSON.stringify(storedState('keywordUpdated', back)), saved);
+		// Version 2 kept the projects in an object keyed by name.
+		const v2 =
+			'{"v":2,"e":"keywordUpdated","c":{"s":7,"o":"o","p":{"__proto__":{"w":1,"r":{"h":3,"x":0,"n":9,"o":"?"}}}}}';
+		const carried = readEventState('keywordUpdated', JSON.parse(v2) as never)!
+			.state as KeywordState;
+		assert.equal(carried.historyOrder, 'ascending');
+		assert.deepEqual(byName(carried), {
+			['__proto__']: { reportedUpTo: 1, read: read('unordered') },
+		});
+	});
+
 	it('a baseline is found by node and event, until the node writes its own state', () => {
 		const global: Record<string, unknown> = {};
 		putBaseline('newAlert', cursorAt(42), global as never, 'node-1');
@@ -496,7 +551,7 @@ describe('scope and items', () => {
 				keyword,
 				{ version: 1, simplify, mode: 'raw', fields: [] },
 				token,
-				'newestFirst',
+				'descending',
 			);
 			assert.ok(!JSON.stringify(item).includes(token));
 			assert.equal(item.previous_rank, 4);

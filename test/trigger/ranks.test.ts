@@ -12,22 +12,22 @@ import {
 	historyOrderEvidence,
 	learnHistoryOrder,
 	rankChange,
-	type HistoryOrder,
 } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/ranks';
+import type { ListOrder } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
 
 /** A keyword's attributes as the API would send them: ranks newest first in `newest`, served in `order`. */
-function keyword(newest: Array<number | null>, order: HistoryOrder = 'newestFirst') {
+function keyword(newest: Array<number | null>, order: ListOrder = 'descending') {
 	const current = newest[0];
 	return {
 		grank: current === null || current === 0 ? null : current,
 		grank_int: current ?? 0,
-		grankhistory: order === 'newestFirst' ? [...newest] : [...newest].reverse(),
+		grankhistory: order === 'descending' ? [...newest] : [...newest].reverse(),
 	};
 }
 
 describe('rank: outside the top results', () => {
 	it('grank_int 0 (grank null) is no rank, whatever the history says', () => {
-		for (const order of ['newestFirst', 'oldestFirst'] as const) {
+		for (const order of ['descending', 'ascending'] as const) {
 			const otr = keyword([0, 12, 15], order);
 			const moved = rankChange(otr, order);
 			assert.equal(moved.rank, null);
@@ -47,14 +47,14 @@ describe('rank: outside the top results', () => {
 	});
 
 	it('entering the top results from outside: previous_rank null, change from 101', () => {
-		const entered = rankChange(keyword([40, 0, 0]), 'newestFirst');
+		const entered = rankChange(keyword([40, 0, 0]), 'descending');
 		assert.deepEqual(entered, {
 			rank: 40,
 			previous_rank: null,
 			change: OUTSIDE - 40,
 			rank_changed: true,
 		});
-		const stayedOut = rankChange(keyword([0, 0, 31]), 'newestFirst');
+		const stayedOut = rankChange(keyword([0, 0, 31]), 'descending');
 		assert.deepEqual(stayedOut, {
 			rank: null,
 			previous_rank: null,
@@ -66,7 +66,7 @@ describe('rank: outside the top results', () => {
 
 describe('previous rank: either history order', () => {
 	it('newest first and oldest first give the same previous rank', () => {
-		for (const order of ['newestFirst', 'oldestFirst'] as const) {
+		for (const order of ['descending', 'ascending'] as const) {
 			const attributes = keyword([3, 8, 10, 12], order);
 			assert.equal(historyOrderEvidence(attributes), order);
 			assert.deepEqual(rankChange(attributes, order), {
@@ -79,7 +79,7 @@ describe('previous rank: either history order', () => {
 	});
 
 	it('the order is learned from any keyword whose ends differ, and holds for all of them', () => {
-		for (const order of ['newestFirst', 'oldestFirst'] as const) {
+		for (const order of ['descending', 'ascending'] as const) {
 			const telling = keyword([3, 8, 10], order);
 			const palindrome = keyword([4, 9, 4], order); // both ends are the current rank: tells nothing
 			assert.equal(historyOrderEvidence(palindrome), undefined);
@@ -100,18 +100,18 @@ describe('previous rank: either history order', () => {
 	});
 
 	it('contradicting keywords (history not what the rules expect): no previous rank at all', () => {
-		const a = keyword([3, 8, 10], 'newestFirst');
-		const b = keyword([3, 8, 10], 'oldestFirst');
-		assert.equal(learnHistoryOrder(undefined, [a, b]), 'conflict');
-		assert.equal(learnHistoryOrder('newestFirst', [b]), 'conflict');
-		assert.equal(rankChange(a, 'conflict').previous_rank, null);
-		assert.equal(rankChange(a, 'conflict').rank_changed, null);
+		const a = keyword([3, 8, 10], 'descending');
+		const b = keyword([3, 8, 10], 'ascending');
+		assert.equal(learnHistoryOrder(undefined, [a, b]), 'unordered');
+		assert.equal(learnHistoryOrder('descending', [b]), 'unordered');
+		assert.equal(rankChange(a, 'unordered').previous_rank, null);
+		assert.equal(rankChange(a, 'unordered').rank_changed, null);
 	});
 
 	it('a newest entry that is not the current rank gives no previous rank', () => {
 		// The order says newest first, but this keyword's first entry is not its rank: its history cannot be trusted.
 		assert.equal(
-			rankChange({ grank: 5, grank_int: 5, grankhistory: [7, 6, 5] }, 'newestFirst').previous_rank,
+			rankChange({ grank: 5, grank_int: 5, grankhistory: [7, 6, 5] }, 'descending').previous_rank,
 			null,
 		);
 	});
@@ -142,7 +142,7 @@ describe('previous rank: either history order', () => {
 					minLength: 1,
 					maxLength: 30,
 				}),
-				fc.constantFrom<HistoryOrder>('newestFirst', 'oldestFirst'),
+				fc.constantFrom<ListOrder>('descending', 'ascending'),
 				fc.boolean(),
 				(newest, order, orderKnown) => {
 					const attributes = keyword(newest, order);

@@ -19,7 +19,7 @@
  * It also remembers the list's order and the floor's estimated place in the list (AlertCursor), so that the next poll
  * asks for the right page first.
  */
-import { compareIds } from '../../shared/paging';
+import { compareIds, type ListOrder } from '../../shared/paging';
 import { ALERT_PAGE_SIZE } from './alerts';
 
 /** `[at, id]`: every key at or below it has been seen; `id` null covers all of second `at`. */
@@ -40,13 +40,10 @@ export interface WindowCursor {
 	tie?: -1 | 0;
 }
 
-/** Alert list order kept in the cursor: 'a' oldest first, 'd' newest first, 'u' neither. */
-export type AlertOrder = 'a' | 'd' | 'u';
-
 /** The cursor a poll keeps: what has been emitted, plus where its floor was last seen in the list. */
 export interface AlertCursor extends WindowCursor {
-	/** The list's order. */
-	listOrder?: AlertOrder;
+	/** The list's order in time (ascending: oldest first). */
+	listOrder?: ListOrder;
 	/** Estimated list index of the last alert at or below the floor (reading from the floor). */
 	floorIndex?: number;
 	/** The list's length when `floorIndex` was estimated. */
@@ -231,14 +228,14 @@ export function advance<T extends Stamped>(
  */
 export function floorStart(
 	cursor: AlertCursor,
-	order: 'a' | 'd',
+	order: Exclude<ListOrder, 'unordered'>,
 	knownTotal?: number,
 ): { edge: Boundary; index: number; total: number } {
 	const kept = cursor.listOrder === order;
 	const floorIndex = kept ? cursor.floorIndex : undefined;
 	const listLength = kept ? cursor.listLength : knownTotal;
 	const total = knownTotal ?? listLength ?? 0;
-	const index = floorIndex ?? (order === 'd' ? ALERT_PAGE_SIZE : Math.max(0, total - 1));
+	const index = floorIndex ?? (order === 'descending' ? ALERT_PAGE_SIZE : Math.max(0, total - 1));
 	return { edge: floorKey(cursor.floor), index, total: listLength ?? total };
 }
 
@@ -252,14 +249,14 @@ function countAbove(events: readonly Stamped[], cursor: WindowCursor): number {
  * and the list's length. None for a list in no order.
  */
 export function newestFloorPosition(
-	order: AlertOrder,
+	order: ListOrder,
 	newest: readonly Stamped[],
 	cursor: WindowCursor,
 	total: number,
 ): FloorPosition | undefined {
 	const above = countAbove(newest, cursor);
-	if (order === 'd') return { floorIndex: above, listLength: total };
-	if (order === 'a') return { floorIndex: total - 1 - above, listLength: total };
+	if (order === 'descending') return { floorIndex: above, listLength: total };
+	if (order === 'ascending') return { floorIndex: total - 1 - above, listLength: total };
 	return undefined;
 }
 
@@ -271,7 +268,7 @@ export function newestFloorPosition(
 export function nextFloorPosition(
 	previous: AlertCursor,
 	next: WindowCursor,
-	order: AlertOrder,
+	order: ListOrder,
 	read: readonly Stamped[],
 	end: { index: number; total: number } | undefined,
 ): FloorPosition | undefined {
@@ -280,7 +277,7 @@ export function nextFloorPosition(
 			? { floorIndex: previous.floorIndex, listLength: previous.listLength ?? 0 }
 			: undefined;
 	const above = countAbove(read, next);
-	const backward = order === 'd';
+	const backward = order === 'descending';
 	const index = end.index + (backward ? above : -above);
 	return { floorIndex: Math.max(backward ? 0 : -1, index), listLength: end.total };
 }

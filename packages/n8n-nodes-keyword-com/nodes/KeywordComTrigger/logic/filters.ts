@@ -9,8 +9,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ListOrder } from '../../shared/paging';
 import { OUTSIDE } from '../../shared/ranks';
-import { rankChange, type HistoryOrder } from './ranks';
+import { rankChange } from './ranks';
 
 export type Direction = 'either' | 'up' | 'down';
 export type Crossing = 'either' | 'entered' | 'left';
@@ -119,7 +120,7 @@ export function tagsOf(attributes: IDataObject): string[] | undefined {
 /** A keyword update's move as the filters see it (its ranks as ranks.ts works them out). */
 export function keywordMove(
 	attributes: IDataObject,
-	order: HistoryOrder | 'conflict' | undefined,
+	order: ListOrder | undefined,
 	rankingUrlChanged?: boolean,
 ): RankMove {
 	const movement = rankChange(attributes, order);

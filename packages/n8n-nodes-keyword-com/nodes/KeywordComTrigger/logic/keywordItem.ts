@@ -6,11 +6,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { splitName } from '../../shared/groupName';
 import { shapeForOutput, shapeRecord, type OutputChoice } from '../../shared/output';
+import type { ListOrder } from '../../shared/paging';
 import { redactDeep } from '../../shared/redact';
 import { flattenRecord } from '../../shared/records';
 import { isoTime } from '../../shared/time';
 import { unixSeconds } from './containers';
-import { rankChange, type HistoryOrder } from './ranks';
+import { rankChange } from './ranks';
 
 /** Unix seconds of a keyword's crawled_at, or undefined (never crawled). */
 export function crawledAt(record: IDataObject): number | undefined {
@@ -22,7 +23,7 @@ export function keywordItem(
 	record: IDataObject,
 	output: OutputChoice,
 	token: string | undefined,
-	order: HistoryOrder | 'conflict' | undefined,
+	order: ListOrder | undefined,
 ): IDataObject {
 	const attributes = (record.attributes ?? {}) as IDataObject;
 	const movement = rankChange(attributes, order);

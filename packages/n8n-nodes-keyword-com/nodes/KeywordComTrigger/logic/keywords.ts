@@ -20,6 +20,7 @@
  * when its list is gone (404/410).
  */
 import { inScope, type Scope } from '../../shared/groupName';
+import type { ListOrder } from '../../shared/paging';
 import { nameKey, type Container } from './containers';
 import type { RankingUrlMemory } from './rankingUrls';
 
@@ -47,8 +48,8 @@ export interface ListRead {
 	lastIndex: number;
 	/** The list's length when `lastIndex` was estimated. */
 	listLength: number;
-	/** The list is ordered by id descending (absent: ascending; '?' : not by id, read page by page). */
-	idOrder?: 'd' | '?';
+	/** The list's order by id (absent: ascending; unordered: read page by page). */
+	idOrder?: ListOrder;
 	/** Read page by page: the page size the API serves (when it serves fewer than asked). */
 	pageSize?: number;
 	/** Read page by page: the ids of the last records read (the next page is read on from them). */
@@ -81,8 +82,8 @@ export interface KeywordState {
 	newestUpdate: number;
 	/** Every project and group in scope that has been updated, by key (containers.ts). */
 	containers: Map<string, ContainerState>;
-	/** The history order, once the data has shown it (ranks.ts). */
-	historyOrder?: 'n' | 'o';
+	/** The rank history's order in time, once the data has shown it (ranks.ts); never unordered. */
+	historyOrder?: ListOrder;
 	/** Ranking URLs at each keyword's last update, while the filter Ranking URL Changed is on (rankingUrls.ts). */
 	rankingUrls?: RankingUrlMemory;
 }

@@ -2,16 +2,17 @@
  * Which way a list runs, read from the records it served, not from the sort parameters sent (the document does not
  * say which values the API honours). Pure.
  */
+import type { ListOrder } from '../../shared/paging';
 import { compareIds, timeOrder, type Stamped, type TieOrder } from './cursor';
 
 /**
- * A list's order relative to time (alerts) or to ids (keywords): 'ascending', 'descending', 'unordered', or
- * undefined when the records cannot tell (fewer than two, or all equal).
+ * The direction of a sequence of values compared by `compare`, consecutive pairs only; undefined when the values
+ * cannot tell (fewer than two, or all equal).
  */
-export type Sequence = 'ascending' | 'descending' | 'unordered' | undefined;
-
-/** The direction of a sequence of values compared by `compare`, consecutive pairs only. */
-export function sequenceOf<T>(values: readonly T[], compare: (a: T, b: T) => number): Sequence {
+export function sequenceOf<T>(
+	values: readonly T[],
+	compare: (a: T, b: T) => number,
+): ListOrder | undefined {
 	let up = false;
 	let down = false;
 	for (let n = 1; n < values.length; n++) {
@@ -24,7 +25,8 @@ export function sequenceOf<T>(values: readonly T[], compare: (a: T, b: T) => num
 }
 
 export interface TimeSequence {
-	sequence: Sequence;
+	/** In time (alerts); undefined: the records cannot tell. */
+	sequence: ListOrder | undefined;
 	tie: TieOrder;
 	/** The records showed the tie order (alerts sharing a second, in order). */
 	tieShown: boolean;
@@ -55,6 +57,6 @@ export function timeSequenceOf(alerts: readonly Stamped[], knownTie: TieOrder = 
 }
 
 /** Keyword ids in list order → ascending, descending or unordered. */
-export function idSequenceOf(ids: readonly string[]): Sequence {
+export function idSequenceOf(ids: readonly string[]): ListOrder | undefined {
 	return sequenceOf(ids, compareIds);
 }

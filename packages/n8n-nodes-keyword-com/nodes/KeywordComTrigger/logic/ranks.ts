@@ -8,7 +8,8 @@
  * - **History order**: the newest end of the history is the current rank. A keyword whose two ends differ and only one
  *   equals its current rank shows which end is the newest; that holds for every keyword of the account, so one such
  *   keyword tells the order for all (it is remembered between polls). Keywords that contradict each other mean the
- *   history is not what these rules expect: then no previous rank is given at all.
+ *   history is not what these rules expect: then no previous rank is given at all. As a ListOrder in time:
+ *   descending = newest first; unordered = keywords contradict each other.
  * - **previous_rank**: the entry next to the newest one, when the order is known and the newest entry really is the
  *   current rank; when both orders give the same entry, that entry. Otherwise null: never a guess.
  * - **change**: previous − new, "outside the top results" counting as 101 (positive = moved up); null without a
@@ -18,10 +19,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ListOrder } from '../../shared/paging';
 import { currentRank, currentRankValue, OUTSIDE, rankValue } from '../../shared/ranks';
-
-/** Which end of `grankhistory` is the newest. */
-export type HistoryOrder = 'newestFirst' | 'oldestFirst';
 
 export interface RankChange {
 	/** Current rank, null outside the top results. */
@@ -42,31 +41,31 @@ function historyOf(attributes: IDataObject): unknown[] {
  * What one keyword says about the history order: the order, when exactly one end of its history is its current rank
  * (and the ends differ); undefined when it cannot tell.
  */
-export function historyOrderEvidence(attributes: IDataObject): HistoryOrder | undefined {
+export function historyOrderEvidence(attributes: IDataObject): ListOrder | undefined {
 	const history = historyOf(attributes);
 	const current = currentRankValue(attributes);
 	if (history.length < 2 || current === undefined) return undefined;
 	const first = rankValue(history[0]);
 	const last = rankValue(history[history.length - 1]);
-	if (first === current && last !== current) return 'newestFirst';
-	if (last === current && first !== current) return 'oldestFirst';
+	if (first === current && last !== current) return 'descending';
+	if (last === current && first !== current) return 'ascending';
 	return undefined;
 }
 
 /**
  * What the history order is, from what was known before and the keywords read now: `undefined` = not known yet,
- * `'conflict'` = keywords disagree (no previous rank is given for them).
+ * 'unordered' = keywords disagree (no previous rank is given for them).
  */
 export function learnHistoryOrder(
-	known: HistoryOrder | undefined,
+	known: ListOrder | undefined,
 	records: Iterable<IDataObject>,
-): HistoryOrder | 'conflict' | undefined {
+): ListOrder | undefined {
 	let order = known;
 	for (const attributes of records) {
 		const evidence = historyOrderEvidence(attributes);
 		if (evidence === undefined) continue;
 		if (order === undefined) order = evidence;
-		else if (order !== evidence) return 'conflict';
+		else if (order !== evidence) return 'unordered';
 	}
 	return order;
 }
@@ -83,11 +82,8 @@ function movement(rank: number | null, current: number, previous: number | undef
 	};
 }
 
-/** Rank, previous rank and change of one keyword, given the history order (undefined or 'conflict' = unknown). */
-export function rankChange(
-	attributes: IDataObject,
-	order: HistoryOrder | 'conflict' | undefined,
-): RankChange {
+/** Rank, previous rank and change of one keyword, given the history order (undefined or 'unordered' = unknown). */
+export function rankChange(attributes: IDataObject, order: ListOrder | undefined): RankChange {
 	const current = currentRankValue(attributes);
 	const rank = currentRank(attributes);
 	const history = historyOf(attributes);
@@ -101,13 +97,13 @@ export function rankChange(
 			rank_changed: history.length <= 1 ? rank !== null : null,
 		};
 	}
-	if (order === 'conflict') return movement(rank, current, undefined);
+	if (order === 'unordered') return movement(rank, current, undefined);
 	const last = history.length - 1;
 	const newestFirst = rankValue(history[0]) === current ? rankValue(history[1]) : undefined;
 	const oldestFirst =
 		rankValue(history[last]) === current ? rankValue(history[last - 1]) : undefined;
-	if (order === 'newestFirst') return movement(rank, current, newestFirst);
-	if (order === 'oldestFirst') return movement(rank, current, oldestFirst);
+	if (order === 'descending') return movement(rank, current, newestFirst);
+	if (order === 'ascending') return movement(rank, current, oldestFirst);
 	// Order not known yet: only an entry both orders agree on is certain.
 	return movement(
 		rank,

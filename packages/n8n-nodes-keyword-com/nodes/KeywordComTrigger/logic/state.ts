@@ -1,8 +1,8 @@
 /**
  * What the trigger stores between polls: the only place its stored keys appear. Pure. The working state has full
- * names (cursor.ts, keywords.ts); static data is JSON kept small, so it is stored with one-letter keys, encoded and
- * decoded here. A value that does not read back counts as no state (anything malformed, another event, a newer
- * version).
+ * names (cursor.ts, keywords.ts); static data is JSON kept small, so it is stored with one-letter keys and list
+ * orders (ListOrder in working code, ORDER_LETTERS), encoded and decoded here. A value that does not read back counts
+ * as no state (anything malformed, another event, a newer version).
  *
  * Stored format, version 3 (STATE_VERSION); `?` marks a key that may be absent:
  *
@@ -17,7 +17,7 @@
  * | `f` | floor: `[at, id or null]`, every alert at or below it was seen (`null`: all of that second) |
  * | `k` | idsAboveFloor: ids seen (emitted or filtered out) above the floor, at most 200 |
  * | `i?` | tie: -1 ids descending within a second, 0 mixed; absent: ascending |
- * | `o?` | listOrder: `a` oldest first, `d` newest first, `u` neither |
+ * | `o?` | listOrder: `a` ascending (oldest first), `d` descending, `u` unordered |
  * | `x?`, `n?` | floorIndex, listLength: the floor's estimated list index, and the list's length then (both or none) |
  * | **Keyword Updated: `c`** | the KeywordState (keywords.ts) |
  * | `s` | newestUpdate: the newest update time seen (Unix seconds) |
@@ -28,10 +28,10 @@
  * | `p[].r?` | read: a read in progress (ListRead), `{h, e?, x, n, o?, z?, a?}`: |
  * | `r.h`, `r.e?` | windowEnd; lastId, the last keyword read |
  * | `r.x`, `r.n` | lastIndex, its estimated list index (-1 before the first page); listLength then |
- * | `r.o?` | idOrder: `d` ids descending, `?` not by id (read page by page); absent: ascending |
+ * | `r.o?` | idOrder: `d` descending, `?` unordered (read page by page); absent: ascending |
  * | `r.z?`, `r.a?` | page by page: pageSize, the size the API serves; anchors, the ids of the last records read |
  * | `p[].f?` | failure: `{s, n}`, its last HTTP status (or null) and the polls in a row it failed |
- * | `o?` | historyOrder: `n` newest first, `o` oldest first |
+ * | `o?` | historyOrder: `n` descending (newest first), `o` ascending |
  * | `u?` | rankingUrls: `[[keyword id, URL hash], …]`, oldest first, while Ranking URL Changed is on |
  *
  * Earlier versions: 2 kept Keyword Updated's `p` as an object keyed by name (read as containers known by name); 1 kept
@@ -50,6 +50,7 @@ import { nameKey } from './containers';
 import type { AlertCursor, WindowCursor } from './cursor';
 import type { ContainerState, KeywordState, ListRead } from './keywords';
 import type { RankingUrlMemory } from './rankingUrls';
+import type { ListOrder } from '../../shared/paging';
 import { apiTimeSeconds } from '../../shared/time';
 
 export const STATE_VERSION = 3;
@@ -84,6 +85,23 @@ function finiteNumber(value: unknown): value is number {
 	return typeof value === 'number' && Number.isFinite(value);
 }
 
+type OrderLetters = Partial<Record<ListOrder, string>>;
+
+/** Each stored list order's letters (the table above); an order without one is not stored. */
+const ORDER_LETTERS = {
+	alerts: { ascending: 'a', descending: 'd', unordered: 'u' },
+	ids: { descending: 'd', unordered: '?' },
+	history: { descending: 'n', ascending: 'o' },
+} satisfies Record<string, OrderLetters>;
+
+function fromLetter(letters: OrderLetters, letter: unknown): ListOrder | undefined {
+	return (Object.keys(letters) as ListOrder[]).find((order) => letters[order] === letter);
+}
+
+function toLetter(letters: OrderLetters, order: ListOrder | undefined): string | undefined {
+	return order === undefined ? undefined : letters[order];
+}
+
 function decodeWindowCursor(value: unknown): WindowCursor | undefined {
 	if (!isObject(value)) return undefined;
 	const { t, f, k, i } = value;
@@ -101,7 +119,8 @@ export function decodeAlertCursor(value: unknown): AlertCursor | undefined {
 	const cursor: AlertCursor | undefined = decodeWindowCursor(value);
 	if (!cursor) return undefined;
 	const { o, x, n } = value as IDataObject;
-	if (o === 'a' || o === 'd' || o === 'u') cursor.listOrder = o;
+	const listOrder = fromLetter(ORDER_LETTERS.alerts, o);
+	if (listOrder) cursor.listOrder = listOrder;
 	if (finiteNumber(x) && finiteNumber(n)) {
 		cursor.floorIndex = x;
 		cursor.listLength = n;
@@ -113,7 +132,8 @@ export function decodeAlertCursor(value: unknown): AlertCursor | undefined {
 export function encodeAlertCursor(cursor: AlertCursor): IDataObject {
 	const stored: IDataObject = { t: cursor.newest, f: [...cursor.floor], k: cursor.idsAboveFloor };
 	if (cursor.tie !== undefined) stored.i = cursor.tie;
-	if (cursor.listOrder !== undefined) stored.o = cursor.listOrder;
+	const o = toLetter(ORDER_LETTERS.alerts, cursor.listOrder);
+	if (o !== undefined) stored.o = o;
 	if (cursor.floorIndex !== undefined) stored.x = cursor.floorIndex;
 	if (cursor.listLength !== undefined) stored.n = cursor.listLength;
 	return stored;
@@ -126,7 +146,8 @@ function decodeListRead(value: unknown): ListRead | undefined {
 	if (e !== undefined && typeof e !== 'string') return undefined;
 	const read: ListRead = { windowEnd: h, lastIndex: x, listLength: n };
 	if (typeof e === 'string') read.lastId = e;
-	if (o === 'd' || o === '?') read.idOrder = o;
+	const idOrder = fromLetter(ORDER_LETTERS.ids, o);
+	if (idOrder) read.idOrder = idOrder;
 	if (finiteNumber(z) && z > 0) read.pageSize = z;
 	if (Array.isArray(a) && a.length > 0 && a.every((id) => typeof id === 'string'))
 		read.anchors = (a as string[]).slice(-8);
@@ -136,7 +157,8 @@ function decodeListRead(value: unknown): ListRead | undefined {
 function encodeListRead(read: ListRead): IDataObject {
 	const stored: IDataObject = { h: read.windowEnd, x: read.lastIndex, n: read.listLength };
 	if (read.lastId !== undefined) stored.e = read.lastId;
-	if (read.idOrder !== undefined) stored.o = read.idOrder;
+	const o = toLetter(ORDER_LETTERS.ids, read.idOrder);
+	if (o !== undefined) stored.o = o;
 	if (read.pageSize !== undefined) stored.z = read.pageSize;
 	if (read.anchors !== undefined) stored.a = read.anchors;
 	return stored;
@@ -199,7 +221,8 @@ export function decodeKeywordState(value: unknown): KeywordState | undefined {
 		}
 	} else return undefined;
 	const state: KeywordState = { newestUpdate: value.s, containers };
-	if (value.o === 'n' || value.o === 'o') state.historyOrder = value.o;
+	const historyOrder = fromLetter(ORDER_LETTERS.history, value.o);
+	if (historyOrder) state.historyOrder = historyOrder;
 	const urls = decodeRankingUrls(value.u);
 	if (urls) state.rankingUrls = urls;
 	return state;
@@ -209,7 +232,8 @@ export function decodeKeywordState(value: unknown): KeywordState | undefined {
 export function encodeKeywordState(state: KeywordState): IDataObject {
 	const p = [...state.containers].map(([key, entry]) => encodeContainer(key, entry));
 	const stored: IDataObject = { s: state.newestUpdate, p };
-	if (state.historyOrder) stored.o = state.historyOrder;
+	const o = toLetter(ORDER_LETTERS.history, state.historyOrder);
+	if (o !== undefined) stored.o = o;
 	if (state.rankingUrls) stored.u = [...state.rankingUrls];
 	return stored;
 }

@@ -5,7 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { readInBatches, type PageSizes, type ReadPosition } from '../../shared/paging';
+import {
+	readInBatches,
+	type ListOrder,
+	type PageSizes,
+	type ReadPosition,
+} from '../../shared/paging';
 import { ALERT_PAGE_SIZE, alertKey, toAlertEvents, type AlertEvent } from '../logic/alerts';
 import {
 	floorKey,
@@ -14,7 +19,6 @@ import {
 	tieOf,
 	timeOrder,
 	type AlertCursor,
-	type AlertOrder,
 	type Boundary,
 	type Stamped,
 	type TieOrder,
@@ -41,15 +45,16 @@ export interface AlertRead {
 	covers: 'all' | Boundary;
 	/** The reader's position at the end (for the next poll's estimate), when it used one. */
 	position?: ReadPosition<Boundary>;
-	order: AlertOrder;
+	order: ListOrder;
 	tie: TieOrder;
 	error?: unknown;
 	/** Why a read that failed nothing still made no progress (reported every poll while it lasts). */
 	stalled?: string;
 }
 
-export function orderOf(sequence: TimeSequence['sequence']): AlertOrder {
-	return sequence === 'ascending' ? 'a' : sequence === 'unordered' ? 'u' : 'd';
+/** A page too short to show an order counts as newest first (the order asked for). */
+export function orderOf(sequence: ListOrder | undefined): ListOrder {
+	return sequence ?? 'descending';
 }
 
 /**
@@ -111,14 +116,14 @@ export async function readRestOfList(
 export async function readAlertsFromFloor(
 	fetch: FetchAlerts,
 	cursor: AlertCursor,
-	order: 'a' | 'd',
+	order: Exclude<ListOrder, 'unordered'>,
 	tie: TieOrder,
 	limits: PollLimits,
 	allowance: RequestAllowance,
 	knownTotal?: number,
 ): Promise<AlertRead | undefined> {
 	// Oldest to newest.
-	const direction = order === 'd' ? 'backward' : 'forward';
+	const direction = order === 'descending' ? 'backward' : 'forward';
 	const start = floorStart(cursor, order, knownTotal);
 	const outcome = await readInBatches(start, {
 		fetch,
@@ -165,14 +170,16 @@ export async function probeAndReadAlerts(
 ): Promise<AlertRead> {
 	const first = await fetchOne(1, ALERT_PAGE_SIZE);
 	const firstEvents = toAlertEvents(first.records);
-	const { sequence, tie } = timeSequenceOf(firstEvents, tieOf(cursor));
+	const { sequence: order, tie } = timeSequenceOf(firstEvents, tieOf(cursor));
 	if (isOnePage(first, ALERT_PAGE_SIZE)) {
-		return { events: firstEvents, covers: 'all', order: orderOf(sequence), tie };
+		return { events: firstEvents, covers: 'all', order: orderOf(order), tie };
 	}
-	if (sequence === 'descending' || sequence === 'ascending') {
-		const order = sequence === 'descending' ? 'd' : 'a';
+	if (order === 'descending' || order === 'ascending') {
 		// Newest first and the floor already on page 1 (alerts before it there): everything new is on it.
-		if (order === 'd' && firstEvents.some((event) => isCovered(event, cursor.floor, tie))) {
+		if (
+			order === 'descending' &&
+			firstEvents.some((event) => isCovered(event, cursor.floor, tie))
+		) {
 			return {
 				events: firstEvents,
 				covers: 'all',
@@ -213,12 +220,12 @@ async function readAllAlerts(
 				? `the alert list comes in no time order, so it is read whole at every poll, and its ${pages} pages did not fit in this poll's time; nothing is emitted until one poll reads them all`
 				: undefined;
 		const covers = floorKey(cursor.floor);
-		return { events: [], covers, order: 'u', tie, error: rest.error, stalled };
+		return { events: [], covers, order: 'unordered', tie, error: rest.error, stalled };
 	}
 	return {
 		events: [...toAlertEvents(first.records), ...rest.events],
 		covers: 'all',
-		order: 'u',
+		order: 'unordered',
 		tie,
 	};
 }

@@ -3,12 +3,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ListOrder } from '../../shared/paging';
 import { compareIds } from '../logic/cursor';
 import { hasFilters, keywordMove, matchFilters } from '../logic/filters';
 import { keywordItem } from '../logic/keywordItem';
 import { uniqueOldestFirst, type KeywordEvent } from '../logic/keywordEvents';
 import { GONE, settleJob, type KeywordState, type ListResult } from '../logic/keywords';
-import { rankChange, type HistoryOrder } from '../logic/ranks';
+import { rankChange } from '../logic/ranks';
 import { rankingUrlChanged, rankingUrlOf, rememberRankingUrl } from '../logic/rankingUrls';
 import {
 	messageOf,
@@ -30,7 +31,7 @@ export function emitRuns(
 	found: readonly KeywordEvent[][],
 	next: KeywordState,
 	settings: PollSettings,
-	order: HistoryOrder | 'conflict' | undefined,
+	order: ListOrder | undefined,
 	limits: PollLimits,
 ): { items: IDataObject[]; problems: PollProblem[]; complete: boolean } {
 	const latest = new Map<string, number>();
@@ -79,7 +80,7 @@ export function emitRuns(
 function shape(
 	events: readonly KeywordEvent[],
 	settings: PollSettings,
-	order: HistoryOrder | 'conflict' | undefined,
+	order: ListOrder | undefined,
 	limits: PollLimits,
 	next: KeywordState,
 ): Array<{ event: KeywordEvent; item: IDataObject }> | undefined {

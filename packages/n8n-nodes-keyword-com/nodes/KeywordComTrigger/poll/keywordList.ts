@@ -52,20 +52,20 @@ export async function readKeywordList(
 			const sequence = idSequenceOf(
 				served.records.map(keywordId).filter((id): id is string => id !== undefined),
 			);
-			if (sequence === 'descending') read.idOrder = 'd';
-			else if (sequence === 'unordered') read.idOrder = '?';
+			if (sequence === 'descending' || sequence === 'unordered') read.idOrder = sequence;
 		}
 		return served;
 	};
 	const records: unknown[] = [];
-	if (read.idOrder === '?') return await readPageByPage(fetch, read, records, limits, allowance);
+	if (read.idOrder === 'unordered')
+		return await readPageByPage(fetch, read, records, limits, allowance);
 	const outcome = await readInBatches<string>(
 		{ edge: read.lastId, index: read.lastIndex, total: read.listLength },
 		{
 			fetch: learning,
 			direction: 'forward',
 			keyOf: keywordId,
-			compare: (a, b) => (read.idOrder === 'd' ? compareIds(b, a) : compareIds(a, b)),
+			compare: (a, b) => (read.idOrder === 'descending' ? compareIds(b, a) : compareIds(a, b)),
 			sizes: PAGE_SIZES,
 			// The budget may ask for more at once than the usual (see ListReads) once the list's length is known.
 			concurrency: (position) =>
@@ -91,7 +91,8 @@ export async function readKeywordList(
 	if (edge !== undefined) next.lastId = edge;
 	if (outcome.stoppedBy === 'unordered') {
 		// Not ordered by id after all: on page by page from here.
-		return await readPageByPage(fetch, { ...next, idOrder: '?' }, records, limits, allowance);
+		next.idOrder = 'unordered';
+		return await readPageByPage(fetch, next, records, limits, allowance);
 	}
 	if (read.idOrder) next.idOrder = read.idOrder;
 	const failed =

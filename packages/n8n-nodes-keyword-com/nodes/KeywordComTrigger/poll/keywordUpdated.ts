@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { inScope } from '../../shared/groupName';
-import { mapConcurrent } from '../../shared/paging';
+import { mapConcurrent, type ListOrder } from '../../shared/paging';
 import { toContainers, type Container } from '../logic/containers';
 import { hasFilters, keywordMove, matchFilters } from '../logic/filters';
 import { windowEvents } from '../logic/keywordEvents';
@@ -20,7 +20,7 @@ import {
 	type KeywordState,
 	type ListJob,
 } from '../logic/keywords';
-import { learnHistoryOrder, rankChange, type HistoryOrder } from '../logic/ranks';
+import { learnHistoryOrder, rankChange } from '../logic/ranks';
 import {
 	MAX_REQUESTS_PER_POLL,
 	RequestAllowance,
@@ -37,11 +37,6 @@ import {
 } from './common';
 import { emitRuns } from './keywordItems';
 import { ListReads, type JobRun } from './listReads';
-
-function historyOrderOf(state: KeywordState | undefined): HistoryOrder | undefined {
-	const order = state?.historyOrder;
-	return order === 'n' ? 'newestFirst' : order === 'o' ? 'oldestFirst' : undefined;
-}
 
 export async function pollKeywordUpdates(
 	api: TriggerApi,
@@ -74,12 +69,11 @@ export async function pollKeywordUpdates(
 		return windowEvents(outcome.records, job.reportedUpTo, job.read.windowEnd, elsewhere);
 	});
 	const order = learnHistoryOrder(
-		historyOrderOf(state),
+		state.historyOrder,
 		found.flat().map((event) => (event.record.attributes ?? {}) as IDataObject),
 	);
 	const next = read.next;
-	if (order === 'newestFirst' || order === 'oldestFirst')
-		next.historyOrder = order === 'newestFirst' ? 'n' : 'o';
+	if (order === 'descending' || order === 'ascending') next.historyOrder = order;
 	// The ranking URLs are kept only while the filter that needs them is on.
 	if (!settings.filters?.rankingUrlChanged) delete next.rankingUrls;
 
@@ -188,7 +182,7 @@ export async function sampleKeywordUpdates(
 		}
 	};
 	let chosen: Array<{ record: IDataObject; matched?: string[] }> | undefined;
-	let order: HistoryOrder | 'conflict' | undefined;
+	let order: ListOrder | undefined;
 	// The most recently updated projects first; the first page of a list is enough to show real keywords.
 	for (const container of updated.slice(0, 3)) {
 		const records = await firstPage(container.name);

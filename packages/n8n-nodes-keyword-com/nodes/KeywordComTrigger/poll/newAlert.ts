@@ -65,7 +65,7 @@ export async function pollNewAlerts(
 	if (!cursor) return await alertBaseline(fetchOne, limits, allowance);
 
 	let read: AlertRead | undefined;
-	if (cursor.listOrder === 'a' || cursor.listOrder === 'd') {
+	if (cursor.listOrder === 'ascending' || cursor.listOrder === 'descending') {
 		const order = cursor.listOrder;
 		read = await readAlertsFromFloor(fetch, cursor, order, tieOf(cursor), limits, allowance);
 	}
@@ -117,12 +117,12 @@ async function alertBaseline(
 	const { first, events, sequence, tie } = await readNewestAlerts(fetch);
 	const order = orderOf(sequence);
 	let complete = true;
-	if (order === 'u') {
+	if (order === 'unordered') {
 		const rest = await readRestOfList(fetch, first, limits, allowance);
 		events.push(...rest.events);
 		complete = rest.complete;
 	}
-	const covers = order === 'u' ? (complete ? 'all' : 'newest-only') : 'newest-only';
+	const covers = order === 'unordered' ? (complete ? 'all' : 'newest-only') : 'newest-only';
 	const advanced = advance(undefined, events, {
 		lookback: ALERT_LOOKBACK_SECONDS,
 		cap: ALERT_ID_CAP,
@@ -130,7 +130,7 @@ async function alertBaseline(
 		tie,
 	});
 	const state: AlertCursor = { ...advanced.cursor, listOrder: order };
-	if (order === 'u' && !complete) {
+	if (order === 'unordered' && !complete) {
 		// Not every page fitted in this poll: the newest alert seen stands for "now".
 		state.floor = [state.newest, null];
 		state.idsAboveFloor = [];

@@ -14,13 +14,13 @@
  * - `batches.ts`: the trigger's driver (a batch of windows at a time, within the poll's budget);
  * - `pipeline.ts`: Return All / Limit's driver (windows planned ahead, up to `concurrency` in flight);
  * - `slots.ts`: request slots (how many requests are in flight);
- * - `listOrder.ts`: the orders a list's records show; `pages.ts`: what one page says;
+ * - `listOrder.ts`: ListOrder, and the orders a list's records show; `pages.ts`: what one page says;
  * - `collect.ts`: Return All / Limit (`collectPages`), ordered lists through pipeline.ts, others as served
  *   (`asServed.ts`).
  */
 export { readInBatches } from './batches';
 export { collectPages, ListChangedError } from './collect';
-export { alertSecondsOf, compareIds, identityOf, orderOfList } from './listOrder';
+export { alertSecondsOf, compareIds, identityOf, orderOfList, type ListOrder } from './listOrder';
 export { parsePage, type PageStyle } from './pages';
 export { mapConcurrent } from './slots';
 export {

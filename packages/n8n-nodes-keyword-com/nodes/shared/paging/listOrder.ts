@@ -4,6 +4,12 @@ import type { RecordKind } from '../records';
 import { apiTimeMs } from '../time';
 
 /**
+ * Which way a list runs by its records' key (an id, a time), as read from the records: the one spelling of a list's
+ * order in working code ('unordered': both ways). The trigger stores it as one letter (its logic/state.ts).
+ */
+export type ListOrder = 'ascending' | 'descending' | 'unordered';
+
+/**
  * The order a paged list's records show, so that Return All / Limit can read it with overlapping windows (pipeline.ts)
  * and notice when it shifts between two page requests. The API document gives no order for any list, and the alert
  * list may ignore its sort parameters: the order is read from the records of page 1, never assumed, and a later page
