@@ -89,6 +89,8 @@ class Story {
 	};
 	private globalData: IDataObject = {};
 	readonly alertItems: IDataObject[] = [];
+	/** Each New Alert poll: the second it started and how many alert items there were after it. */
+	readonly alertPolls: Array<{ startedAt: number; itemsAfter: number }> = [];
 	readonly keywordItems: IDataObject[] = [];
 	/** `<id>@<crawled_at>` → the ranks of that crawl, for every crawl the fake made (churn ones included). */
 	readonly crawls = new Map<string, CrawlTruth>();
@@ -117,6 +119,7 @@ class Story {
 	}
 
 	async poll(event: 'newAlert' | 'keywordUpdated'): Promise<IDataObject[]> {
+		const startedAt = Math.floor(Date.now() / 1000);
 		const result = await runPoll({
 			nodeType,
 			// Version 1: the items saved workflows get (version 2 has its own suite, output.test.ts).
@@ -133,6 +136,8 @@ class Story {
 		this.nodeData[event] = activation ? result.staticData : result.persistedStaticData;
 		if (activation || items.length > 0) this.globalData = result.globalStaticData;
 		(event === 'newAlert' ? this.alertItems : this.keywordItems).push(...items);
+		if (event === 'newAlert')
+			this.alertPolls.push({ startedAt, itemsAfter: this.alertItems.length });
 		this.polls++;
 		// Churn crawled keywords during the poll: their ranks are known now.
 		this.snapshot();
@@ -217,9 +222,31 @@ describe(
 					expectedAlerts.map((alert) => String(alert.id)).sort(),
 					`every alert once (${expectedAlerts.length} created after activation)`,
 				);
-				const times = story.alertItems.map((item) => Number(item.created_at));
-				for (let n = 1; n < times.length; n++)
-					assert.ok(times[n - 1] <= times[n], 'alerts emitted in time order');
+				// In time order within each poll. A later poll may emit an alert older than one an earlier poll emitted
+				// only when it appeared while that earlier poll read (churn adds alerts behind the read): its second is
+				// then not before that poll started. Each poll's start is taken before it runs, so this cannot race.
+				const time = (item: IDataObject) => Number(item.created_at);
+				let from = 0;
+				const polls = story.alertPolls.map(({ startedAt, itemsAfter }) => {
+					const items = story.alertItems.slice(from, itemsAfter);
+					from = itemsAfter;
+					return { startedAt, times: items.map(time) };
+				});
+				for (const [k, poll] of polls.entries()) {
+					for (let n = 1; n < poll.times.length; n++)
+						assert.ok(
+							poll.times[n - 1] <= poll.times[n],
+							`poll ${k}: alerts emitted in time order`,
+						);
+					if (poll.times.length === 0) continue;
+					const oldest = poll.times[0];
+					for (const [j, earlier] of polls.slice(0, k).entries())
+						if (earlier.times.some((t) => t > oldest))
+							assert.ok(
+								oldest >= earlier.startedAt,
+								`poll ${k} emits an alert of ${oldest}, older than one poll ${j} emitted: it must have appeared while poll ${j} read (from ${earlier.startedAt})`,
+							);
+				}
 
 				// Keywords: no crawl twice; each keyword's last crawl after activation exactly once; ranks of that crawl.
 				const pairs = story.keywordItems.map(
