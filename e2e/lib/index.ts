@@ -104,4 +104,4 @@ export {
 	type TriggerWorkflowOptions,
 	type WebhookWorkflowOptions,
 } from './workflows';
-export { addDays, daysFrom, lastCrawlDays, utcDay } from './rank-days';
+export { addDays, chartedDays, lastCrawlDays, utcDay } from './rank-days';

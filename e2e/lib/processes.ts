@@ -106,6 +106,8 @@ function portRange(): { low: number; high: number } {
 	return { low: 20_000, high: 29_999 };
 }
 
+const PORT_RANGE = portRange();
+
 /** Ports this process has handed out: never twice, though one was not bound yet when the next was chosen. */
 const handedOut = new Set<number>();
 
@@ -123,7 +125,7 @@ async function canListen(port: number): Promise<boolean> {
  * this process. The search starts at a random port, so concurrent test processes rarely meet.
  */
 export async function freePort(): Promise<number> {
-	const { low, high } = portRange();
+	const { low, high } = PORT_RANGE;
 	const size = high - low + 1;
 	const start = randomInt(size);
 	for (let step = 0; step < size; step++) {

@@ -3,19 +3,22 @@
  * crawl, which is yesterday for a while after midnight (UTC) until the keyword is crawled again, as the API does. A
  * test of "the last N days" expects rows up to that day, never past it.
  */
+import { DAY_MS, ymd } from '../../dev/fake-api/format';
 import type { FakeApiProcess } from './fake-api';
 
-const DAY_MS = 86_400_000;
-
 /** `YYYY-MM-DD` (UTC) of a moment, by default now. */
-export const utcDay = (ms: number = Date.now()): string => new Date(ms).toISOString().slice(0, 10);
+export const utcDay = (ms: number = Date.now()): string => ymd(ms);
 
 /** `day` moved by `days` (negative: back). */
 export const addDays = (day: string, days: number): string =>
-	utcDay(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
+	ymd(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 
-/** Every day from `from` to `to`, both included (empty when `to` is before `from`). */
-export function daysFrom(from: string, to: string): string[] {
+/**
+ * The days a keyword has rows for in a range asked from `from` up to `askedUpTo`: every day from `from` to the earlier
+ * of `askedUpTo` and `crawledOn`, the day of its last crawl (empty when that is before `from`).
+ */
+export function chartedDays(from: string, askedUpTo: string, crawledOn: string): string[] {
+	const to = crawledOn < askedUpTo ? crawledOn : askedUpTo;
 	const days: string[] = [];
 	for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
 	return days;

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { MeasuredFake, listRequests, rl, runKeywordCom, sameOrder } from '../../bench/lib';
 import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
-import { daysFrom, utcDay } from '../../e2e/lib/rank-days';
+import { chartedDays, utcDay } from '../../e2e/lib/rank-days';
 import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 
@@ -239,10 +239,8 @@ describe('benchmark request counts: one row per keyword per day, 1,000 keywords 
 		// Each keyword is charted up to its last crawl: today, but in the first minutes of a UTC day.
 		let rows = 0;
 		for (const keyword of fake.api.state.keywords.values())
-			if (keyword.container.name === ROWS_PROJECT && keyword.crawledAt !== null) {
-				const crawled = utcDay(keyword.crawledAt * 1000);
-				rows += daysFrom(day(29), crawled < day(0) ? crawled : day(0)).length;
-			}
+			if (keyword.container.name === ROWS_PROJECT && keyword.crawledAt !== null)
+				rows += chartedDays(day(29), day(0), utcDay(keyword.crawledAt * 1000)).length;
 		assert.ok(rows >= 29_000, `the keywords were crawled yesterday or today (${rows} rows)`);
 		assert.equal(run.result.items.length, rows);
 	});

@@ -22,7 +22,7 @@ import {
 	BULK_SHEET_ROWS,
 	EXAMPLES,
 	addDays,
-	daysFrom,
+	chartedDays,
 	lastCrawlDays,
 	utcDay,
 	EXAMPLE_CREDENTIAL_ID,
@@ -336,7 +336,7 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		for (const [keywordId, days] of byKeyword) {
 			const crawled = crawlDays.get(String(keywordId));
 			assert.ok(crawled, `keyword ${keywordId} was crawled`);
-			const expected = daysFrom(rows[0].date, crawled < ranOn ? crawled : ranOn);
+			const expected = chartedDays(rows[0].date, ranOn, crawled);
 			assert.deepEqual(
 				days.map((row) => row.date),
 				expected,

@@ -25,7 +25,7 @@ import {
 	RealN8n,
 	addDays,
 	buildAndPackPackage,
-	daysFrom,
+	chartedDays,
 	keywordComCredential,
 	lastCrawlDays,
 	nodeOutput,
@@ -330,10 +330,9 @@ describe(
 			);
 			const crawlDays = await lastCrawlDays(fake, 'Acme Shoes[sub]Blog');
 			for (const keywordId of new Set(rows.map((r) => String(r.keyword_id)))) {
-				const crawled = crawlDays.get(keywordId)!;
 				assert.deepEqual(
 					rows.filter((r) => String(r.keyword_id) === keywordId).map((r) => r.date),
-					daysFrom(rows[0].date, crawled < ranOn ? crawled : ranOn),
+					chartedDays(rows[0].date, ranOn, crawlDays.get(keywordId)!),
 					`keyword ${keywordId}: one row a day up to its last crawl`,
 				);
 			}

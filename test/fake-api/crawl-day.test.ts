@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+import { ymd } from '../../dev/fake-api/format';
 
 function crawlTimes(now: number): number[] {
 	const api = new FakeKeywordApi({ now: () => now, seed: 'demo' });
@@ -28,7 +27,7 @@ describe('fake API: the demo data is crawled today', () => {
 	] as const)
 		test(`at ${label}: every keyword was crawled today, at least 10 minutes ago`, () => {
 			for (const crawled of crawlTimes(now)) {
-				assert.equal(dayOf(crawled), dayOf(now));
+				assert.equal(ymd(crawled), ymd(now));
 				assert.ok(crawled <= now - 600_000, 'at least 10 minutes before now');
 			}
 		});
@@ -37,7 +36,7 @@ describe('fake API: the demo data is crawled today', () => {
 		const now = Date.UTC(2026, 10, 26, 0, 5);
 		for (const crawled of crawlTimes(now)) {
 			assert.ok(crawled <= now - 600_000 && crawled >= now - 6 * 3_600_000);
-			assert.equal(dayOf(crawled), '2026-11-25');
+			assert.equal(ymd(crawled), '2026-11-25');
 		}
 	});
 });
