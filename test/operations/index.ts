@@ -43,10 +43,15 @@ export type RegisteredOperation = NodeOperation & OperationFixture;
 
 const description: INodeTypeDescription = new KeywordCom().description;
 
+/** The options of the node's Resource field. */
+function resourceOptions(): INodePropertyOptions[] {
+	return (description.properties.find((property) => property.name === 'resource')?.options ??
+		[]) as INodePropertyOptions[];
+}
+
 /** Every resource × operation of the node, in the description's order. */
 export function nodeOperations(): NodeOperation[] {
-	const resources = (description.properties.find((property) => property.name === 'resource')
-		?.options ?? []) as INodePropertyOptions[];
+	const resources = resourceOptions();
 	const operations: NodeOperation[] = [];
 	for (const property of description.properties) {
 		if (property.name !== 'operation') continue;
@@ -70,10 +75,7 @@ export function nodeOperations(): NodeOperation[] {
 
 /** The resources of the node (the values of its Resource field). */
 export function nodeResources(): string[] {
-	const resources = description.properties.find((property) => property.name === 'resource');
-	return ((resources?.options ?? []) as INodePropertyOptions[]).map((option) =>
-		String(option.value),
-	);
+	return resourceOptions().map((option) => String(option.value));
 }
 
 /** The operations of the node that have a row in FIXTURES, in the order of the rows (see fixtures.ts). */
