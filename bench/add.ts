@@ -4,7 +4,7 @@
  * and scaled to N (request count exact, time proportional: every naive request waits the same latency).
  * Each run gets a fresh fake: the API allows 10,000 added keywords a day.
  */
-import { DEFAULT_ADD_CHUNK_SIZE } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
+import { DEFAULT_ADD_CHUNK_SIZE } from '../nodes/shared/constants';
 import {
 	ceilDiv,
 	check,

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi, type FaultSpec, type RecordedRequest } from '../dev/fake-api';
-import { KeywordCom } from '../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
+import { KeywordCom } from '../nodes/KeywordCom/KeywordCom.node';
 import { runNode, type RunResult } from '../test/harness';
 
 export const PAGE_SIZE = 250;

@@ -4,7 +4,7 @@
  * Many, Return All), then one chart request per keyword (Ranking History → Get Chart, one item per keyword; n8n's
  * routing engine sends the requests of all items at once). Also the same operation with Keywords per Request 1, to show what the chunks alone save.
  */
-import { DEFAULT_CHART_CHUNK_SIZE } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
+import { DEFAULT_CHART_CHUNK_SIZE } from '../nodes/shared/constants';
 import { quietReadRequests } from '../dev/quiet-read';
 import {
 	ceilDiv,

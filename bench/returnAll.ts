@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_PAGE_CONCURRENCY } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
+import { DEFAULT_PAGE_CONCURRENCY } from '../nodes/shared/constants';
 import { quietReadRequests } from '../dev/quiet-read';
 import {
 	PAGE_SIZE,

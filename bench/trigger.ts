@@ -11,7 +11,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { KeywordComTrigger } from '../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../test/harness';
 import {
 	PAGE_SIZE,

@@ -3,8 +3,8 @@
  * benchmarks compare with): page 1, then the overlapping windows of the package's ordered reader
  * (nodes/shared/paging/). Kept out of the package: only tests and benchmarks need it.
  */
-import { MAX_PAGE_SIZE } from '../packages/n8n-nodes-keyword-com/nodes/shared/constants';
-import { windowAround } from '../packages/n8n-nodes-keyword-com/nodes/shared/paging/windows';
+import { MAX_PAGE_SIZE } from '../nodes/shared/constants';
+import { windowAround } from '../nodes/shared/paging/windows';
 
 /**
  * The pages Return All asks for, in order, on a list of `total` records in an order that does not change while it is

@@ -2,13 +2,13 @@
 // that n8n, with the overrides it needs to install from the npm registry here.
 // - 1.x: `xlsx` from a CDN tarball that cannot be reached → the registry's 0.18.5; @langchain/langgraph-checkpoint
 //   1.2.x breaks `n8n start` ("Package subpath './utils/uuid' is not defined by exports") → 1.0.0.
-// - 2.x: the overrides of the pinned host (e2e/host/package.json).
+// - 2.x: the overrides of the pinned host (e2e/host/n8n-host.package.json).
 import { readFileSync } from 'node:fs';
 
 const version = process.argv[2];
 const major = Number(version.split('.')[0]);
 const pinned = JSON.parse(
-	readFileSync(new URL('../e2e/host/package.json', import.meta.url), 'utf8'),
+	readFileSync(new URL('../e2e/host/n8n-host.package.json', import.meta.url), 'utf8'),
 );
 const overrides =
 	major < 2

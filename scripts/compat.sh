@@ -9,7 +9,7 @@ source scripts/env.sh
 VERSION="${1:?usage: npm run compat -- <n8n version>}"
 
 # The pinned version is the end-to-end tier's own host (with its lock); any other is installed by version.
-PINNED="$(node -p "require('./e2e/host/package.json').dependencies.n8n")"
+PINNED="$(node -p "require('./e2e/host/n8n-host.package.json').dependencies.n8n")"
 if [ "$VERSION" = "$PINNED" ]; then HOST="$(bash scripts/install-n8n-host.sh)"; else HOST="$(bash scripts/install-n8n-host.sh "$VERSION")"; fi
 npm run build --silent
 OUT=build-compat

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 stamp=node_modules/.keyword-com-install
-inputs_hash() { { cat package.json packages/*/package.json; cat package-lock.json 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+inputs_hash() { { cat package.json; cat package-lock.json 2>/dev/null || true; } | sha256sum | cut -c1-16; }
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(inputs_hash)" ]; then
   exit 0
 fi

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs the pinned real n8n (e2e/host/{package.json,.npmrc,package-lock.json}) into a cache folder outside the
-# repository: $KEYWORD_COM_CACHE/n8n-host-<first 12 hex of the sha256 of those three files>/.
+# Installs the pinned real n8n (e2e/host/: n8n-host.package.json, .npmrc, n8n-host.package-lock.json) into a cache folder
+# outside the repository: $KEYWORD_COM_CACHE/n8n-host-<first 12 hex of the sha256 of those three files>/, where the
+# manifest and lockfile become package.json and package-lock.json (the repository itself holds one package.json, the
+# package's).
 #
 # - Prints the host folder as its only stdout line; progress goes to stderr.
 # - Warm (stamp present): does nothing.
@@ -15,7 +17,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/env.sh" >&2
 
 SRC="$ROOT/e2e/host"
-FILES=(package.json .npmrc package-lock.json)
+# Source file → its name in the host folder.
+FILES=(n8n-host.package.json .npmrc n8n-host.package-lock.json)
+host_name() { case "$1" in n8n-host.package.json) echo package.json ;; n8n-host.package-lock.json) echo package-lock.json ;; *) echo "$1" ;; esac; }
 VERSION="${1:-}"
 if [ -n "$VERSION" ]; then
   # Another n8n version, for `npm run compat -- <version>`: no lock (npm resolves it once; the folder is cached by
@@ -24,8 +28,8 @@ if [ -n "$VERSION" ]; then
   SRC="$(mktemp -d)"
   trap 'rm -rf "$SRC"' EXIT
   cp "$ROOT/e2e/host/.npmrc" "$SRC/.npmrc"
-  node "$ROOT/scripts/compat-host.mjs" "$VERSION" > "$SRC/package.json"
-  FILES=(package.json .npmrc)
+  node "$ROOT/scripts/compat-host.mjs" "$VERSION" > "$SRC/n8n-host.package.json"
+  FILES=(n8n-host.package.json .npmrc)
 fi
 for f in "${FILES[@]}"; do
   [ -f "$SRC/$f" ] || { echo "[n8n-host] missing $SRC/$f" >&2; exit 1; }
@@ -50,7 +54,7 @@ if command -v flock >/dev/null 2>&1; then
 fi
 
 log "installing n8n into $HOST (Node $(node -v); takes a few minutes once)"
-for f in "${FILES[@]}"; do cp "$SRC/$f" "$HOST/$f"; done
+for f in "${FILES[@]}"; do cp "$SRC/$f" "$HOST/$(host_name "$f")"; done
 cd "$HOST"
 
 log "npm install --ignore-scripts"

@@ -16,11 +16,10 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 step "dependencies"
 bash scripts/install-deps.sh
 
-step "formatting (Prettier), then lint: the package (n8n-node lint, strict) and the code around it (typed ESLint)"
+step "formatting (Prettier), then lint: the package with n8n's config (n8n-node lint, strict) and the code around it with typed ESLint"
 npm run format:check --silent
 npm run build --silent
 npm run lint --silent
-npm run lint:tools --silent
 
 step "the community-package scanner n8n runs before verification (source, and the packed tarball)"
 npm run scan --silent

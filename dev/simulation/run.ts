@@ -17,7 +17,7 @@ import type {
 
 import { FakeKeywordApi, type FakeBehaviour } from '../fake-api';
 import { Prng } from '../fake-api/prng';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import {
 	Checker,
 	type ScopeSetting,

@@ -2,7 +2,7 @@
  * Where things are. Two roots, on purpose kept apart:
  * - repoRoot(): the repository (scripts/, e2e/host/, examples/, docs/; buildRoot(): build/ of the test compile);
  * - packageDir(): the folder of the n8n package itself (its package.json, `n8n-node build`, dist/, `npm pack`).
- * The package lives in packages/n8n-nodes-keyword-com/ so that `n8n-node lint` sees only the package's code.
+ * The package lives in  so that `n8n-node lint` sees only the package's code.
  * Nothing else in e2e/, test/e2e/ or dev/demo/ may hard-code either path, nor any path under build/ (use buildPath()).
  * Node built-ins only.
  */
@@ -11,16 +11,24 @@ import * as path from 'node:path';
 
 export const PACKAGE_NAME = 'n8n-nodes-keyword-com';
 
+/**
+ * The pinned real n8n's manifest and lockfile (e2e/host/): kept under these names so that the repository holds one
+ * package.json; scripts/install-n8n-host.sh copies them into the host's cache folder as package.json and
+ * package-lock.json.
+ */
+export const HOST_MANIFEST = 'n8n-host.package.json';
+export const HOST_LOCKFILE = 'n8n-host.package-lock.json';
+
 let repoRootMemo: string | undefined;
 
-/** The repository root: the nearest folder above this file that holds `scripts/env.sh` and `e2e/host/package.json` (works from e2e/lib and build/e2e/lib). */
+/** The repository root: the nearest folder above this file that holds `scripts/env.sh` and `e2e/host/` (works from e2e/lib and build/e2e/lib). */
 export function repoRoot(): string {
 	if (repoRootMemo) return repoRootMemo;
 	let dir = __dirname;
 	for (;;) {
 		if (
 			fs.existsSync(path.join(dir, 'scripts', 'env.sh')) &&
-			fs.existsSync(path.join(dir, 'e2e', 'host', 'package.json'))
+			fs.existsSync(path.join(dir, 'e2e', 'host', HOST_MANIFEST))
 		) {
 			repoRootMemo = dir;
 			return dir;
@@ -57,7 +65,7 @@ export function buildPath(...segments: string[]): string {
 
 /** The folder of the n8n package (package.json named n8n-nodes-keyword-com, `n8n-node build` → dist/). */
 export function packageDir(): string {
-	const dir = path.join(repoRoot(), 'packages', PACKAGE_NAME);
+	const dir = repoRoot();
 	const manifest = path.join(dir, 'package.json');
 	let name: string | undefined;
 	try {

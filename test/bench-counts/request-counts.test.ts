@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { MeasuredFake, listRequests, rl, runKeywordCom, sameOrder } from '../../bench/lib';
 import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
 import { chartedDays, utcDay } from '../../e2e/lib/rank-days';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 
 const PROJECT = 'Bulk Project';

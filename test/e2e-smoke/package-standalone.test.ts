@@ -1,7 +1,9 @@
 /**
- * The package folder builds, lints and packs on its own, outside the repository's workspace: a copy of the files git
- * tracks in packages/n8n-nodes-keyword-com, then a plain `npm install && npm run build && npm run lint && npm pack`
- * there (the commands the community package's own CI and a contributor run), with only what its package.json asks for.
+ * The repository is the package, as in n8n's node starter: a clean clone (the files git tracks, copied outside the
+ * repository) installs with `npm ci`, then `npm run build`, `npm run lint` (n8n-node lint, strict) and `npm pack` work
+ * there — the commands a contributor and the release workflow run. The tarball holds the package only: dist/ (the
+ * compiled nodes, credential and icons), package.json, README and LICENSE; nothing of the tests, tools, docs or
+ * examples around it.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { node24ProcessEnv, packageDir, repoRoot } from '../../e2e/lib';
+import { node24ProcessEnv, repoRoot } from '../../e2e/lib';
 
 function sh(command: string, args: string[], cwd: string): string {
 	try {
@@ -30,36 +32,41 @@ function sh(command: string, args: string[], cwd: string): string {
 	}
 }
 
-describe('the package folder on its own', { timeout: 10 * 60_000 }, () => {
-	const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'kwc-package-alone-'));
-	after(() => fs.rmSync(copy, { recursive: true, force: true }));
+/** What the published tarball may hold: the package and nothing of what surrounds it in the repository. */
+const SHIPPED =
+	/^(package\.json|README\.md|LICENSE|dist\/(credentials|nodes|icons)\/.+|dist\/package\.json)$/;
 
-	test('npm install, npm run build, npm run lint and npm pack work in a copy of it outside the repository', () => {
-		const relative = path.relative(repoRoot(), packageDir());
-		const tracked = sh('git', ['ls-files', '-z', '--', relative], repoRoot())
-			.split('\0')
-			.filter(Boolean);
-		assert.ok(tracked.includes(`${relative}/package.json`));
+describe('a clean clone of the repository, as the package', { timeout: 12 * 60_000 }, () => {
+	const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'kwc-clean-clone-'));
+	after(() => fs.rmSync(clone, { recursive: true, force: true }));
+
+	test('npm ci, npm run build, npm run lint and npm pack work, and the tarball holds the package only', () => {
+		const tracked = sh('git', ['ls-files', '-z'], repoRoot()).split('\0').filter(Boolean);
+		const manifests = tracked.filter((file) => path.basename(file) === 'package.json');
+		assert.deepEqual(manifests, ['package.json'], 'one package.json: the package’s, at the root');
 		for (const file of tracked) {
-			const target = path.join(copy, path.relative(relative, file));
+			if (!fs.existsSync(path.join(repoRoot(), file))) continue; // deleted in the work tree, not committed yet
+			const target = path.join(clone, file);
 			fs.mkdirSync(path.dirname(target), { recursive: true });
 			fs.copyFileSync(path.join(repoRoot(), file), target);
 		}
-		assert.ok(!fs.existsSync(path.join(copy, 'node_modules')));
+		assert.ok(!fs.existsSync(path.join(clone, 'node_modules')));
 
-		sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], copy);
-		sh('npm', ['run', 'build'], copy);
-		const lint = sh('npm', ['run', 'lint'], copy);
+		sh('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], clone);
+		sh('npm', ['run', 'build'], clone);
+		const lint = sh('npm', ['run', 'lint'], clone);
 		assert.doesNotMatch(lint, /\d+ (problems?|warnings?)/, lint);
-		const packed = sh('npm', ['pack', '--json'], copy);
+		const packed = sh('npm', ['pack', '--json'], clone);
 		const [{ filename, files }] = JSON.parse(packed) as Array<{
 			filename: string;
 			files: Array<{ path: string }>;
 		}>;
-		assert.ok(fs.existsSync(path.join(copy, filename)));
-		const paths = files.map((file) => file.path);
+		assert.ok(fs.existsSync(path.join(clone, filename)));
+		const paths = files.map((file) => file.path).sort();
 		for (const expected of [
 			'package.json',
+			'README.md',
+			'LICENSE',
 			'dist/credentials/KeywordComApi.credentials.js',
 			'dist/nodes/KeywordCom/KeywordCom.node.js',
 			'dist/nodes/KeywordCom/KeywordCom.node.json',
@@ -73,9 +80,11 @@ describe('the package folder on its own', { timeout: 10 * 60_000 }, () => {
 				`the tarball ships ${expected} (it has ${paths.length} files)`,
 			);
 		}
-		assert.ok(
-			!paths.some((file) => file.startsWith('node_modules/') || file.startsWith('scripts/')),
-			'only dist and package.json',
+		const extra = paths.filter((file) => !SHIPPED.test(file));
+		assert.deepEqual(
+			extra,
+			[],
+			'nothing from test/, dev/, e2e/, bench/, docs/, examples/ or scripts/',
 		);
 	});
 });

@@ -3,7 +3,7 @@
  * daily-ranks example, open the Keyword.com node's panel, run the step against the fake API and check the output;
  * then open the Keyword.com Trigger of the alert example and fetch a test event; then open the AI Agent example, ask a
  * question in its chat (the OpenAI Chat Model on the scripted fake model, dev/fake-model) and see the agent call the
- * Keyword.com tools and answer. The screenshots (node-panel.png, trigger-panel.png, agent.png) are written to
+ * Keyword.com tools and answer. The screenshots (node-panel.jpg, trigger-panel.jpg, agent.jpg) are written to
  * build/screenshots/, or with UPDATE_SCREENSHOTS=1 to docs/screenshots/ where the README shows them.
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh) and the playwright-core devDependency.
@@ -38,6 +38,11 @@ const SCREENSHOTS =
 	process.env.UPDATE_SCREENSHOTS === '1'
 		? path.join(repoRoot(), 'docs', 'screenshots')
 		: path.join(repoRoot(), 'build', 'screenshots');
+/**
+ * Screenshots are JPEG: `n8n-node build` copies every PNG and SVG of the package folder (the repository) into dist/,
+ * and so into the published tarball.
+ */
+const jpeg = (file: string) => ({ path: file, type: 'jpeg' as const, quality: 90 });
 const NODE_NAME = 'Get keyword ranks';
 const TRIGGER_NAME = 'On new rank alert';
 
@@ -58,8 +63,8 @@ describe(
 
 		/** On failure: a screenshot of where the page was, to look at. */
 		const debugShot = async (label: string): Promise<string> => {
-			const file = path.join(debugDir, `${label}.png`);
-			await page?.screenshot({ path: file }).catch(() => undefined);
+			const file = path.join(debugDir, `${label}.jpg`);
+			await page?.screenshot({ path: file, type: 'jpeg' }).catch(() => undefined);
 			return file;
 		};
 
@@ -200,7 +205,7 @@ describe(
 				await closeToasts();
 				await page.waitForTimeout(500); // let the table settle
 				fs.mkdirSync(SCREENSHOTS, { recursive: true });
-				await page.screenshot({ path: path.join(SCREENSHOTS, 'node-panel.png') });
+				await page.screenshot(jpeg(path.join(SCREENSHOTS, 'node-panel.jpg')));
 			} catch (error) {
 				throw new Error(
 					`${(error as Error).message}\n(screenshot: ${await debugShot('node-panel-failure')})`,
@@ -241,7 +246,7 @@ describe(
 				await closeToasts();
 				await page.waitForTimeout(500);
 				fs.mkdirSync(SCREENSHOTS, { recursive: true });
-				await page.screenshot({ path: path.join(SCREENSHOTS, 'trigger-panel.png') });
+				await page.screenshot(jpeg(path.join(SCREENSHOTS, 'trigger-panel.jpg')));
 			} catch (error) {
 				throw new Error(
 					`${(error as Error).message}\n(screenshot: ${await debugShot('trigger-panel-failure')})`,
@@ -313,7 +318,7 @@ describe(
 				await page.mouse.move(700, 5);
 				await page.waitForTimeout(500);
 				fs.mkdirSync(SCREENSHOTS, { recursive: true });
-				await page.screenshot({ path: path.join(SCREENSHOTS, 'agent.png') });
+				await page.screenshot(jpeg(path.join(SCREENSHOTS, 'agent.jpg')));
 			} catch (error) {
 				throw new Error(
 					`${(error as Error).message}\n(screenshot: ${await debugShot('agent-failure')})`,

@@ -44,7 +44,7 @@ import {
 	testCopyOf,
 	type ExampleRun,
 } from '../../e2e/lib';
-import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/rows';
+import { RANKING_ROW_FIELDS } from '../../nodes/KeywordCom/resources/rankingHistory/rows';
 import {
 	AGENT_EXAMPLE_QUESTION,
 	CHAT_TRIGGER_NODE,

@@ -35,7 +35,7 @@ import {
 	type ExecuteResult,
 	type FakeRequest,
 } from '../../e2e/lib';
-import { RANKING_ROW_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/resources/rankingHistory/rows';
+import { RANKING_ROW_FIELDS } from '../../nodes/KeywordCom/resources/rankingHistory/rows';
 import {
 	ACME,
 	E2E_NEW_PROJECT as NEW_PROJECT,

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 import { run, useFake, type Fake } from './helpers';
 import { EXAMPLES_DIR, VERSION_1_EXAMPLE } from '../example-paths';

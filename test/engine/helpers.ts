@@ -13,7 +13,7 @@ import {
 	type FakeKeywordApiOptions,
 	type RecordedRequest,
 } from '../../dev/fake-api';
-import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
 import { runNode, type RunNodeError, type RunNodeOptions, type RunResult } from '../harness';
 
 /**

@@ -9,11 +9,8 @@ import { describe, it } from 'node:test';
 
 import type { INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import {
-	KEYWORD_SEARCH_MATCHES,
-	KEYWORD_SEARCH_PAGES,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/listSearch';
-import { KEYWORD_LOOKUP_MAX } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/operation/keywordLookup';
+import { KEYWORD_SEARCH_MATCHES, KEYWORD_SEARCH_PAGES } from '../../nodes/shared/listSearch';
+import { KEYWORD_LOOKUP_MAX } from '../../nodes/KeywordCom/operation/keywordLookup';
 import { runListSearch } from '../harness';
 import { findTokenLeak, serialize } from '../reliability/helpers';
 import {

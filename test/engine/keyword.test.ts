@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { RECORD_CATALOGUE } from '../../packages/n8n-nodes-keyword-com/nodes/shared/recordKinds';
+import { RECORD_CATALOGUE } from '../../nodes/shared/recordKinds';
 import {
 	CAFE,
 	PROJECT,

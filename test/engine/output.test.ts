@@ -9,12 +9,12 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MAX_SIMPLIFIED_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
-import { RECORD_CATALOGUE } from '../../packages/n8n-nodes-keyword-com/nodes/shared/recordKinds';
+import { MAX_SIMPLIFIED_FIELDS } from '../../nodes/shared/output';
+import { RECORD_CATALOGUE } from '../../nodes/shared/recordKinds';
 import {
 	TOOL_DEFAULT_LIMIT,
 	TOOL_RESULT_MAX_CHARACTERS,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/operation/tool';
+} from '../../nodes/KeywordCom/operation/tool';
 import { OPERATIONS, registered } from '../operations';
 import { parametersOf } from '../operations/engine';
 import { assertNoTokenIn } from '../reliability/helpers';

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../dev/fake-api';
-import { getProjectTags } from '../../packages/n8n-nodes-keyword-com/nodes/shared/loadOptions';
+import { getProjectTags } from '../../nodes/shared/loadOptions';
 import {
 	FIXED_NOW,
 	PROJECT,

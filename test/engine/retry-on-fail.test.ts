@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 
 import type { INodeProperties } from 'n8n-workflow';
 
-import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
-import { DEFAULT_RETRY_POLICY } from '../../packages/n8n-nodes-keyword-com/nodes/shared/retryPolicy';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
+import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/retryPolicy';
 import { run, useFake } from './helpers';
 
 const fake = useFake();

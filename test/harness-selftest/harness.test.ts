@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-import { KeywordComApi } from '../../packages/n8n-nodes-keyword-com/credentials/KeywordComApi.credentials';
+import { KeywordComApi } from '../../credentials/KeywordComApi.credentials';
 import {
 	clearCapturedLogs,
 	getCapturedLogs,

@@ -29,7 +29,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { KeywordComApi } from '../../packages/n8n-nodes-keyword-com/credentials/KeywordComApi.credentials';
+import { KeywordComApi } from '../../credentials/KeywordComApi.credentials';
 import { TestNodeTypes } from './node-types';
 
 /** Credential types known to every helper unless replaced: the project's own. */

@@ -15,7 +15,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
 import { FIXTURES, type OperationFixture } from './fixtures';
 
 export * from './fixtures';

@@ -8,11 +8,7 @@ import { describe, it } from 'node:test';
 
 import type { RecordedRequest } from '../../dev/fake-api';
 import { quietReadWindows } from '../../dev/quiet-read';
-import {
-	DEFAULT_RETRY_POLICY,
-	parseRetryAfter,
-	retryDelay,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/retryPolicy';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from '../../nodes/shared/retryPolicy';
 import { OPERATIONS, registered } from '../operations';
 import { parametersOf } from '../operations/engine';
 import { PROJECT, describeRequests, rl, run, runOk, useFake, type Fake } from './helpers';

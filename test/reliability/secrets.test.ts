@@ -8,11 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { clearCapturedLogs, getCapturedLogs, runListSearch } from '../harness';
-import {
-	REDACTED,
-	redactText,
-	stripTokenParameter,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
+import { REDACTED, redactText, stripTokenParameter } from '../../nodes/shared/redact';
 import { OPERATIONS, registered } from '../operations';
 import { parametersOf } from '../operations/engine';
 import {

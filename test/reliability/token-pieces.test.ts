@@ -10,12 +10,8 @@ import { describe, it } from 'node:test';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { describeFailure } from '../../packages/n8n-nodes-keyword-com/nodes/shared/errors';
-import {
-	holdsTokenPiece,
-	REDACTED,
-	redactTokenPieces,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
+import { describeFailure } from '../../nodes/shared/errors';
+import { holdsTokenPiece, REDACTED, redactTokenPieces } from '../../nodes/shared/redact';
 import {
 	checkAiTimeframe,
 	checkCurrency,
@@ -28,8 +24,8 @@ import {
 	checkTextList,
 	checkUrl,
 	InputError,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/validation';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+} from '../../nodes/shared/validation';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { assertOperationError } from '../engine/helpers';
 import { INPUT_NODE_NAME, clearCapturedLogs, getCapturedLogs, runPoll } from '../harness';
 import {

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi, type FaultSpec } from '../../dev/fake-api';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll, type RunPollResult } from '../harness';
 import { TOKEN, assertNoTokenIn } from './helpers';
 

@@ -13,11 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-import {
-	mayHaveBeenAbandoned,
-	timeoutBehind,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/budget';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { mayHaveBeenAbandoned, timeoutBehind } from '../../nodes/KeywordComTrigger/logic/budget';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { clearCapturedLogs, getCapturedLogs, runPoll } from '../harness';
 
 const nodeType = new KeywordComTrigger();

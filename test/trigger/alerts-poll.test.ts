@@ -8,17 +8,11 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import { ALERT_ID_CAP } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/alerts';
-import type { AlertCursor } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
-import {
-	decodeAlertCursor,
-	encodeAlertCursor,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/state';
-import { ALL } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
-import {
-	pollNewAlerts,
-	type PollSettings,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
+import { ALERT_ID_CAP } from '../../nodes/KeywordComTrigger/logic/alerts';
+import type { AlertCursor } from '../../nodes/KeywordComTrigger/logic/cursor';
+import { decodeAlertCursor, encodeAlertCursor } from '../../nodes/KeywordComTrigger/logic/state';
+import { ALL } from '../../nodes/shared/groupName';
+import { pollNewAlerts, type PollSettings } from '../../nodes/KeywordComTrigger/poll';
 import { MemoryApi, type MemAlert } from './memory-api';
 
 /** Version 1's Simplify on (the items these suites were written for). */

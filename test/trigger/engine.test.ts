@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { clearCapturedLogs, getCapturedLogs, runPoll, type RunPollResult } from '../harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 

@@ -10,17 +10,14 @@ import { after, before, describe, it } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
-import {
-	matchFilters,
-	type RankMove,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/filters';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { matchFilters, type RankMove } from '../../nodes/KeywordComTrigger/logic/filters';
 import {
 	MAX_REMEMBERED,
 	rankingUrlChanged,
 	rememberRankingUrl,
 	type RankingUrlMemory,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/rankingUrls';
+} from '../../nodes/KeywordComTrigger/logic/rankingUrls';
 import { clearCapturedLogs, getCapturedLogs, runLoadOptions, type RunPollResult } from '../harness';
 import { pollVersion2 } from './version2';
 

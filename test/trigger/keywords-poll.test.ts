@@ -12,16 +12,10 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	hasReadsInProgress,
 	type KeywordState,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
-import {
-	decodeKeywordState,
-	encodeKeywordState,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/state';
-import { ALL, type Scope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
-import {
-	pollKeywordUpdates,
-	type PollSettings,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/poll';
+} from '../../nodes/KeywordComTrigger/logic/keywords';
+import { decodeKeywordState, encodeKeywordState } from '../../nodes/KeywordComTrigger/logic/state';
+import { ALL, type Scope } from '../../nodes/shared/groupName';
+import { pollKeywordUpdates, type PollSettings } from '../../nodes/KeywordComTrigger/poll';
 import { MemoryApi, type MemKeyword } from './memory-api';
 
 /** Version 1's Simplify on (the items these suites were written for). */

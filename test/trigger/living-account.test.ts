@@ -12,8 +12,8 @@ import { after, describe, it } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi, type FakeBehaviour } from '../../dev/fake-api';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
-import { BASELINE_KEY } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/state';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { BASELINE_KEY } from '../../nodes/KeywordComTrigger/logic/state';
 import { clearCapturedLogs, getCapturedLogs, runPoll, type RunPollResult } from '../harness';
 
 const nodeType = new KeywordComTrigger();

@@ -7,10 +7,7 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	ALERT_ID_CAP,
-	alertItem,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/alerts';
+import { ALERT_ID_CAP, alertItem } from '../../nodes/KeywordComTrigger/logic/alerts';
 import {
 	DEFAULT_POLL_BUDGET_MS,
 	MAX_POLL_BUDGET_MS,
@@ -19,7 +16,7 @@ import {
 	mayHaveBeenAbandoned,
 	pollBudgetMs,
 	timeoutBehind,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/budget';
+} from '../../nodes/KeywordComTrigger/logic/budget';
 import {
 	advance,
 	compareIds,
@@ -28,14 +25,14 @@ import {
 	maxFloor,
 	type AlertCursor,
 	type Stamped,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/cursor';
+} from '../../nodes/KeywordComTrigger/logic/cursor';
 import {
 	nameKey,
 	toContainers,
 	type Container,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/containers';
-import { windowEvents } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywordEvents';
-import { keywordItem } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywordItem';
+} from '../../nodes/KeywordComTrigger/logic/containers';
+import { windowEvents } from '../../nodes/KeywordComTrigger/logic/keywordEvents';
+import { keywordItem } from '../../nodes/KeywordComTrigger/logic/keywordItem';
 import {
 	SETTLE_SECONDS,
 	planKeywordPoll,
@@ -43,14 +40,11 @@ import {
 	settleJob,
 	type ContainerState,
 	type KeywordState,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/keywords';
-import {
-	idSequenceOf,
-	timeSequenceOf,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/order';
-import { ALL, inScope } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
-import type { ListOrder } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
-import { parseScope } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/scope';
+} from '../../nodes/KeywordComTrigger/logic/keywords';
+import { idSequenceOf, timeSequenceOf } from '../../nodes/KeywordComTrigger/logic/order';
+import { ALL, inScope } from '../../nodes/shared/groupName';
+import type { ListOrder } from '../../nodes/shared/paging';
+import { parseScope } from '../../nodes/KeywordComTrigger/logic/scope';
 import {
 	BASELINE_KEY,
 	decodeAlertCursor,
@@ -62,7 +56,7 @@ import {
 	putBaseline,
 	readEventState,
 	storedState,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/state';
+} from '../../nodes/KeywordComTrigger/logic/state';
 import { alertRecord, keywordRecord } from './memory-api';
 
 const opts = { lookback: 600, cap: 200, covers: 'all' as const };

@@ -9,8 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
-import { MAX_SIMPLIFIED_FIELDS } from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
+import { MAX_SIMPLIFIED_FIELDS } from '../../nodes/shared/output';
 import { runNode, type RunPollResult } from '../harness';
 import { pollVersion2 } from './version2';
 

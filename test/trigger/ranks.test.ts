@@ -7,13 +7,13 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import { OUTSIDE, currentRankValue } from '../../packages/n8n-nodes-keyword-com/nodes/shared/ranks';
+import { OUTSIDE, currentRankValue } from '../../nodes/shared/ranks';
 import {
 	historyOrderEvidence,
 	learnHistoryOrder,
 	rankChange,
-} from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/logic/ranks';
-import type { ListOrder } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging';
+} from '../../nodes/KeywordComTrigger/logic/ranks';
+import type { ListOrder } from '../../nodes/shared/paging';
 
 /** A keyword's attributes as the API would send them: ranks newest first in `newest`, served in `order`. */
 function keyword(newest: Array<number | null>, order: ListOrder = 'descending') {

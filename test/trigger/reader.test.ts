@@ -8,8 +8,8 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import { readInBatches } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/batches';
-import { judgeWindow } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/judge';
+import { readInBatches } from '../../nodes/shared/paging/batches';
+import { judgeWindow } from '../../nodes/shared/paging/judge';
 import {
 	planWindows,
 	learnPageSizes,
@@ -17,7 +17,7 @@ import {
 	type Direction,
 	type ReadPosition,
 	type ServedPage,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/windows';
+} from '../../nodes/shared/paging/windows';
 
 const compare = (a: number, b: number) => a - b;
 const SIZES = { min: 125, max: 250 };

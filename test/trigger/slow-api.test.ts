@@ -16,7 +16,7 @@ import { after, describe, it } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeApiProcess } from '../../e2e/lib';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 
 type Persistence = 'every-poll' | 'on-emit';

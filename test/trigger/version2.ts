@@ -2,7 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { FakeKeywordApi } from '../../dev/fake-api';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll, type RunPollResult } from '../harness';
 
 const trigger = new KeywordComTrigger();

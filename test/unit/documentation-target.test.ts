@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
 import { packageDir, repoRoot } from '../../e2e/lib/paths';
-import { KeywordComApi } from '../../packages/n8n-nodes-keyword-com/credentials/KeywordComApi.credentials';
+import { KeywordComApi } from '../../credentials/KeywordComApi.credentials';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(packageDir(), 'package.json'), 'utf8'));
 const TARGET = `https://www.npmjs.com/package/${pkg.name}`;

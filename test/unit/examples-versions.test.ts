@@ -9,17 +9,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
-import { KeywordComTrigger } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { EXAMPLES_DIR, REPOSITORY, VERSION_1_EXAMPLE } from '../example-paths';
 
 const ROOT = REPOSITORY;
 const EXAMPLES = EXAMPLES_DIR;
 const VERSION_1_FIXTURE = VERSION_1_EXAMPLE;
 const PACKAGE_NAME = (
-	JSON.parse(
-		readFileSync(join(ROOT, 'packages', 'n8n-nodes-keyword-com', 'package.json'), 'utf8'),
-	) as { name: string }
+	JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string }
 ).name;
 
 interface WorkflowNode {

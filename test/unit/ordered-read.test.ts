@@ -10,17 +10,10 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import {
-	identityOf,
-	orderOfList,
-	ordersShown,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/listOrder';
-import {
-	collectPages,
-	ListChangedError,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/collect';
+import { identityOf, orderOfList, ordersShown } from '../../nodes/shared/paging/listOrder';
+import { collectPages, ListChangedError } from '../../nodes/shared/paging/collect';
 import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
-import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
+import type { AttemptHooks } from '../../nodes/shared/transport';
 
 type Served = 'ascending' | 'descending' | 'shuffled';
 

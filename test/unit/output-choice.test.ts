@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 
 import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
-import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
 import { OPERATIONS, type Returns } from '../operations';
 
 /** What an operation without records returns instead (its `returns` in test/operations/fixtures.ts). */

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { collectPages } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/collect';
-import { planPages } from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/pages';
-import {
-	mapConcurrent,
-	RequestSlots,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/paging/slots';
-import type { AttemptHooks } from '../../packages/n8n-nodes-keyword-com/nodes/shared/transport';
+import { collectPages } from '../../nodes/shared/paging/collect';
+import { planPages } from '../../nodes/shared/paging/pages';
+import { mapConcurrent, RequestSlots } from '../../nodes/shared/paging/slots';
+import type { AttemptHooks } from '../../nodes/shared/transport';
 
 function pagedSource(total: number, style: 'pagination' | 'laravel') {
 	const calls: Array<{ page: number; perPage: number }> = [];

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { describeFailure } from '../../packages/n8n-nodes-keyword-com/nodes/shared/errors';
+import { describeFailure } from '../../nodes/shared/errors';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

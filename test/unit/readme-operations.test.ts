@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { KeywordCom } from '../../packages/n8n-nodes-keyword-com/nodes/KeywordCom/KeywordCom.node';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
 import { FIXTURES_FILE, OPERATIONS } from '../operations';
 
 /** One row per (endpoint, resource, operation), from the README's Operations table or from the node itself. */

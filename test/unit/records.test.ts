@@ -4,12 +4,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { shapeRecord } from '../../packages/n8n-nodes-keyword-com/nodes/shared/output';
-import {
-	flattenRecord,
-	type RecordKind,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/records';
-import { RECORD_CATALOGUE } from '../../packages/n8n-nodes-keyword-com/nodes/shared/recordKinds';
+import { shapeRecord } from '../../nodes/shared/output';
+import { flattenRecord, type RecordKind } from '../../nodes/shared/records';
+import { RECORD_CATALOGUE } from '../../nodes/shared/recordKinds';
 
 /**
  * Simplify reads fields straight from `{id, type, attributes}` records. The reference below is the plain definition

@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-	describeFailure,
-	extractApiMessage,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/errors';
-import {
-	REDACTED,
-	redactDeep,
-	stripTokenParameter,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/redact';
+import { describeFailure, extractApiMessage } from '../../nodes/shared/errors';
+import { REDACTED, redactDeep, stripTokenParameter } from '../../nodes/shared/redact';
 
 const TOKEN = 'sekret+token/42';
 

@@ -1,6 +1,6 @@
 /**
  * Release readiness: the publish workflow (which cannot run here) is valid YAML that publishes with npm provenance
- * from the package folder, and `npm run release` refuses while package.json holds placeholders.
+ * from the repository root (the package), and `npm run release` refuses while package.json holds placeholders.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,7 +18,7 @@ const readJson = (file: string): any => JSON.parse(fs.readFileSync(file, 'utf8')
 const runCheck = (file: string) => spawnSync(process.execPath, [CHECK, file], { encoding: 'utf8' });
 
 describe('release', () => {
-	it('the publish workflow is valid YAML: on a version tag, with an OIDC token, npm provenance, from the package folder', () => {
+	it('the publish workflow is valid YAML: on a version tag, with an OIDC token, npm provenance, from the repository root', () => {
 		const workflow = parse(
 			fs.readFileSync(path.join(repoRoot(), '.github', 'workflows', 'publish.yml'), 'utf8'),
 		);
@@ -30,7 +30,12 @@ describe('release', () => {
 			'npm signs the provenance statement with the OIDC token',
 		);
 		assert.equal(job.permissions.contents, 'read');
-		assert.equal(job.defaults.run['working-directory'], path.relative(repoRoot(), packageDir()));
+		assert.equal(path.relative(repoRoot(), packageDir()), '', 'the package is the repository');
+		assert.equal(job.defaults?.run?.['working-directory'], undefined, 'runs at the root');
+		assert.ok(
+			(job.steps as any[]).some((step) => /^npm ci\b/.test(String(step.run ?? ''))),
+			'installs from the lockfile',
+		);
 		const runs = (job.steps as any[]).map((step) => String(step.run ?? ''));
 		assert.ok(
 			runs.some((run) => run.includes('node scripts/check-release.mjs')),
@@ -50,7 +55,7 @@ describe('release', () => {
 	it('npm run release checks package.json first, and npm publish alone is refused', () => {
 		const { scripts } = readJson(path.join(packageDir(), 'package.json'));
 		assert.equal(scripts.prerelease, 'node scripts/check-release.mjs');
-		// Explicitly: the package's .npmrc sets ignore-scripts, under which npm runs no pre-script by itself.
+		// Explicitly: .npmrc sets ignore-scripts, under which npm runs no pre-script by itself.
 		assert.match(scripts.release, /^npm run prerelease && n8n-node release$/);
 		assert.equal(scripts.prepublishOnly, 'n8n-node prerelease');
 	});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 
-import { SharedPause } from '../../packages/n8n-nodes-keyword-com/nodes/shared/retryPolicy';
+import { SharedPause } from '../../nodes/shared/retryPolicy';
 
 it('a 429 pause held by one page makes every page that asks wait until it ends, and no longer', async () => {
 	const pause = new SharedPause();

@@ -13,8 +13,8 @@ import {
 	checkPeriodOffset,
 	InputError,
 	toList,
-} from '../../packages/n8n-nodes-keyword-com/nodes/shared/validation';
-import { encodeName } from '../../packages/n8n-nodes-keyword-com/nodes/shared/groupName';
+} from '../../nodes/shared/validation';
+import { encodeName } from '../../nodes/shared/groupName';
 
 const fails = (fn: () => unknown, field: string) =>
 	assert.throws(fn, (error: unknown) => error instanceof InputError && error.field === field);

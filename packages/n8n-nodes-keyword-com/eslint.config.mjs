@@ -1,3 +1,0 @@
-import { config } from '@n8n/node-cli/eslint';
-
-export default config;
