@@ -75,6 +75,8 @@ export interface FakeBehaviour {
 	groupsLastUpdated: GroupsLastUpdated;
 	/** A project's #13 list holds its groups' keywords too. Default false. */
 	projectListIncludesGroups: boolean;
+	/** A project's `keywords_last_updated_at` and `crawled_at` move with its groups' crawls too. Default true. */
+	projectTimeCoversGroups: boolean;
 	/**
 	 * Most keyword ids one chart request (#14) serves; the document bounds none. Default null (no cap: every id
 	 * asked for is charted).
@@ -82,6 +84,11 @@ export interface FakeBehaviour {
 	chartMaxKeywords: number | null;
 	/** What a chart request over `chartMaxKeywords` gets. Default 'serve-first' (the rest silently left out). */
 	chartOverCap: ChartOverCap;
+	/**
+	 * How far (ms) the `Date` header runs ahead of the clock the fake stamps with (negative: behind), when the header
+	 * follows that clock (the option `dateFromClock`). Default 0.
+	 */
+	dateSkewMs: number;
 }
 
 /** What churn did after one page answer (FakeKeywordApi.churnLog). Ids are strings, as the API sends them. */
@@ -109,8 +116,10 @@ export const DEFAULT_BEHAVIOUR: Readonly<FakeBehaviour> = Object.freeze({
 	timestampOffsets: 'with-offset',
 	groupsLastUpdated: 'stamped',
 	projectListIncludesGroups: false,
+	projectTimeCoversGroups: true,
 	chartMaxKeywords: null,
 	chartOverCap: 'serve-first',
+	dateSkewMs: 0,
 });
 
 const CHURN_COUNTS = ['addKeywords', 'deleteKeywords', 'crawlKeywords', 'addAlerts'] as const;
@@ -209,6 +218,16 @@ export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknow
 				if (typeof value !== 'boolean')
 					throw new Error('projectListIncludesGroups must be true or false.');
 				next.projectListIncludesGroups = value;
+				break;
+			case 'dateSkewMs':
+				if (typeof value !== 'number' || !Number.isInteger(value))
+					throw new Error('dateSkewMs must be an integer.');
+				next.dateSkewMs = value;
+				break;
+			case 'projectTimeCoversGroups':
+				if (typeof value !== 'boolean')
+					throw new Error('projectTimeCoversGroups must be true or false.');
+				next.projectTimeCoversGroups = value;
 				break;
 			case 'chartMaxKeywords':
 				if (value !== null && (typeof value !== 'number' || !Number.isInteger(value) || value < 1))

@@ -43,7 +43,7 @@ const USAGE =
 	"              [--alert-order as-asked|newest-first|oldest-first] [--history-order newest-first|oldest-first] [--page-latency ms] [--churn '<json>']\n" +
 	'              [--max-per-page N] [--keyword-order id-ascending|id-descending|keyword-text|rank] [--alert-tie-order by-id|mixed]\n' +
 	'              [--timestamp-offsets with-offset|without-offset] [--groups-last-updated stamped|null] [--project-list-includes-groups]\n' +
-	'              [--clock-behind ms]\n';
+	'              [--project-time-own-keywords] [--clock-behind ms]\n';
 
 function fail(message: string): never {
 	process.stderr.write(`fake-api: ${message}\n`);
@@ -161,6 +161,9 @@ export function parseArgs(argv: string[]): CliOptions {
 				break;
 			case '--project-list-includes-groups':
 				set('projectListIncludesGroups', true);
+				break;
+			case '--project-time-own-keywords':
+				set('projectTimeCoversGroups', false);
 				break;
 			case '--help':
 				process.stdout.write(USAGE);

@@ -140,6 +140,11 @@ export function controlRoute(
 					category: k.container.name,
 					grank: k.history[0] || null,
 					crawled_at: k.crawledAt,
+					// The crawl before (a first rank has none), for whoever needs the move: 0 = outside the results.
+					previous_rank: k.history.length > 1 ? k.history[1] : null,
+					rankingurl: k.urlHistory[0] ?? null,
+					previous_rankingurl: k.urlHistory[1] ?? null,
+					tags: k.tags,
 				})),
 			});
 		}
@@ -204,6 +209,9 @@ export function controlRoute(
 			const kind = str(body.kind);
 			if (kind !== undefined && !(FAULT_KINDS as readonly string[]).includes(kind))
 				return fail(422, `kind must be one of ${FAULT_KINDS.join(', ')}.`);
+			const every = num(body.every);
+			if (every !== undefined && (!Number.isInteger(every) || every < 1))
+				return fail(422, 'every must be a positive integer.');
 			const id = api.injectFault({
 				method: str(body.method),
 				path: pathOf(body),
@@ -213,6 +221,7 @@ export function controlRoute(
 				body: str(body.body),
 				kind: kind as FaultKind | undefined,
 				stallMs: num(body.stallMs),
+				every,
 			});
 			return ok({ id, pending: countForJson(api.pendingFaults()) }, 201);
 		}

@@ -34,6 +34,11 @@ export interface FaultSpec extends RequestMatch {
 	kind?: FaultKind;
 	/** For 'stall': wait this long, then answer normally; omitted = never answer. */
 	stallMs?: number;
+	/**
+	 * Fault only every `every`-th matching request (a flaky API: with 2, every other request fails, so most pages
+	 * need a retry); `times` counts the faulted ones. Default 1: every matching request.
+	 */
+	every?: number;
 }
 
 /** An armed fault. */
@@ -41,6 +46,8 @@ export interface ActiveFault extends FaultSpec {
 	id: number;
 	/** Requests still to fault; Infinity for a persistent fault. */
 	remaining: number;
+	/** Matching requests seen (for `every`). */
+	seen: number;
 }
 
 /** An armed fault as the control route `GET /__control/faults` lists it (JSON has no Infinity: "forever"). */
@@ -83,8 +90,10 @@ export class FaultTable {
 			throw new Error('injectFault: times must be a positive integer or Infinity');
 		if (spec.kind !== undefined && !FAULT_KINDS.includes(spec.kind))
 			throw new Error(`injectFault: kind must be one of ${FAULT_KINDS.join(', ')}`);
+		if (spec.every !== undefined && (!Number.isInteger(spec.every) || spec.every < 1))
+			throw new Error('injectFault: every must be a positive integer');
 		const id = this.nextId++;
-		this.faults.push({ ...spec, id, remaining: spec.times });
+		this.faults.push({ ...spec, id, remaining: spec.times, seen: 0 });
 		return id;
 	}
 
@@ -125,7 +134,12 @@ export class FaultTable {
 
 	/** The first armed fault that matches the request, counted down (and dropped when used up). */
 	take(method: string, rawPath: string, path: string): ActiveFault | undefined {
-		const f = this.faults.find((x) => x.remaining > 0 && matchesRequest(x, method, rawPath, path));
+		const f = this.faults.find(
+			(x) =>
+				x.remaining > 0 &&
+				matchesRequest(x, method, rawPath, path) &&
+				++x.seen % (x.every ?? 1) === 0,
+		);
 		if (!f) return undefined;
 		f.remaining--;
 		if (f.remaining <= 0) this.faults = this.faults.filter((x) => x !== f);

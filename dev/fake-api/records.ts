@@ -44,7 +44,9 @@ export function tagRecord(
 }
 
 /** The behaviour switches that shape group and alert records (see behaviour.ts); left out = their defaults. */
-export type RecordSwitches = Partial<Pick<FakeBehaviour, 'timestampOffsets' | 'groupsLastUpdated'>>;
+export type RecordSwitches = Partial<
+	Pick<FakeBehaviour, 'timestampOffsets' | 'groupsLastUpdated' | 'projectTimeCoversGroups'>
+>;
 
 /** An ISO 8601 time as the switch timestampOffsets writes it: with `+00:00`, or naive UTC wall time. */
 const isoTime = (ms: number, offsets: TimestampOffsets = 'with-offset'): string =>
@@ -63,6 +65,7 @@ export function groupRecord(
 	const n = c.keywordIds.length;
 	// A tag exists while at least one keyword carries it.
 	const tags = [...c.tags.values()].filter((t) => t.count > 0);
+	const times = c.parent === null && switches.projectTimeCoversGroups === false ? c.own : c;
 	return {
 		type: 'group',
 		id: c.name,
@@ -75,14 +78,14 @@ export function groupRecord(
 			tags_count: tags.length,
 			tags: tags.map((t) => tagRecord(t, { withCount: opts.withTagCounts === true })),
 			keywords_last_updated_at:
-				c.keywordsLastUpdatedAt === null ||
+				times.keywordsLastUpdatedAt === null ||
 				(c.parent !== null && switches.groupsLastUpdated === 'null')
 					? null
-					: isoTime(c.keywordsLastUpdatedAt, switches.timestampOffsets),
+					: isoTime(times.keywordsLastUpdatedAt, switches.timestampOffsets),
 			shortkey: c.shortkey,
 			notes_count: c.notesCount,
 			updated_at: isoZ(c.updatedAt),
-			crawled_at: c.crawledAt,
+			crawled_at: times.crawledAt,
 			password: c.password,
 			company_name: c.companyName,
 			company_desc: c.companyDesc,
@@ -204,9 +207,7 @@ export function keywordRecord(
 		rank !== null && rank > 0
 			? dayIndex === 0
 				? k.rankingUrl
-				: k.rankingUrl === 'NOT FOUND'
-					? k.url
-					: k.rankingUrl
+				: (k.urlHistory[dayIndex] ?? k.url)
 			: 'NOT FOUND';
 	a.grankhistory =
 		history.length === 0

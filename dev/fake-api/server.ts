@@ -597,7 +597,8 @@ export class FakeKeywordApi {
 		headers: Record<string, string>,
 	): void {
 		if (res.destroyed || res.headersSent) return;
-		if (this.dateFromClock) res.setHeader('date', new Date(this.now()).toUTCString());
+		if (this.dateFromClock)
+			res.setHeader('date', new Date(this.now() + this.behaviourValue.dateSkewMs).toUTCString());
 		res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
 		res.end(text);
 	}

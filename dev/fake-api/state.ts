@@ -68,8 +68,11 @@ export interface Container {
 	notesCount: number;
 	createdAt: number;
 	updatedAt: number;
+	/** A project's times cover its groups' crawls too (see `own`). */
 	keywordsLastUpdatedAt: number | null;
 	crawledAt: number | null;
+	/** The same two times for its own keywords only (behaviour switch projectTimeCoversGroups false). */
+	own: { keywordsLastUpdatedAt: number | null; crawledAt: number | null };
 	overviewSettings: Record<string, { visible: boolean; order: number }>;
 	/** Ascending keyword ids. */
 	keywordIds: number[];
@@ -118,6 +121,8 @@ export interface Keyword {
 	ctr: number;
 	/** Newest first; 0 = outside the tracked results. Empty until first tracked. */
 	history: number[];
+	/** The ranking URL of each entry of `history` (same index; `NOT FOUND` outside the results). */
+	urlHistory: string[];
 	start: number | null;
 	best: number | null;
 	rankingUrl: string;
@@ -466,6 +471,7 @@ export class FakeState {
 			updatedAt: t,
 			keywordsLastUpdatedAt: null,
 			crawledAt: null,
+			own: { keywordsLastUpdatedAt: null, crawledAt: null },
 			overviewSettings,
 			keywordIds: [],
 			dedupe: new Map(),
@@ -578,6 +584,7 @@ export class FakeState {
 			impressions: -1,
 			ctr: -1,
 			history: [],
+			urlHistory: [],
 			start: null,
 			best: null,
 			rankingUrl: 'NOT FOUND',
@@ -632,7 +639,14 @@ export class FakeState {
 			nowS - rng.int(600, sinceMidnight >= 600 ? Math.min(6 * 3600, sinceMidnight) : 6 * 3600);
 		k.crawledAt = crawl;
 		this.afterRankChange(k);
+		k.urlHistory = history.map((rank) => this.rankingUrlFor(k, rank));
 		this.markUpdated(k.container, crawl);
+	}
+
+	/** The ranking URL a rank gives (a keyword's section page, or the exact URL it tracks; `NOT FOUND` outside). */
+	private rankingUrlFor(k: Keyword, rank: number): string {
+		if (rank <= 0) return 'NOT FOUND';
+		return k.exact ? k.url : `https://${hostOf(k.url)}/${slugify(k.kw.split(' ')[0]) || 'page'}/`;
 	}
 
 	/** One day's rank movement for a re-crawl. */
@@ -648,15 +662,12 @@ export class FakeState {
 	private afterRankChange(k: Keyword): void {
 		const rank = k.history[0] ?? 0;
 		const rng = this.rng;
+		// Broad keywords rank with a section page named after the keyword's first word, so top pages group several.
+		k.rankingUrl = this.rankingUrlFor(k, rank);
 		if (rank > 0) {
-			// Broad keywords rank with a section page named after the keyword's first word, so top pages group several.
-			k.rankingUrl = k.exact
-				? k.url
-				: `https://${hostOf(k.url)}/${slugify(k.kw.split(' ')[0]) || 'page'}/`;
 			k.inFeatured = rank === 1 && k.features.includes('featured_snippet');
 			k.inLocalPack = rank <= 3 && k.features.includes('local_pack');
 		} else {
-			k.rankingUrl = 'NOT FOUND';
 			k.inFeatured = false;
 			k.inLocalPack = false;
 		}
@@ -677,10 +688,46 @@ export class FakeState {
 
 	private markUpdated(c: Container, crawledAt: number): void {
 		const stamp = Math.max(this.now(), crawledAt * 1000);
+		c.own.keywordsLastUpdatedAt = Math.max(c.own.keywordsLastUpdatedAt ?? 0, stamp);
+		c.own.crawledAt = Math.max(c.own.crawledAt ?? 0, crawledAt);
 		for (const target of c.parent ? [c, c.parent] : [c]) {
 			target.keywordsLastUpdatedAt = Math.max(target.keywordsLastUpdatedAt ?? 0, stamp);
 			target.crawledAt = Math.max(target.crawledAt ?? 0, crawledAt);
 		}
+	}
+
+	/**
+	 * Moves keywords into `to`, a project or group of their own project (as the web app moves keywords between
+	 * groups): their category and project_id follow `to`, their tags go with them, their ranks, crawled_at and
+	 * history stay, and neither container's keywords_last_updated_at moves (no rank was updated). A keyword already in
+	 * `to`, or whose twin (same keyword, URL, region, language and type) is there, stays where it is. Returns the
+	 * keywords moved.
+	 */
+	moveKeywords(ids: number[], to: Container): Keyword[] {
+		const family = (c: Container) => c.parent ?? c;
+		const moved: Keyword[] = [];
+		for (const id of ids) {
+			const k = this.keywords.get(id);
+			if (!k || k.container === to || family(k.container) !== family(to)) continue;
+			const key = dedupeKey(k.kw, k.url, k.region, k.language, k.type);
+			if (to.dedupe.has(key)) continue;
+			const from = k.container;
+			const tags = k.tags;
+			this.setKeywordTags(k, []);
+			from.keywordIds = from.keywordIds.filter((other) => other !== id);
+			from.dedupe.delete(key);
+			from.listMeta = undefined;
+			// Ids stay ascending: the moved keyword goes where its id belongs.
+			const at = to.keywordIds.findIndex((other) => other > id);
+			to.keywordIds.splice(at === -1 ? to.keywordIds.length : at, 0, id);
+			to.dedupe.set(key, id);
+			to.listMeta = undefined;
+			k.container = to;
+			this.setKeywordTags(k, tags);
+			k.updatedAt = this.now();
+			moved.push(k);
+		}
+		return moved;
 	}
 
 	/** Deletes keywords; callers check ownership first. */
@@ -795,7 +842,10 @@ export class FakeState {
 			k.updatedAt = t;
 			this.afterRankChange(k);
 			const rankingUrl = set.rankingUrls?.[String(k.id)];
-			if (rankingUrl !== undefined) k.rankingUrl = rankingUrl;
+			// Outside the top results there is no ranking URL, whatever the control asked for.
+			if (rankingUrl !== undefined && rank > 0) k.rankingUrl = rankingUrl;
+			k.urlHistory.unshift(k.rankingUrl);
+			if (k.urlHistory.length > MAX_HISTORY) k.urlHistory.length = MAX_HISTORY;
 			touched.set(k.container, Math.max(touched.get(k.container) ?? 0, crawl));
 			if (createAlerts && previous !== null && previous !== rank) {
 				this.pushAlert(k.container.name, k, previous, rank, nowS, false);

@@ -496,6 +496,28 @@ describe('fake API: behaviour switches', () => {
 		});
 	});
 
+	describe('dateSkewMs', () => {
+		it("the Date header follows the fake's clock (dateFromClock), skewed by dateSkewMs; without dateFromClock it is the real time", async () => {
+			const clocked = await startFake({ dateFromClock: true });
+			const plain = await startFake();
+			try {
+				const date = async (f: Fake) =>
+					Date.parse((await f.get('/api/v2/groups/active')).headers.get('date') ?? '');
+				assert.equal(await date(clocked), FIXED_NOW - (FIXED_NOW % 1000));
+				clocked.api.setBehaviour({ dateSkewMs: -600_000 });
+				assert.equal(await date(clocked), FIXED_NOW - 600_000 - (FIXED_NOW % 1000));
+				clocked.api.setBehaviour({ dateSkewMs: 7_200_000 });
+				assert.equal(await date(clocked), FIXED_NOW + 7_200_000 - (FIXED_NOW % 1000));
+				assert.ok(Math.abs((await date(plain)) - Date.now()) < 5_000);
+				assert.throws(() => clocked.api.setBehaviour({ dateSkewMs: 1.5 }), /dateSkewMs/);
+				assert.throws(() => clocked.api.setBehaviour({ dateSkewMs: '0' as never }), /dateSkewMs/);
+			} finally {
+				await clocked.stop();
+				await plain.stop();
+			}
+		});
+	});
+
 	describe('setting the behaviour', () => {
 		it('defaults, constructor option, setBehaviour merging, bad values refused, reset() keeps it', async () => {
 			const plain = await startFake({ seed: 'empty' });
@@ -512,8 +534,10 @@ describe('fake API: behaviour switches', () => {
 					timestampOffsets: 'with-offset',
 					groupsLastUpdated: 'stamped',
 					projectListIncludesGroups: false,
+					projectTimeCoversGroups: true,
 					chartMaxKeywords: null,
 					chartOverCap: 'serve-first',
+					dateSkewMs: 0,
 				});
 				assert.deepEqual(plain.api.behaviour, DEFAULT_BEHAVIOUR);
 				assert.equal(f.api.behaviour.alertOrder, 'oldest-first');

@@ -527,6 +527,48 @@ describe('fake API: list and timestamp switches', () => {
 		});
 	});
 
+	describe('projectTimeCoversGroups', () => {
+		let clock: number;
+		let f: Fake;
+		before(async () => {
+			clock = FIXED_NOW;
+			f = await startFake({ now: () => clock });
+		});
+		after(() => f.stop());
+		const record = async (name: string): Promise<any> =>
+			(await f.get(`/api/v2/groups/${enc(name)}`)).json.data.attributes;
+
+		it("by default a group's crawl moves its project's times; with false only the project's own crawls do", async () => {
+			const ownBefore = await record('Acme Shoes');
+			clock += 60_000;
+			f.api.simulateRankUpdate({ category: 'Acme Shoes[sub]Blog' });
+			const covering = await record('Acme Shoes');
+			assert.equal(covering.crawled_at, Math.floor(clock / 1000));
+			assert.equal(Date.parse(covering.keywords_last_updated_at), clock);
+			f.api.setBehaviour({ projectTimeCoversGroups: false });
+			try {
+				const own = await record('Acme Shoes');
+				assert.equal(own.crawled_at, ownBefore.crawled_at);
+				assert.equal(own.keywords_last_updated_at, ownBefore.keywords_last_updated_at);
+				const active = (await f.get('/api/v2/groups/active')).json.data;
+				const listed = active.find((g: any) => g.id === 'Acme Shoes').attributes;
+				assert.equal(listed.crawled_at, ownBefore.crawled_at);
+				// The group's own record moved; a crawl of the project's own keywords moves the project's.
+				assert.equal((await record('Acme Shoes[sub]Blog')).crawled_at, Math.floor(clock / 1000));
+				clock += 60_000;
+				f.api.simulateRankUpdate({ category: 'Acme Shoes' });
+				assert.equal((await record('Acme Shoes')).crawled_at, Math.floor(clock / 1000));
+			} finally {
+				f.api.setBehaviour({ projectTimeCoversGroups: true });
+			}
+		});
+
+		it('must be a boolean', () => {
+			for (const bad of ['false', 0, null])
+				assert.throws(() => f.api.setBehaviour({ projectTimeCoversGroups: bad as any }), Error);
+		});
+	});
+
 	describe('projectListIncludesGroups', () => {
 		let f: Fake;
 		const project = 'Acme Shoes';
@@ -607,6 +649,7 @@ describe('fake API: list and timestamp switches', () => {
 			timestampOffsets: 'without-offset',
 			groupsLastUpdated: 'null',
 			projectListIncludesGroups: true,
+			projectTimeCoversGroups: false,
 		};
 
 		it('defaults, the constructor option, and the control route (a bad value is a 422 and changes nothing)', async () => {
@@ -625,8 +668,10 @@ describe('fake API: list and timestamp switches', () => {
 						timestampOffsets: 'with-offset',
 						groupsLastUpdated: 'stamped',
 						projectListIncludesGroups: false,
+						projectTimeCoversGroups: true,
 						chartMaxKeywords: null,
 						chartOverCap: 'serve-first',
+						dateSkewMs: 0,
 					},
 				);
 				assert.equal(f.api.behaviour.keywordOrder, 'keyword-text');
@@ -694,6 +739,7 @@ describe('fake API: list and timestamp switches', () => {
 					'--groups-last-updated',
 					'null',
 					'--project-list-includes-groups',
+					'--project-time-own-keywords',
 				],
 				{ stdio: ['ignore', 'pipe', 'pipe'] },
 			);

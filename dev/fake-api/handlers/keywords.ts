@@ -437,8 +437,7 @@ export const keywordChart: Handler = (ctx) => {
 			rankingurls.push({
 				date: ymd(day),
 				rank: shown,
-				rankingurl:
-					shown === null ? 'NOT FOUND' : k.rankingUrl === 'NOT FOUND' ? k.url : k.rankingUrl,
+				rankingurl: shown === null ? 'NOT FOUND' : (k.urlHistory[i] ?? k.url),
 			});
 			points.push([dateUtcLiteral(day), shown]);
 		}
@@ -508,7 +507,8 @@ function ownedKeywords(state: FakeState, c: Container, ids: number[]): Keyword[]
 /**
  * #16 Bulk update. Identity fields (kw, url, region, language, type), tags (replacing the keyword's tags) and the
  * flags are applied; the extra display fields the web app sends (`…RankHistory`, grankTooltip, fullUrl, flag…) are
- * accepted and ignored.
+ * accepted and ignored. `category` (a keyword attribute of §2.4: its project or group) moves the keywords into that
+ * project or group of the same project, as the web app moves keywords between groups (FakeState.moveKeywords).
  */
 export const updateKeywords: Handler = (ctx) => {
 	const state = ctx.state;
@@ -523,6 +523,7 @@ export const updateKeywords: Handler = (ctx) => {
 	const changes = readKeywordAttributes(data.attributes, '/data/attributes', false, issues);
 	if (issues.length > 0) throw new ApiError(422, issues);
 	const keywords = ownedKeywords(state, c, ids);
+	const destination = moveTarget(state, c, data.attributes.category);
 	const t = state.now();
 	for (const k of keywords) {
 		const oldKey = dedupeKey(k.kw, k.url, k.region, k.language, k.type);
@@ -554,10 +555,27 @@ export const updateKeywords: Handler = (ctx) => {
 		}
 		k.updatedAt = t;
 	}
+	if (destination)
+		state.moveKeywords(
+			keywords.map((k) => k.id),
+			destination,
+		);
 	return ok({
 		data: keywords.map((k) => keywordRecord(state, k, 'list', 0, ctx.behaviour.historyOrder)),
 	});
 };
+
+/** The project or group `category` names, for a move: one of the project's own (else a 422); undefined without one. */
+function moveTarget(state: FakeState, c: Container, category: unknown): Container | undefined {
+	if (category === undefined || category === null) return undefined;
+	const family = c.parent ?? c;
+	const target = typeof category === 'string' ? state.findContainer(category) : undefined;
+	if (!target || (target !== family && target.parent !== family))
+		throw invalid(`category must name "${family.name}" or one of its groups to move keywords.`, {
+			pointer: '/data/attributes/category',
+		});
+	return target;
+}
 
 /** #17 Bulk delete: all ids must belong to the project (or its groups), else nothing is deleted. */
 export const deleteKeywords: Handler = (ctx) => {
