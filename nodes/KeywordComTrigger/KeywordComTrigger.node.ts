@@ -35,6 +35,8 @@ import {
 } from './logic/state';
 import {
 	ListFailure,
+	MAX_REQUESTS_PER_POLL,
+	RequestAllowance,
 	pollKeywordUpdates,
 	pollNewAlerts,
 	sampleAlerts,
@@ -221,8 +223,10 @@ export class KeywordComTrigger implements INodeType {
 			const globalData = this.getWorkflowStaticData('global');
 			const stored = readEventState(event, nodeData) ?? findBaseline(event, globalData, nodeId);
 			const budget = new PollBudget(budgetMs, Date.now, hardMs, stored?.measured);
-			const limits = { budget };
-			const api = createApi(this, baseUrl, budget, credentials);
+			// Every HTTP try of the poll counts, retries too (the transport asks the allowance before each).
+			const allowance = new RequestAllowance(MAX_REQUESTS_PER_POLL);
+			const limits = { budget, allowance };
+			const api = createApi(this, baseUrl, budget, credentials, undefined, allowance);
 
 			const outcome: PollOutcome<EventState> =
 				event === 'newAlert'

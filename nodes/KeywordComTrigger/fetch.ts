@@ -3,10 +3,10 @@ import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from
 
 import { API_PREFIX } from '../shared/constants';
 import type { RetryPolicy } from '../shared/retryPolicy';
-import { apiRequest } from '../shared/transport';
+import { apiRequest, type ApiResponse } from '../shared/transport';
 import type { PollBudget } from './logic/budget';
 import { encodeName, splitName } from '../shared/groupName';
-import type { RequestMode, TriggerApi } from './poll';
+import type { RequestAllowance, RequestMode, TriggerApi } from './poll';
 
 /**
  * A poll runs again a minute later anyway: a request is tried at most 3 times in all (a 429's Retry-After is
@@ -21,15 +21,16 @@ export const TRIGGER_RETRY_POLICY: RetryPolicy = {
 /** A request that has not answered after this long fails (and is retried like a dropped connection). */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
-function keywordListPath(name: string): string {
+function containerPath(name: string): string {
 	const { project, group } = splitName(name);
-	return `${API_PREFIX}/groups/${encodeName(project, group ?? '')}/keywords/`;
+	return `${API_PREFIX}/groups/${encodeName(project, group ?? '')}`;
 }
 
-function serverSeconds(headers: Record<string, unknown>): number {
+/** The API's clock (Unix seconds) of an answer, from its Date header; undefined without one. */
+function dateOf(headers: Record<string, unknown>): number | undefined {
 	const date = headers.date ?? headers.Date;
 	const ms = typeof date === 'string' ? Date.parse(date) : Number.NaN;
-	return Math.floor((Number.isNaN(ms) ? Date.now() : ms) / 1000);
+	return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }
 
 export function createApi(
@@ -38,19 +39,32 @@ export function createApi(
 	budget: PollBudget | undefined,
 	credentials?: ICredentialDataDecryptedObject,
 	policy = TRIGGER_RETRY_POLICY,
+	allowance?: RequestAllowance,
 ): TriggerApi {
 	const base = { baseURL: baseUrl, timeout: REQUEST_TIMEOUT_MS };
-	// The credential read once by poll(): n8n would otherwise read it again for every page.
-	const get = async (url: string, qs?: IDataObject, mode?: RequestMode) =>
-		await apiRequest(
+	let serverNow: number | undefined;
+	const send = async (
+		request: { method: 'GET' | 'POST'; url: string; qs?: IDataObject; body?: unknown },
+		mode?: RequestMode,
+	): Promise<ApiResponse> => {
+		// The credential read once by poll(): n8n would otherwise read it again for every page.
+		const response = await apiRequest(
 			context,
-			{ method: 'GET', url, qs, base },
+			{ ...request, base },
 			{
 				policy: mode?.tries ? { ...policy, maxAttempts: mode.tries } : policy,
 				credentials,
 				deadline: budget?.deadline,
+				// Every retry counts against the poll's requests (the first try was granted by the reader).
+				mayRetry: allowance?.retry,
 			},
 		);
+		const date = dateOf(response.headers);
+		if (date !== undefined) serverNow = Math.max(serverNow ?? date, date);
+		return response;
+	};
+	const get = async (url: string, qs?: IDataObject, mode?: RequestMode) =>
+		await send({ method: 'GET', url, qs }, mode);
 	return {
 		alertsPage: async (page, perPage) =>
 			(
@@ -65,10 +79,21 @@ export function createApi(
 			const response = await get(`${API_PREFIX}/groups/active`);
 			return {
 				body: response.body,
-				serverTime: serverSeconds(response.headers),
+				serverTime: dateOf(response.headers) ?? Math.floor(Date.now() / 1000),
 			};
 		},
 		keywordPage: async (name, page, perPage, mode) =>
-			(await get(keywordListPath(name), { per_page: perPage, page }, mode)).body,
+			(await get(`${containerPath(name)}/keywords/`, { per_page: perPage, page }, mode)).body,
+		container: async (name, mode) => (await get(containerPath(name), undefined, mode)).body,
+		chart: async (ids, days) =>
+			(
+				await send({
+					method: 'POST',
+					url: `${API_PREFIX}/keywords/chart`,
+					qs: { action: 'chart', limit: days },
+					body: { keyword_ids: ids.map(Number) },
+				})
+			).body,
+		serverNow: () => serverNow,
 	};
 }

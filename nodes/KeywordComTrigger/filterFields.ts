@@ -79,7 +79,7 @@ export function filterFields(): INodeProperties[] {
 					default: true,
 					displayOptions: KEYWORD_UPDATED_ONLY,
 					description:
-						"Whether to only emit keywords whose ranking URL differs from the one of their update before. The trigger remembers each keyword's ranking URL from the update it last read, so a keyword's first update after this filter is set does not pass.",
+						"Whether to only emit keywords whose ranking URL differs from the one before their update, as the keyword's ranking history shows it (one more request per 100 keywords that pass the other filters). A keyword's first update does not pass.",
 				},
 				{
 					displayName: 'Tag Names or IDs',

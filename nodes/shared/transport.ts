@@ -125,6 +125,11 @@ export interface RequestOptions {
 	 * retry starts that could not finish before it. What fails that way is a KeywordComApiError with `outOfTime` set.
 	 */
 	deadline?: number;
+	/**
+	 * Asked before each retry: false when the caller cannot afford another try (the trigger counts every HTTP try
+	 * against a poll's requests); the request then ends as out of time, as at a deadline.
+	 */
+	mayRetry?: () => boolean;
 }
 
 /** One attempt's outcome: the parsed answer, or what went wrong. */
@@ -266,6 +271,8 @@ export async function apiRequest(
 			);
 		}
 		lastFailure = outcome.failure;
+		if (options.mayRetry && !options.mayRetry())
+			throw await finalError(context, outcome.failure, facts(attempt, true));
 		if (outcome.failure.status === 429) options.pause?.hold(delay);
 		await sleep(delay);
 	}

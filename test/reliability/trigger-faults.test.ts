@@ -38,12 +38,12 @@ type Event = 'newAlert' | 'keywordUpdated';
 
 describe('trigger: exactly once under faults (seeded script)', () => {
 	let api: FakeKeywordApi;
-	// The fake's clock lags the real one by minutes (as in test/trigger), and only moves when the script says.
+	// The fake's clock (its Date header follows it) only moves when the script says.
 	let clock = Date.now() - 15 * 60_000;
 	const nodeType = new KeywordComTrigger();
 
 	before(async () => {
-		api = new FakeKeywordApi({ seed: 'demo', token: TOKEN, now: () => clock });
+		api = new FakeKeywordApi({ seed: 'demo', token: TOKEN, now: () => clock, dateFromClock: true });
 		await api.start();
 		api.addKeywords('Paged Project', 600); // more than two pages of 250
 	});

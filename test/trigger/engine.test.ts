@@ -1,7 +1,7 @@
 /**
- * The trigger's poll() run through n8n-core's PollContext (test/harness) against the fake API over HTTP.
- * The fake's clock lags the real one by minutes, so no project ever looks "updated this very second" (hot) here;
- * that case is covered by logic.test.ts.
+ * The trigger's poll() run through n8n-core's PollContext (test/harness) against the fake API over HTTP, on the fake's
+ * clock (its Date header follows it). A Keyword Updated poll comes AFTER_CRAWL_MS after what it is to report (./clock.ts);
+ * a crawl in the second of a poll is covered by logic.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +10,8 @@ import { FakeKeywordApi } from '../../dev/fake-api';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { clearCapturedLogs, getCapturedLogs, runPoll, type RunPollResult } from '../harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { AFTER_CRAWL_MS } from './clock';
 
 interface Fixture {
 	api: FakeKeywordApi;
@@ -25,7 +27,7 @@ interface Fixture {
 
 async function fixture(seed: 'demo' | 'empty' = 'demo'): Promise<Fixture> {
 	let clock = Date.now() - 10 * 60_000;
-	const api = new FakeKeywordApi({ seed, now: () => clock });
+	const api = new FakeKeywordApi({ seed, now: () => clock, dateFromClock: true });
 	await api.start();
 	const nodeType = new KeywordComTrigger();
 	return {
@@ -34,6 +36,7 @@ async function fixture(seed: 'demo' | 'empty' = 'demo'): Promise<Fixture> {
 			clock += seconds * 1000;
 		},
 		poll: async (parameters, staticData, mode = 'trigger') => {
+			if (parameters.event === 'keywordUpdated' && staticData) clock += AFTER_CRAWL_MS;
 			api.clearRequests();
 			return await runPoll({
 				nodeType,
@@ -340,6 +343,38 @@ describe('Keyword Updated through n8n', () => {
 		assert.equal((await f.poll(KEYWORDS, state)).items, null);
 		assert.equal(f.api.requests.length, 1);
 	});
+
+	for (const covers of [true, false])
+		it(`a group's crawl, the API's project times ${covers ? 'covering its groups: the 5,000-keyword parent list is read too (it cannot tell its own keywords were not crawled) and finds nothing' : 'of its own keywords only: only the group list is read'}`, async () => {
+			const parent = covers ? 'Parent Covered' : 'Parent Own';
+			const group = `${parent}[sub]Blog`;
+			f.api.setBehaviour({ projectTimeCoversGroups: covers });
+			try {
+				f.api.addProject(parent);
+				f.api.addKeywords(parent, 5_000);
+				f.api.addGroup(parent, 'Blog');
+				f.api.addKeywords(group, 20);
+				f.tick();
+				// (Kept as in memory: this poll emits nothing, so n8n's database would not save it.)
+				state = restart((await f.poll(KEYWORDS, state)).staticData);
+				f.tick();
+				f.api.simulateRankUpdate({ category: group });
+				const poll = await f.poll(KEYWORDS, state);
+				const parentPages = f.paths().filter((p) => p.startsWith(`/api/v2/groups/${parent}/`));
+				assert.deepEqual(
+					f.paths().filter((p) => !p.startsWith(`/api/v2/groups/${parent}/`)),
+					['/api/v2/groups/active', `/api/v2/groups/${group}/keywords/#1`],
+				);
+				if (covers) assert.ok(parentPages.length >= 20, `${parentPages.length} parent pages`);
+				else assert.deepEqual(parentPages, []);
+				assert.equal(f.items(poll).length, 20);
+				state = restart(poll.persistedStaticData);
+				assert.equal((await f.poll(KEYWORDS, state)).items, null);
+				assert.equal(f.api.requests.length, 1);
+			} finally {
+				f.api.setBehaviour({ projectTimeCoversGroups: true });
+			}
+		});
 
 	it('a keyword refreshed twice between polls: one item with the latest rank', async () => {
 		const [keyword] = f.api.simulateRankUpdate({ category: 'Small One' }).slice(0, 1);

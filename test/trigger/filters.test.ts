@@ -13,10 +13,9 @@ import { FakeKeywordApi } from '../../dev/fake-api';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { matchFilters, type RankMove } from '../../nodes/KeywordComTrigger/logic/filters';
 import {
-	MAX_REMEMBERED,
+	chartUrls,
 	rankingUrlChanged,
-	rememberRankingUrl,
-	type RankingUrlMemory,
+	sameRankingUrl,
 } from '../../nodes/KeywordComTrigger/logic/rankingUrls';
 import { clearCapturedLogs, getCapturedLogs, runLoadOptions, type RunPollResult } from '../harness';
 import { pollVersion2 } from './version2';
@@ -102,18 +101,48 @@ describe('trigger filters: the rules', () => {
 		);
 	});
 
-	it('the ranking URLs remembered: unknown first, then changed or not; NOT FOUND is no URL; bounded', () => {
-		const memory: RankingUrlMemory = new Map();
-		assert.equal(rankingUrlChanged(memory, '1', 'https://a/'), undefined);
-		rememberRankingUrl(memory, '1', 'https://a/');
-		assert.equal(rankingUrlChanged(memory, '1', 'https://a/'), false);
-		assert.equal(rankingUrlChanged(memory, '1', 'https://a/b'), true);
-		rememberRankingUrl(memory, '2', 'NOT FOUND');
-		assert.equal(rankingUrlChanged(memory, '2', null), false);
-		assert.equal(rankingUrlChanged(memory, '2', 'https://a/'), true);
-		for (let n = 0; n < MAX_REMEMBERED + 10; n++) rememberRankingUrl(memory, `k${n}`, `u${n}`);
-		assert.equal(memory.size, MAX_REMEMBERED);
-		assert.equal(memory.has('1'), false, 'the longest unseen are forgotten first');
+	it('the ranking URL before an update: the history entry before its date; none before: unknown; NOT FOUND is no URL', () => {
+		const day = (date: string) => Date.parse(`${date}T09:00:00Z`) / 1000;
+		// #14's ranking URLs, newest first (in any order here: they are sorted by date).
+		const entries = chartUrls({
+			data: [
+				{
+					kwid: 7,
+					data: [
+						[],
+						[],
+						'',
+						'',
+						{
+							days: 3,
+							rankingurls: [
+								{ date: '2026-03-02', rank: 4, rankingurl: 'https://a/' },
+								{ date: '2026-03-04', rank: 3, rankingurl: 'https://a/b' },
+								{ date: '2026-03-03', rank: null, rankingurl: 'NOT FOUND' },
+							],
+						},
+					],
+				},
+			],
+		}).get('7')!;
+		assert.deepEqual(
+			entries.map((entry) => entry.date),
+			['2026-03-04', '2026-03-03', '2026-03-02'],
+		);
+		assert.equal(rankingUrlChanged(entries, day('2026-03-04'), 'https://a/b'), true, 'from none');
+		assert.equal(rankingUrlChanged(entries, day('2026-03-03'), null), true, 'out of the results');
+		assert.equal(
+			rankingUrlChanged(entries, day('2026-03-03'), 'https://a/'),
+			false,
+			'as the day before',
+		);
+		assert.equal(
+			rankingUrlChanged(entries, day('2026-03-02'), 'https://a/'),
+			undefined,
+			'the first',
+		);
+		assert.ok(sameRankingUrl('NOT FOUND', ''));
+		assert.ok(!sameRankingUrl('https://a/', 'https://a/b'));
 	});
 });
 
@@ -121,7 +150,7 @@ let clock = Date.now() - 10 * 60_000;
 let api: FakeKeywordApi;
 
 before(async () => {
-	api = new FakeKeywordApi({ seed: 'demo', now: () => clock });
+	api = new FakeKeywordApi({ seed: 'demo', now: () => clock, dateFromClock: true });
 	await api.start();
 });
 after(async () => await api.stop());
@@ -162,7 +191,12 @@ describe('trigger filters through n8n', () => {
 		});
 		clock += 2_000;
 		const first = await poll(parameters, baseline);
-		assert.deepEqual(itemsOf(first), [], 'no ranking URL before: the first update never passes');
+		// The ranking history tells the URL before, from the first update the trigger reads: #3's moved to old-page;
+		// the others' follow their ranks (outside the top results: none).
+		assert.deepEqual(
+			itemsOf(first).map((item) => [item.id, item.matched]),
+			[ids[2], ids[3]].map((id) => [id, ['ranking_url_changed']]),
+		);
 		// The state in memory (nothing was emitted, so n8n would not store it; the running workflow keeps it).
 		afterFirst = copy(first.staticData);
 		clock += 2_000;

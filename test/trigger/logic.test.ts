@@ -33,14 +33,17 @@ import {
 } from '../../nodes/KeywordComTrigger/logic/containers';
 import { windowEvents } from '../../nodes/KeywordComTrigger/logic/keywordEvents';
 import { keywordItem } from '../../nodes/KeywordComTrigger/logic/keywordItem';
+import { departedWindow, settleDeparture } from '../../nodes/KeywordComTrigger/logic/departures';
 import {
-	SETTLE_SECONDS,
+	firstState,
+	nextWindow,
 	planKeywordPoll,
 	readsInProgress,
 	settleJob,
 	type ContainerState,
 	type KeywordState,
 } from '../../nodes/KeywordComTrigger/logic/keywords';
+import { SETTLE_SECONDS } from '../../nodes/KeywordComTrigger/logic/mark';
 import { idSequenceOf, timeSequenceOf } from '../../nodes/KeywordComTrigger/logic/order';
 import { ALL, inScope } from '../../nodes/shared/groupName';
 import type { ListOrder } from '../../nodes/shared/paging';
@@ -233,15 +236,17 @@ const containers = (entries: Record<string, number | null>): Container[] =>
 		updatedAt === null ? { key: nameKey(name), name } : { key: nameKey(name), name, updatedAt },
 	);
 
-/** A state of containers known by name. */
+/** A state of containers known by name: the mark, the containers behind it, and those known (default: both). */
 const stateOf = (
-	newestUpdate: number,
+	mark: number,
 	entries: Record<string, Omit<ContainerState, 'name'>>,
+	known: string[] = Object.keys(entries),
 ): KeywordState => ({
-	newestUpdate,
+	mark,
 	containers: new Map(
 		Object.entries(entries).map(([name, entry]) => [nameKey(name), { name, ...entry }]),
 	),
+	known: new Map(known.map((name) => [nameKey(name), name])),
 });
 
 /** The containers of a state by name, for comparisons. */
@@ -285,100 +290,149 @@ describe("budget: the time to shape what is in hand, n8n's timeout behind its bu
 	});
 });
 
-describe('Keyword Updated: windows', () => {
-	it('first activation reads nothing: every container done up to its own last update', () => {
-		const plan = planKeywordPoll(
-			undefined,
-			containers({ A: 1_000, B: 2_000, C: null }),
-			ALL,
-			5_000,
+describe('Keyword Updated: one mark, windows behind it', () => {
+	it('first activation reads nothing: the mark is the newest update, held back to the API clock less its settling seconds', () => {
+		const first = firstState(containers({ A: 1_000, B: 4_999, C: null }), ALL, 5_000);
+		assert.equal(first.mark, 5_000 - SETTLE_SECONDS);
+		assert.deepEqual(
+			byName(first),
+			{ B: { reportedUpTo: 4_999 } },
+			'only a container updated after the mark is behind it, done up to its update',
 		);
-		assert.deepEqual(plan.jobs, []);
-		assert.equal(plan.next.newestUpdate, 2_000);
-		assert.deepEqual(byName(plan.next), {
-			A: { reportedUpTo: 1_000 },
-			B: { reportedUpTo: 2_000 },
-		});
+		assert.deepEqual([...first.known.values()], ['A', 'B', 'C']);
 	});
 
-	it('reads only in-scope containers whose update moved, with the window up to that update', () => {
-		const state = stateOf(2_000, {
-			A: { reportedUpTo: 1_000 },
-			B: { reportedUpTo: 2_000 },
-			'A[sub]G': { reportedUpTo: 1_500 },
-		});
+	it('reads in-scope containers whose update passed the mark, each for the window (mark, new mark]', () => {
+		const state = stateOf(2_000, {}, ['A', 'B', 'A[sub]G']);
 		const plan = planKeywordPoll(
 			state,
 			containers({ A: 3_000, B: 2_000, 'A[sub]G': 3_100, Z: 3_200 }),
 			parseScope('A', '', false),
 			9_000,
 		);
+		assert.equal(plan.next.mark, 3_200, 'the newest update (the API clock is well past it)');
 		assert.deepEqual(
 			plan.jobs.map((job) => [job.name, job.reportedUpTo, job.read.windowEnd]),
-			[['A', 1_000, 3_000]],
+			[['A', 2_000, 3_200]],
 		);
-		assert.deepEqual(byName(plan.next), {}, 'out-of-scope containers are not tracked');
-		assert.equal(plan.next.newestUpdate, 3_200);
+		assert.deepEqual(byName(plan.next), {}, 'nothing behind the mark yet');
+		assert.deepEqual([...plan.next.known.values()], ['A'], 'only containers in scope are known');
+		assert.deepEqual(plan.departures, [], 'out of scope is not gone');
 	});
 
-	it('a container seen for the first time is done up to the newest update seen before', () => {
-		const plan = planKeywordPoll(stateOf(2_000, {}), containers({ New: 2_500 }), ALL, 9_000);
+	it('a container seen for the first time (new, restored, renamed into scope) starts at the mark', () => {
+		const plan = planKeywordPoll(
+			stateOf(2_000, {}),
+			containers({ New: 2_000, Moved: 2_500 }),
+			ALL,
+			9_000,
+		);
 		assert.deepEqual(
 			plan.jobs.map((job) => [job.name, job.reportedUpTo, job.read.windowEnd]),
-			[['New', 2_000, 2_500]],
+			[['Moved', 2_000, 2_500]],
 		);
 	});
 
-	it("an update in the API's last two seconds: its second is held back once, then read", () => {
-		const state = stateOf(1_000, { A: { reportedUpTo: 1_000 } });
-		const serverNow = 2_000 + SETTLE_SECONDS - 1;
-		const plan = planKeywordPoll(state, containers({ A: 2_000 }), ALL, serverNow);
+	it("an update in the API's last seconds is read up to the mark, and its second at the next poll", () => {
+		const plan = planKeywordPoll(stateOf(1_000, {}, ['A']), containers({ A: 2_000 }), ALL, 2_001);
 		assert.deepEqual(
-			plan.jobs.map((job) => [job.reportedUpTo, job.read.windowEnd, job.heldBackUpdate]),
-			[[1_000, 1_999, 2_000]],
+			plan.jobs.map((job) => [job.reportedUpTo, job.read.windowEnd]),
+			[[1_000, 1_999]],
 		);
 		settleJob(plan.next, plan.jobs[0], { kind: 'done' });
-		assert.deepEqual(byName(plan.next).A, { reportedUpTo: 1_999, heldBackUpdate: 2_000 });
-		// Next poll: the same update, even if the API's clock still looks close: its second is read now.
-		const again = planKeywordPoll(plan.next, containers({ A: 2_000 }), ALL, serverNow);
+		assert.deepEqual(byName(plan.next), {}, 'read to the mark: at the mark');
+		const again = planKeywordPoll(plan.next, containers({ A: 2_000 }), ALL, 2_300);
 		assert.deepEqual(
 			again.jobs.map((job) => [job.reportedUpTo, job.read.windowEnd]),
 			[[1_999, 2_000]],
 		);
 	});
 
-	it('a read in progress goes on while groups/active is asked; the plan then leaves it to the read', () => {
-		const state = stateOf(5_000, {
-			A: {
-				reportedUpTo: 1_000,
-				read: { windowEnd: 4_000, lastId: '77', lastIndex: 500, listLength: 900 },
+	it('a read in progress goes on while groups/active is asked; once done behind the mark, its next window opens', () => {
+		const state = stateOf(
+			5_000,
+			{
+				A: {
+					reportedUpTo: 1_000,
+					read: { windowEnd: 4_000, lastId: '77', lastIndex: 500, listLength: 900 },
+				},
 			},
-			B: { reportedUpTo: 5_000 },
-		});
+			['A', 'B'],
+		);
 		const started = readsInProgress(state);
 		assert.deepEqual(
 			started.map((job) => [job.name, job.reportedUpTo, job.read.lastId]),
 			[['A', 1_000, '77']],
 		);
 		const plan = planKeywordPoll(state, containers({ A: 6_000, B: 5_000 }), ALL, 9_000, started);
-		assert.deepEqual(plan.jobs, [], 'A is being read already');
-		assert.deepEqual(byName(plan.next), { B: { reportedUpTo: 5_000 } });
+		assert.deepEqual(plan.jobs, [], 'A is being read already; B did not pass the mark');
 		settleJob(plan.next, started[0], { kind: 'done' });
-		assert.deepEqual(byName(plan.next), {
-			B: { reportedUpTo: 5_000 },
-			A: { reportedUpTo: 4_000 },
+		assert.deepEqual(byName(plan.next), { A: { reportedUpTo: 4_000 } }, 'behind the mark still');
+		const window = nextWindow(containers({ A: 6_000 })[0], started[0], plan.next.mark);
+		assert.deepEqual(window && [window.reportedUpTo, window.read.windowEnd], [4_000, 6_000]);
+	});
+
+	it('a container gone from groups/active is looked up: archived, its window is read; deleted, it is forgotten', () => {
+		const plan = planKeywordPoll(
+			stateOf(5_000, {}, ['A', 'B']),
+			containers({ B: 5_000 }),
+			ALL,
+			9_000,
+		);
+		assert.deepEqual(plan.departures, [{ key: 'name:A', name: 'A', reportedUpTo: 5_000 }]);
+		const [departure] = plan.departures;
+		// Up to its last update: nothing of it comes later (the API's clock, 9,000, is past it).
+		const window = departedWindow(departure, { updatedAt: 6_000, sameContainer: true }, 9_000);
+		assert.deepEqual(window && [window.reportedUpTo, window.read.windowEnd, window.departed], [
+			5_000,
+			6_000,
+			true,
+		]);
+		assert.equal(
+			departedWindow(departure, { updatedAt: 4_000, sameContainer: true }, 8_998),
+			undefined,
+		);
+		assert.equal(departedWindow(departure, undefined, 8_998), undefined, 'deleted (404)');
+		assert.equal(
+			departedWindow(departure, { updatedAt: 6_000, sameContainer: false }, 8_998),
+			undefined,
+			'its name now another project’s',
+		);
+		// A failed lookup keeps it, parked, until DEPARTED_FAILURES polls in a row.
+		settleDeparture(plan.next, departure, { status: '500' });
+		assert.deepEqual(byName(plan.next).A, {
+			reportedUpTo: 5_000,
+			departed: true,
+			failure: { status: '500', polls: 1 },
 		});
 	});
 
-	it('window events: crawled after reportedUpTo and at or before windowEnd', () => {
+	it('a parked read not reached this poll keeps its failure, as it stood', () => {
+		const state = stateOf(5_000, {
+			A: {
+				reportedUpTo: 1_000,
+				read: { windowEnd: 4_000, lastIndex: -1, listLength: 0 },
+				failure: { status: '503', polls: 4 },
+			},
+		});
+		const plan = planKeywordPoll(state, containers({ A: 4_000 }), ALL, 9_000);
+		assert.equal(plan.jobs[0].parked?.polls, 4);
+		settleJob(plan.next, plan.jobs[0], { kind: 'untried' });
+		assert.deepEqual(byName(plan.next).A.failure, { status: '503', polls: 4 });
+	});
+
+	it('window events: crawled after reportedUpTo and at or before windowEnd; a project list leaves its groups’ keywords', () => {
 		const records = [10, 20, 30, null].map((crawled, n) => ({
 			id: String(n),
-			attributes: { crawled_at: crawled },
+			attributes: { crawled_at: crawled, category: 'P' },
 		}));
 		assert.deepEqual(
-			windowEvents(records, 10, 30).map((event) => event.at),
+			windowEvents(records, 10, 30, 'P').map((event) => event.at),
 			[20, 30],
 		);
+		const withGroup = [{ id: '9', attributes: { crawled_at: 20, category: 'P[sub]G' } }];
+		assert.deepEqual(windowEvents(withGroup, 10, 30, 'P'), [], 'the group’s own list reports it');
+		assert.equal(windowEvents(withGroup, 10, 30, 'P[sub]G').length, 1);
 	});
 
 	it('keywords_count tells a list’s length; state read back strictly', () => {
@@ -394,30 +448,39 @@ describe('Keyword Updated: windows', () => {
 			],
 		});
 		assert.equal(container.count, 42);
-		const read = decodeKeywordState({
-			s: 1,
-			p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } }, B: { w: 'x' } },
-		});
+		// Version 2 (keyed by name): every container behind the mark, known.
+		const read = decodeKeywordState(
+			{
+				s: 1,
+				p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } }, B: { w: 'x' } },
+			},
+			2,
+		);
 		assert.deepEqual(read && byName(read), {
 			A: {
 				reportedUpTo: 1,
-				heldBackUpdate: 2,
 				read: { windowEnd: 3, lastIndex: -1, listLength: 0, lastId: '5', idOrder: 'descending' },
 			},
 		});
 		assert.equal(decodeKeywordState({ t: 1, p: {} }), undefined);
 		// Stored as a list, read back the same.
-		const state = stateOf(7, {
-			A: { reportedUpTo: 1, failure: { status: '500', polls: 2 } },
-			['__proto__']: { reportedUpTo: 3 },
-		});
+		const state = stateOf(
+			7,
+			{
+				A: { reportedUpTo: 1, failure: { status: '500', polls: 2 } },
+				['__proto__']: { reportedUpTo: 3, departed: true },
+			},
+			['A', '__proto__', 'B'],
+		);
+		state.known.set('id:1234', 'Idée');
 		const stored = encodeKeywordState(state);
 		assert.deepEqual(JSON.parse(JSON.stringify(stored)), {
 			s: 7,
 			p: [
 				{ k: 'name:A', n: 'A', w: 1, f: { s: '500', n: 2 } },
-				{ k: 'name:__proto__', n: '__proto__', w: 3 },
+				{ k: 'name:__proto__', n: '__proto__', w: 3, d: 1 },
 			],
+			m: [['name:A'], ['name:__proto__'], ['name:B'], [1234, 'Idée']],
 		});
 		assert.deepEqual(decodeKeywordState(JSON.parse(JSON.stringify(stored))), state);
 	});
@@ -426,7 +489,7 @@ describe('Keyword Updated: windows', () => {
 describe('stored state and the activation baseline', () => {
 	it('reads its own event only; version 1 states are carried over', () => {
 		const alert = storedState('newAlert', cursorAt(5));
-		assert.deepEqual(alert, { v: 3, e: 'newAlert', c: { t: 5, f: [5, null], k: [] } });
+		assert.deepEqual(alert, { v: 4, e: 'newAlert', c: { t: 5, f: [5, null], k: [] } });
 		assert.deepEqual(readEventState('newAlert', alert as never)?.state, cursorAt(5));
 		assert.equal(readEventState('keywordUpdated', alert as never), undefined);
 		assert.deepEqual(
@@ -442,10 +505,10 @@ describe('stored state and the activation baseline', () => {
 			},
 		};
 		const carried = readEventState('keywordUpdated', v1)?.state as KeywordState;
-		assert.equal(carried.newestUpdate, 900);
+		assert.equal(carried.mark, 900);
 		assert.deepEqual(byName(carried), { A: { reportedUpTo: 850 }, B: { reportedUpTo: 700 } });
 		assert.equal(
-			readEventState('newAlert', { v: 4, e: 'newAlert', c: encodeAlertCursor(cursorAt(1)) }),
+			readEventState('newAlert', { v: 5, e: 'newAlert', c: encodeAlertCursor(cursorAt(1)) }),
 			undefined,
 		);
 	});
@@ -456,7 +519,7 @@ describe('stored state and the activation baseline', () => {
 			['d', 'descending'],
 			['u', 'unordered'],
 		] as const) {
-			const saved = `{"v":3,"e":"newAlert","c":{"t":9,"f":[8,"4"],"k":["5"],"i":-1,"o":"${letter}","x":12,"n":400},"l":[120,30]}`;
+			const saved = `{"v":4,"e":"newAlert","c":{"t":9,"f":[8,"4"],"k":["5"],"i":-1,"o":"${letter}","x":12,"n":400},"l":[120,30]}`;
 			const found = readEventState('newAlert', JSON.parse(saved) as never)!;
 			assert.equal((found.state as AlertCursor).listOrder, order);
 			// Stored again byte for byte.
@@ -479,9 +542,9 @@ describe('stored state and the activation baseline', () => {
 			['d', '?', undefined],
 		);
 		const saved =
-			'{"v":3,"e":"keywordUpdated","c":{"s":7,"p":[{"k":"name:A","n":"A","w":1,"r":{"h":3,"x":0,"n":9,"e":"5","o":"d"}},' +
+			'{"v":4,"e":"keywordUpdated","c":{"s":7,"p":[{"k":"name:A","n":"A","w":1,"r":{"h":3,"x":0,"n":9,"e":"5","o":"d"}},' +
 			'{"k":"name:B","n":"B","w":2,"r":{"h":3,"x":4,"n":9,"o":"?","z":100,"a":["1","2"]}},' +
-			'{"k":"name:C","n":"C","w":3,"r":{"h":3,"x":0,"n":9}}],"o":"o","u":[["1","h"]]}}';
+			'{"k":"name:C","n":"C","w":3,"r":{"h":3,"x":0,"n":9}}],"m":[[1001,"A"],["name:B"]],"o":"o"}}';
 		const back = readEventState('keywordUpdated', JSON.parse(saved) as never)!
 			.state as KeywordState;
 		assert.equal(back.historyOrder, 'ascending');
@@ -489,7 +552,24 @@ describe('stored state and the activation baseline', () => {
 			[...back.containers.values()].map((entry) => entry.read?.idOrder),
 			['descending', 'unordered', undefined],
 		);
+		assert.deepEqual(
+			[...back.known],
+			[
+				['id:1001', 'A'],
+				['name:B', 'B'],
+			],
+		);
 		assert.equal(JSON.stringify(storedState('keywordUpdated', back)), saved);
+		// Version 3 kept every container (each its own reportedUpTo), and the ranking URLs: read as behind the mark.
+		const v3 =
+			'{"v":3,"e":"keywordUpdated","c":{"s":7,"p":[{"k":"id:5","n":"A","w":1,"q":6}],"o":"o","u":[["1","h"]]}}';
+		const fromV3 = readEventState('keywordUpdated', JSON.parse(v3) as never)!.state as KeywordState;
+		assert.deepEqual(fromV3, {
+			mark: 7,
+			containers: new Map([['id:5', { name: 'A', reportedUpTo: 1 }]]),
+			known: new Map([['id:5', 'A']]),
+			historyOrder: 'ascending',
+		});
 		// Version 2 kept the projects in an object keyed by name.
 		const v2 =
 			'{"v":2,"e":"keywordUpdated","c":{"s":7,"o":"o","p":{"__proto__":{"w":1,"r":{"h":3,"x":0,"n":9,"o":"?"}}}}}';

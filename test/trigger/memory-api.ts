@@ -168,6 +168,33 @@ export class MemoryApi implements TriggerApi {
 		return page(this.listOf(name), pageNo, perPage, (k) => keywordRecord(k, this.historyOrder));
 	}
 
+	/** #2: a project or group listed by groups/active (or holding keywords); else a 404. */
+	async container(name: string) {
+		await this.hit(`group:${name}`);
+		if (!(name in this.updated) && this.listOf(name).length === 0)
+			throw Object.assign(new Error(`Project "${name}" was not found.`), { httpCode: '404' });
+		return {
+			data: {
+				type: 'group',
+				id: name,
+				attributes: { name, keywords_last_updated_at: this.updated[name] ?? null },
+			},
+		};
+	}
+
+	/** #14: no ranking URLs here (the filter's tests use the fake API). */
+	async chart(ids: readonly string[]) {
+		await this.hit(`chart:${ids.length}`);
+		return { data: [] };
+	}
+
+	/** The API's clock its answers carry (a Date header); none by default (New Alert then goes by the data alone). */
+	dateHeader?: number;
+
+	serverNow(): number | undefined {
+		return this.dateHeader;
+	}
+
 	/** A crawl of the given keywords at `at`: new rank in front of the history, crawled_at and the project stamp move. */
 	crawl(
 		ids: number[],

@@ -149,13 +149,16 @@ class Story {
 		return alerts.length + keywords.length;
 	}
 
-	/** Polls until two rounds in a row emit nothing (a held-back second is read by the round after). */
+	/**
+	 * Polls until two rounds in a row emit nothing. The seconds the API's clock does not show settled yet (the last
+	 * two) are read by a poll once they are: the quiet round waits for that.
+	 */
 	async drain(maxRounds = 40): Promise<void> {
 		let quiet = 0;
 		for (let round = 0; quiet < 2; round++) {
 			assert.ok(round < maxRounds, `not drained after ${maxRounds} rounds`);
 			quiet = (await this.pollBoth()) === 0 ? quiet + 1 : 0;
-			if (quiet === 1) await sleep(1_100);
+			if (quiet === 1) await sleep(2_100);
 		}
 	}
 

@@ -12,6 +12,7 @@ import { FakeKeywordApi } from '../../dev/fake-api';
 import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
 import { MAX_SIMPLIFIED_FIELDS } from '../../nodes/shared/output';
 import { runNode, type RunPollResult } from '../harness';
+import { AFTER_CRAWL_MS } from './clock';
 import { pollVersion2 } from './version2';
 
 let clock = Date.now() - 10 * 60_000;
@@ -19,7 +20,7 @@ let api: FakeKeywordApi;
 const credentials = () => ({ keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } });
 
 before(async () => {
-	api = new FakeKeywordApi({ seed: 'demo', now: () => clock });
+	api = new FakeKeywordApi({ seed: 'demo', now: () => clock, dateFromClock: true });
 	await api.start();
 });
 after(async () => await api.stop());
@@ -61,6 +62,7 @@ describe('Keyword.com Trigger, version 2', () => {
 		let state = restart((await poll({ event: 'keywordUpdated' })).staticData);
 		clock += 1000;
 		const updated = api.simulateRankUpdate({ category: 'Acme Shoes' });
+		clock += AFTER_CRAWL_MS;
 		const result = await poll({ event: 'keywordUpdated' }, state);
 		const items = itemsOf(result);
 		state = restart(result.persistedStaticData);
@@ -84,6 +86,7 @@ describe('Keyword.com Trigger, version 2', () => {
 		// Raw: the record with the update's ranks; Selected Fields: only the fields picked.
 		clock += 1000;
 		api.simulateRankUpdate({ category: 'Acme Shoes' });
+		clock += AFTER_CRAWL_MS;
 		const picked = itemsOf(
 			await poll(
 				{ event: 'keywordUpdated', output: 'selected', fields: ['kw', 'rank', 'change'] },

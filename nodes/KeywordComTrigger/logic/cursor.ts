@@ -143,6 +143,18 @@ export interface AdvanceOptions {
 	covers: 'all' | 'newest-only' | Boundary;
 	/** Tie order of the list (stored in the cursor). */
 	tie?: TieOrder;
+	/**
+	 * The newest second the API's clock says is over (its Date header, less a settling margin), when known: with
+	 * alerts of one second in no id order, the seconds up to it are whole (the read held back the later ones).
+	 */
+	settled?: number;
+	/**
+	 * A second no alert that shows up from now on can be stamped at or before within the promised lateness: the API's
+	 * clock (its Date header) less `lookback`. Once a read has covered everything up to `settled`, the floor rises to
+	 * it, whatever the newest alert is: the ids of an old burst are not kept, and an idle poll finds the floor on page
+	 * 1, once its look-back is over.
+	 */
+	quietUpTo?: number;
 }
 
 export interface Advanced<T extends Stamped> {
@@ -177,7 +189,21 @@ export function advance<T extends Stamped>(
 	// Nothing below the oldest alert read is known when only the newest were read: everything there counts as seen.
 	if (options.covers === 'newest-only' && all.length > 0)
 		floor = maxFloor(floor, mixed ? [all[0].at, null] : [all[0].at, all[0].id], tie);
-	floor = maxFloor(floor, [newest - Math.max(0, options.lookback) - 1, null], tie);
+	const lookback = Math.max(0, options.lookback);
+	floor = maxFloor(floor, [newest - lookback - 1, null], tie);
+	// By the API's clock, past the look-back, after a read that covered everything it could: nothing more can come
+	// below it.
+	const settled = options.settled;
+	const coveredToClock =
+		options.covers === 'all' ||
+		(typeof options.covers === 'object' &&
+			settled !== undefined &&
+			options.covers.id === null &&
+			options.covers.at >= settled);
+	// Only where ties come in no id order (ids ascending in a second keep an exact floor without any clock), and
+	// never past the newest alert (nothing is known of later seconds: a late alert there is still emitted).
+	if (options.quietUpTo !== undefined && coveredToClock && tie !== 1)
+		floor = maxFloor(floor, [Math.min(options.quietUpTo, newest), null], tie);
 	// A read that stopped at a key knows nothing above it: the floor may not rise past that key. With mixed ties the
 	// stop's own second may hold alerts not read yet: only the seconds before it are known.
 	let stoppedAt: Floor | undefined;
@@ -205,9 +231,14 @@ export function advance<T extends Stamped>(
 			// A new alert of a second still going on lands anywhere in that second's alerts (mixed ties) or in front of
 			// them (ids descending), maybe before where the read already was: it is seen by the next poll, which reads
 			// that second again. So the floor covers whole seconds only, and only those over before this poll began
-			// (before the newest one the last poll saw), nor past where a stopped read was sure. Those seconds keep all
-			// their ids, even past the cap (bounded by the alerts of one poll's time).
-			const before = cursor ? cursor.newest - 1 : newest - 1;
+			// (before the newest one the last poll saw, or by the API's clock), nor past where a stopped read was sure.
+			// Those seconds keep all their ids, even past the cap (bounded by the alerts of one poll's time).
+			const before =
+				options.settled !== undefined
+					? Math.min(newest, options.settled)
+					: cursor
+						? cursor.newest - 1
+						: newest - 1;
 			floor = maxFloor(floor, [Math.min(firstDropped.at, before), null], tie);
 			if (stoppedAt) floor = minFloor(floor, stoppedAt, tie);
 			keep = keep.filter((record) => !isCovered(record, floor, tie));

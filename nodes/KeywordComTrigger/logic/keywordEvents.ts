@@ -5,6 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { compareIds } from './cursor';
 import { crawledAt } from './keywordItem';
+import { isGroupName } from '../../shared/groupName';
 
 export interface KeywordEvent {
 	id: string;
@@ -20,15 +21,15 @@ export function keywordId(record: unknown): string | undefined {
 }
 
 /**
- * Keywords of a list crawled within the window `(reportedUpTo, windowEnd]`, as events. `elsewhere` names the other
- * projects and groups being read: a list that also holds their keywords (a project's list with its groups') leaves
- * those to their own.
+ * Keywords of the list of `listName` crawled within the window `(reportedUpTo, windowEnd]`, as events. A project's
+ * list that also holds its groups' keywords (their category is a group's) leaves those to the groups' own lists,
+ * whatever becomes of the groups: listed or not, archived, renamed, in scope or not.
  */
 export function windowEvents(
 	records: Iterable<unknown>,
 	reportedUpTo: number,
 	windowEnd: number,
-	elsewhere?: ReadonlySet<string>,
+	listName: string,
 ): KeywordEvent[] {
 	const events: KeywordEvent[] = [];
 	for (const raw of records) {
@@ -37,8 +38,7 @@ export function windowEvents(
 		const record = raw as IDataObject;
 		const at = crawledAt(record);
 		if (at === undefined || at <= reportedUpTo || at > windowEnd) continue;
-		const category = ((record.attributes ?? {}) as IDataObject).category;
-		if (elsewhere && typeof category === 'string' && elsewhere.has(category)) continue;
+		if (!isOwnKeyword(listName, ((record.attributes ?? {}) as IDataObject).category)) continue;
 		events.push({ id, at, record });
 	}
 	return events;
@@ -52,4 +52,9 @@ export function uniqueOldestFirst(events: readonly KeywordEvent[]): KeywordEvent
 		if (!seen || event.at > seen.at) byId.set(event.id, event);
 	}
 	return [...byId.values()].sort((a, b) => a.at - b.at || compareIds(a.id, b.id));
+}
+
+/** Whether a keyword record of a list read by `name` is the list's own: a project's list may hold its groups' too. */
+export function isOwnKeyword(listName: string, category: unknown): boolean {
+	return isGroupName(listName) || !isGroupName(category);
 }

@@ -5,37 +5,35 @@
  * time (containers.ts) tells whether any of its keywords was crawled since it was last looked at, and only those
  * keyword lists (#13) are read.
  *
- * Time windows make it exactly once without remembering keyword ids. Per project or group the state keeps
- * `reportedUpTo`: its keywords crawled up to that time have been reported. When its update time (U) has moved past
- * it, its list is read and the keywords crawled in the window `(reportedUpTo, windowEnd]` are reported, `windowEnd` =
- * U fixed when the read began; a keyword crawled later belongs to the next window, which the next move of U opens.
- * Both ends come from the API's own stamps (U and crawled_at), never from this machine's clock. Only U's own second is
- * held back once (`heldBackUpdate`), when the API's clock (its Date header) says it is not over yet: keywords may
- * still be stamped with it.
+ * **One mark for the whole account.** The state keeps a `mark`: every project and group in scope has reported its
+ * keywords crawled up to it, except those the state names (below). The mark is the newest update time `groups/active`
+ * showed, held back to the API's clock (its Date header) less SETTLE_SECONDS: a keyword crawled in those seconds may
+ * not show in the update times yet. A project or group whose update time passed the mark has its list read for the
+ * window `(mark, new mark]`, and is at the new mark once read. So all share one window: a keyword moved to another
+ * group after it was reported is not reported again there (unless that group is behind), one seen for the first time
+ * (created, restored, renamed into scope) starts at the mark, and the state does not grow with the account.
  *
- * Each project and group stands alone: its window, its read in progress (a read too long for one poll goes on at the
- * next from the last keyword it read, by id, not by page) and its failures. One whose list fails is **parked** with
- * its window and read (tried once a poll, after the others, until it answers); the others go on as usual. One that has
- * left `groups/active` (archived or deleted) finishes a read in progress if its list still answers, and is forgotten
- * when its list is gone (404/410).
+ * **Behind the mark.** A project or group stands alone when it cannot keep up, and only then does the state name it:
+ * a read too long for one poll goes on at the next from the last keyword it read (by id, not by page), from the mark
+ * it started at; one whose list fails is **parked** with its window and read (tried once a poll, after the others,
+ * until it answers); one that has left `groups/active` is looked up (#2) once: an archived one has its window read
+ * to its last update, a deleted one (404/410) is forgotten. Either way the others' events are emitted as usual.
+ *
+ * **Known.** The state also keeps the projects and groups in scope at the last poll (their keys and names), so that
+ * one that leaves `groups/active` between two polls is noticed (an archive right after a crawl).
  */
 import { inScope, type Scope } from '../../shared/groupName';
 import type { ListOrder } from '../../shared/paging';
-import { nameKey, type Container } from './containers';
-import type { RankingUrlMemory } from './rankingUrls';
+import { type Container } from './containers';
+import { departureOf } from './departures';
+import { markAt } from './mark';
 
 export const KEYWORD_PAGE_SIZE = 250;
 
-/**
- * A container updated this close (seconds, by the API's Date header) to the poll may still be receiving ranks stamped
- * with that second: the second is left to the next read.
- */
-export const SETTLE_SECONDS = 2;
-
-/** A list's answer that means it is gone. */
+/** A list's (or a lookup's) answer that means it is gone. */
 export const GONE = new Set(['404', '410']);
 
-/** A project or group that has left `groups/active` and whose list keeps failing is forgotten after this many polls. */
+/** A project or group that has left `groups/active` and keeps failing is forgotten after this many polls. */
 export const DEPARTED_FAILURES = 10;
 
 /** A read of one container's keyword list that goes on over several polls. */
@@ -64,28 +62,29 @@ export interface Failure {
 	polls: number;
 }
 
+/** A project or group behind the mark. */
 export interface ContainerState {
 	/** Its name when last seen (lists are read by name). */
 	name: string;
 	/** Keywords crawled up to this time (Unix seconds) have been reported. */
 	reportedUpTo: number;
-	/** An update time (Unix seconds) whose own second was held back once (the next read includes it). */
-	heldBackUpdate?: number;
 	/** A read in progress. */
 	read?: ListRead;
-	/** Parked: its list failed at the last polls. */
+	/** Parked: its list (or its lookup, when departed) failed at the last polls. */
 	failure?: Failure;
+	/** It has left `groups/active`; what became of it is not known yet (a lookup, or its read, is to come). */
+	departed?: boolean;
 }
 
 export interface KeywordState {
-	/** The newest update time seen (Unix seconds): a container seen for the first time is done up to it. */
-	newestUpdate: number;
-	/** Every project and group in scope that has been updated, by key (containers.ts). */
+	/** Every container in scope not in `containers` has reported its keywords crawled up to this (Unix seconds). */
+	mark: number;
+	/** The containers behind the mark, by key (containers.ts). */
 	containers: Map<string, ContainerState>;
+	/** The containers in scope at the last poll: key → name (to notice one that leaves `groups/active`). */
+	known: Map<string, string>;
 	/** The rank history's order in time, once the data has shown it (ranks.ts); never unordered. */
 	historyOrder?: ListOrder;
-	/** Ranking URLs at each keyword's last update, while the filter Ranking URL Changed is on (rankingUrls.ts). */
-	rankingUrls?: RankingUrlMemory;
 }
 
 /** A list read this poll: the container, its window `(reportedUpTo, read.windowEnd]` and where its read stands. */
@@ -97,14 +96,23 @@ export interface ListJob {
 	/** The window's start (ContainerState.reportedUpTo). */
 	reportedUpTo: number;
 	read: ListRead;
-	/** The update whose second this window holds back (ContainerState.heldBackUpdate). */
-	heldBackUpdate?: number;
 	/** It failed at the last polls: tried once, after the others. */
 	parked?: Failure;
 	/** It is no longer in `groups/active`. */
 	departed?: boolean;
+	/** Departed: its last update (its lookup told), which its windows read up to before it is forgotten. */
+	until?: number;
 	/** Out of scope now (renamed out of it): its outcome is not kept. */
 	dropped?: boolean;
+}
+
+/** A container that left `groups/active`, to be looked up (#2): archived (read its window) or deleted (forget). */
+export interface DepartureJob {
+	key: string;
+	name: string;
+	reportedUpTo: number;
+	/** Its lookup failed at the last polls. */
+	parked?: Failure;
 }
 
 /** How a job ended. */
@@ -116,164 +124,203 @@ export type ListResult =
 	/** A request failed: parked, going on from `read`. */
 	| { kind: 'failed'; read: ListRead; status: string | null }
 	/** The list is gone (404/410) and the container is not in `groups/active`: forgotten. */
-	| { kind: 'gone' };
+	| { kind: 'gone' }
+	/** Not tried this poll (time or the request cap ran out before it): it stays as it stood, failure and all. */
+	| { kind: 'untried' };
 
 export interface KeywordPlan {
 	/** Lists to read, besides those already started: healthy ones first, parked ones last. */
 	jobs: ListJob[];
+	/** Containers that left `groups/active`, to look up. */
+	departures: DepartureJob[];
 	/** The next state before the jobs' results (settleJob adds them). */
 	next: KeywordState;
 }
 
-function jobOf(key: string, entry: ContainerState): ListJob {
+export function jobOf(key: string, entry: ContainerState): ListJob {
 	const job: ListJob = {
 		key,
 		name: entry.name,
 		reportedUpTo: entry.reportedUpTo,
 		read: entry.read as ListRead,
 	};
-	if (entry.heldBackUpdate !== undefined) job.heldBackUpdate = entry.heldBackUpdate;
 	if (entry.failure) job.parked = entry.failure;
+	if (entry.departed) job.departed = true;
 	return job;
 }
 
 /**
+ * A new window `(reportedUpTo, mark]` of a container whose update time passed `reportedUpTo`; `count`: its keywords
+ * (keywords_count), how long its list is believed to be (the read sizes its first batch by it).
+ */
+export function windowJob(
+	key: string,
+	name: string,
+	reportedUpTo: number,
+	mark: number,
+	count = 0,
+): ListJob {
+	return {
+		key,
+		name,
+		reportedUpTo,
+		read: { windowEnd: mark, lastIndex: -1, listLength: count },
+	};
+}
+
+/**
  * Reads in progress that can go on before `groups/active` has answered (a poll whose time is short spends it on
- * reading): not parked ones, which wait to learn whether their container is still there.
+ * reading): not parked ones, which wait to learn whether their container is still there, nor departed ones.
  */
 export function readsInProgress(state: KeywordState | undefined): ListJob[] {
 	if (!state) return [];
 	return [...state.containers]
-		.filter(([, entry]) => entry.read !== undefined && entry.failure === undefined)
+		.filter(
+			([, entry]) =>
+				entry.read !== undefined && entry.failure === undefined && entry.departed !== true,
+		)
 		.map(([key, entry]) => jobOf(key, entry));
 }
 
 /**
- * Which lists a poll reads, given `groups/active`. `serverNow` is the API's clock (Date header) when it answered.
- * Without a state (first activation) nothing is read: every container is done up to its last update. `started` are
- * the reads already going on (readsInProgress): their key and name are brought up to date here (a rename), and they
- * are marked departed or dropped when their container left.
+ * The first poll (activation): "now" is the mark; a container updated after it (in the last seconds) is behind,
+ * done up to its update (what came before activation is never reported).
  */
-export function planKeywordPoll(
-	state: KeywordState | undefined,
+export function firstState(
 	containers: readonly Container[],
 	scope: Scope,
-	serverNow: number,
+	now: number | undefined,
+): KeywordState {
+	const mark = markAt(containers, now);
+	const state: KeywordState = { mark, containers: new Map(), known: new Map() };
+	for (const container of containers) {
+		if (!inScope(container.name, scope)) continue;
+		state.known.set(container.key, container.name);
+		const updatedAt = container.updatedAt;
+		if (updatedAt !== undefined && updatedAt > mark)
+			state.containers.set(container.key, { name: container.name, reportedUpTo: updatedAt });
+	}
+	return state;
+}
+
+/**
+ * Which lists a poll reads, given `groups/active`. `now` is the API's clock for update times when it answered.
+ * `started` are the reads already going on (readsInProgress): their key and name are brought up to date here (a
+ * rename), and they are marked departed or dropped when their container left.
+ */
+export function planKeywordPoll(
+	state: KeywordState,
+	containers: readonly Container[],
+	scope: Scope,
+	now: number | undefined,
 	started: readonly ListJob[] = [],
 ): KeywordPlan {
-	let newestUpdate = state?.newestUpdate ?? 0;
-	for (const { updatedAt } of containers)
-		if (updatedAt !== undefined) newestUpdate = Math.max(newestUpdate, updatedAt);
-	const next: KeywordState = { newestUpdate, containers: new Map() };
-	if (state?.historyOrder) next.historyOrder = state.historyOrder;
-	if (state?.rankingUrls) next.rankingUrls = state.rankingUrls;
+	const mark = markAt(containers, now, state.mark);
+	const next: KeywordState = { mark, containers: new Map(), known: new Map() };
+	if (state.historyOrder) next.historyOrder = state.historyOrder;
 	const jobs: ListJob[] = [];
 	const parked: ListJob[] = [];
-	// Each stored entry goes with the container of the same key (or, known by name only, of the same name).
+	const departures: DepartureJob[] = [];
 	const byKey = new Map(containers.map((container) => [container.key, container]));
-	const byName = new Map(containers.map((container) => [container.name, container]));
-	const listedFor = (key: string, entry: ContainerState): Container | undefined =>
-		byKey.get(key) ?? (key === nameKey(entry.name) ? byName.get(entry.name) : undefined);
-	const claimed = new Set<string>();
+	const listedNames = new Set(containers.map((container) => container.name));
 	const startedKeys = new Map(started.map((job) => [job.key, job]));
 
-	for (const [key, entry] of state?.containers ?? []) {
-		const listed = listedFor(key, entry);
+	for (const [key, entry] of state.containers) {
+		const listed = byKey.get(key);
 		const job = startedKeys.get(key);
-		if (listed) claimed.add(listed.key);
 		if (listed && !inScope(listed.name, scope)) {
 			// Renamed out of the chosen project or group: forgotten.
 			if (job) job.dropped = true;
 			continue;
 		}
 		if (job) {
-			if (listed) Object.assign(job, { key: listed.key, name: listed.name });
+			if (listed) Object.assign(job, { name: listed.name, departed: false });
+			// Gone, and its name taken by another: what was read by that name was the other's list.
+			else if (listedNames.has(entry.name)) job.dropped = true;
 			else job.departed = true;
 			continue;
 		}
 		if (!listed) {
-			// Archived or deleted: a read in progress goes on while its list answers (not when it was gone already);
-			// otherwise nothing is left to do.
-			const status = entry.failure?.status;
-			const gone = status !== undefined && status !== null && GONE.has(status);
-			if (entry.read && !gone)
-				(entry.failure ? parked : jobs).push({ ...jobOf(key, entry), departed: true });
+			// Left groups/active (archived or deleted). Its name taken by another: the name no longer reads its list.
+			if (listedNames.has(entry.name)) continue;
+			if (entry.read) {
+				const failure = entry.failure;
+				const gone =
+					failure?.status !== undefined && failure.status !== null && GONE.has(failure.status);
+				if (!gone) (entry.failure ? parked : jobs).push({ ...jobOf(key, entry), departed: true });
+			} else departures.push(departureOf(key, entry));
 			continue;
 		}
 		const current: ContainerState = { ...entry, name: listed.name };
-		const planned = planContainer(listed, current, serverNow);
-		if (planned.job) (current.failure ? parked : jobs).push(planned.job);
-		else next.containers.set(listed.key, planned.entry);
+		delete current.departed;
+		const moved = listed.updatedAt !== undefined && listed.updatedAt > current.reportedUpTo;
+		if (current.read) (current.failure ? parked : jobs).push(jobOf(key, current));
+		else if (moved && mark > current.reportedUpTo)
+			jobs.push(windowJob(key, listed.name, current.reportedUpTo, mark, listed.count));
+		// Ahead of the mark (done up to an update of the last seconds before activation), or moved within them: as is.
+		else if (moved || current.reportedUpTo > mark) next.containers.set(key, current);
+		// Otherwise nothing of it was crawled after what it reported: it is at the mark again.
 	}
 
 	for (const container of containers) {
-		if (claimed.has(container.key) || !inScope(container.name, scope)) continue;
-		if (container.updatedAt === undefined) continue;
-		if (!state) {
-			next.containers.set(container.key, {
-				name: container.name,
-				reportedUpTo: container.updatedAt,
-			});
-			continue;
-		}
-		// Seen for the first time (new, restored or now in scope): done up to the newest update seen last time.
-		const entry = { name: container.name, reportedUpTo: state.newestUpdate };
-		const planned = planContainer(container, entry, serverNow);
-		if (planned.job) jobs.push(planned.job);
-		else next.containers.set(container.key, planned.entry);
+		if (!inScope(container.name, scope)) continue;
+		next.known.set(container.key, container.name);
+		if (state.containers.has(container.key) || startedKeys.has(container.key)) continue;
+		// At the mark (new, restored, now in scope, or simply up to date): read when it moved past it.
+		if (container.updatedAt !== undefined && container.updatedAt > state.mark && mark > state.mark)
+			jobs.push(windowJob(container.key, container.name, state.mark, mark, container.count));
 	}
-	return { jobs: [...jobs, ...parked], next };
-}
 
-/** One listed container: a list to read (a read in progress, or a new window), or its entry as it stays. */
-function planContainer(
-	container: Container,
-	entry: ContainerState,
-	serverNow: number,
-): { job?: ListJob; entry: ContainerState } {
-	const { key, updatedAt, count } = container;
-	if (entry.read) return { job: jobOf(key, entry), entry };
-	if (updatedAt === undefined || updatedAt <= entry.reportedUpTo) return { entry };
-	const recent = serverNow - SETTLE_SECONDS < updatedAt && entry.heldBackUpdate !== updatedAt;
-	const windowEnd = recent ? updatedAt - 1 : updatedAt;
-	// Only the held-back second is new: it is read at the next poll.
-	if (windowEnd <= entry.reportedUpTo) return { entry: { ...entry, heldBackUpdate: updatedAt } };
-	const read: ListRead = { windowEnd, lastIndex: -1, listLength: count ?? 0 };
-	const job = jobOf(key, { ...entry, read });
-	delete job.heldBackUpdate;
-	if (recent) job.heldBackUpdate = updatedAt;
-	return { job, entry };
+	// Known at the last poll, gone from groups/active now, not behind: what became of it is looked up.
+	for (const [key, name] of state.known) {
+		if (byKey.has(key) || state.containers.has(key) || listedNames.has(name)) continue;
+		departures.push({ key, name, reportedUpTo: state.mark });
+	}
+	return { jobs: [...jobs, ...parked], departures, next };
 }
 
 /**
- * The next window of a container whose read has just ended (its update time moved on meanwhile): read in the same
- * poll, when there is time. Undefined when there is none yet.
+ * The next window of a container whose read has just ended behind the mark (it started at an earlier mark, and its
+ * update time moved on meanwhile): read in the same poll, when there is time. Undefined when there is none.
  */
 export function nextWindow(
 	container: Container,
 	ended: ListJob,
-	serverNow: number,
+	mark: number,
 ): ListJob | undefined {
-	// No second is held back "once" yet within one poll: the API's clock has not moved since groups/active answered.
-	const entry = { name: container.name, reportedUpTo: ended.read.windowEnd };
-	return planContainer(container, entry, serverNow).job;
+	const from = ended.read.windowEnd;
+	if (from >= mark || container.updatedAt === undefined || container.updatedAt <= from)
+		return undefined;
+	return windowJob(ended.key, container.name, from, mark, container.count);
 }
 
 /** Records a job's outcome in the next state. */
 export function settleJob(next: KeywordState, job: ListJob, result: ListResult): void {
 	if (job.dropped || result.kind === 'gone') return;
 	const entry: ContainerState = { name: job.name, reportedUpTo: job.reportedUpTo };
+	if (job.departed) entry.departed = true;
+	if (result.kind === 'untried') {
+		entry.read = job.read;
+		if (job.parked) entry.failure = job.parked;
+		next.containers.set(job.key, entry);
+		return;
+	}
 	if (result.kind === 'done') {
-		// A departed container's window is read: nothing more will come from it.
-		if (job.departed) return;
+		// A departed container read up to its last update: nothing more will come from it. One read to the mark is at
+		// it: nothing to keep (an earlier window of it settled in this poll is superseded).
+		const departedDone = job.departed && job.read.windowEnd >= (job.until ?? 0);
+		if (departedDone || (!job.departed && job.read.windowEnd >= next.mark)) {
+			next.containers.delete(job.key);
+			return;
+		}
 		entry.reportedUpTo = job.read.windowEnd;
 	} else entry.read = result.read;
-	if (job.heldBackUpdate !== undefined) entry.heldBackUpdate = job.heldBackUpdate;
 	if (result.kind === 'failed') {
 		entry.failure = { status: result.status, polls: (job.parked?.polls ?? 0) + 1 };
 		if (job.departed && entry.failure.polls >= DEPARTED_FAILURES) return;
 	}
 	next.containers.set(job.key, entry);
+	if (job.departed) next.known.set(job.key, job.name);
 }
 
 /** Whether any read is in progress or parked (the next poll has more to do). */

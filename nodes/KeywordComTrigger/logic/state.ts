@@ -4,11 +4,11 @@
  * orders (ListOrder in working code, ORDER_LETTERS), encoded and decoded here. A value that does not read back counts
  * as no state (anything malformed, another event, a newer version).
  *
- * Stored format, version 3 (STATE_VERSION); `?` marks a key that may be absent:
+ * Stored format, version 4 (STATE_VERSION); `?` marks a key that may be absent:
  *
  * | Key | Meaning |
  * |---|---|
- * | `v` | the format version: 3 (1 and 2 are still read) |
+ * | `v` | the format version: 4 (1 to 3 are still read) |
  * | `e` | the event: `newAlert` or `keywordUpdated` |
  * | `c` | the event's state, below |
  * | `l?` | `[slowest request, page work]` (ms) the last poll measured (budget.ts Measured) |
@@ -20,22 +20,24 @@
  * | `o?` | listOrder: `a` ascending (oldest first), `d` descending, `u` unordered |
  * | `x?`, `n?` | floorIndex, listLength: the floor's estimated list index, and the list's length then (both or none) |
  * | **Keyword Updated: `c`** | the KeywordState (keywords.ts) |
- * | `s` | newestUpdate: the newest update time seen (Unix seconds) |
- * | `p` | containers: a list (never an object keyed by name: a project may be called `__proto__`) of |
+ * | `s` | mark: every container in scope not in `p` has reported its keywords crawled up to it (Unix seconds) |
+ * | `p` | containers behind the mark: a list (never an object keyed by name: a project may be called `__proto__`) of |
  * | `p[].k`, `p[].n` | its key (containers.ts) and name |
  * | `p[].w` | reportedUpTo: keywords crawled up to this time were reported |
- * | `p[].q?` | heldBackUpdate: an update whose second was held back once |
  * | `p[].r?` | read: a read in progress (ListRead), `{h, e?, x, n, o?, z?, a?}`: |
  * | `r.h`, `r.e?` | windowEnd; lastId, the last keyword read |
  * | `r.x`, `r.n` | lastIndex, its estimated list index (-1 before the first page); listLength then |
  * | `r.o?` | idOrder: `d` descending, `?` unordered (read page by page); absent: ascending |
  * | `r.z?`, `r.a?` | page by page: pageSize, the size the API serves; anchors, the ids of the last records read |
  * | `p[].f?` | failure: `{s, n}`, its last HTTP status (or null) and the polls in a row it failed |
+ * | `p[].d?` | departed: 1 when it has left `groups/active` (a lookup or a read of it is to come) |
+ * | `m` | known: the containers in scope at the last poll, `[project_id, name]` (or `[key]` for one known by name) |
  * | `o?` | historyOrder: `n` descending (newest first), `o` ascending |
- * | `u?` | rankingUrls: `[[keyword id, URL hash], …]`, oldest first, while Ranking URL Changed is on |
  *
- * Earlier versions: 2 kept Keyword Updated's `p` as an object keyed by name (read as containers known by name); 1 kept
- * per name `{u: keywords_last_updated_at, c?: a New Alert cursor over crawled_at}` (read as done up to its newest).
+ * Earlier versions, still read: 3 kept per container its own `w` (reportedUpTo) whether behind or not, `s` the newest
+ * update seen, `u` the ranking URLs of Ranking URL Changed, `p[].q` a held-back update (read as: mark `s`, every
+ * container behind it as it was, `m` their keys); 2 kept `p` as an object keyed by name (containers known by name);
+ * 1 kept per name `{u: keywords_last_updated_at, c?: a New Alert cursor over crawled_at}` (done up to its newest).
  *
  * The **activation baseline**, in the workflow's global static data under `keywordComTrigger` → node id, is a stored
  * state as above: the one the first poll after activation recorded. n8n's durable scheduler runs the activation poll
@@ -49,11 +51,10 @@ import type { Measured } from './budget';
 import { nameKey } from './containers';
 import type { AlertCursor, WindowCursor } from './cursor';
 import type { ContainerState, KeywordState, ListRead } from './keywords';
-import type { RankingUrlMemory } from './rankingUrls';
 import type { ListOrder } from '../../shared/paging';
-import { apiTimeSeconds } from '../../shared/time';
+import { keywordStateFromVersion1 } from './stateVersion1';
 
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
 
 export type EventName = 'newAlert' | 'keywordUpdated';
 
@@ -102,7 +103,7 @@ function toLetter(letters: OrderLetters, order: ListOrder | undefined): string |
 	return order === undefined ? undefined : letters[order];
 }
 
-function decodeWindowCursor(value: unknown): WindowCursor | undefined {
+export function decodeWindowCursor(value: unknown): WindowCursor | undefined {
 	if (!isObject(value)) return undefined;
 	const { t, f, k, i } = value;
 	if (!finiteNumber(t)) return undefined;
@@ -168,7 +169,6 @@ function decodeContainer(name: unknown, value: unknown): ContainerState | undefi
 	if (typeof name !== 'string' || name === '' || !isObject(value) || !finiteNumber(value.w))
 		return undefined;
 	const entry: ContainerState = { name, reportedUpTo: value.w };
-	if (finiteNumber(value.q)) entry.heldBackUpdate = value.q;
 	const read = decodeListRead(value.r);
 	if (read) entry.read = read;
 	const failure = value.f;
@@ -178,92 +178,100 @@ function decodeContainer(name: unknown, value: unknown): ContainerState | undefi
 		(failure.s === null || typeof failure.s === 'string')
 	)
 		entry.failure = { status: failure.s, polls: failure.n };
+	if (value.d === 1) entry.departed = true;
 	return entry;
 }
 
 function encodeContainer(key: string, entry: ContainerState): IDataObject {
 	const stored: IDataObject = { k: key, n: entry.name, w: entry.reportedUpTo };
-	if (entry.heldBackUpdate !== undefined) stored.q = entry.heldBackUpdate;
 	if (entry.read) stored.r = encodeListRead(entry.read);
 	if (entry.failure) stored.f = { s: entry.failure.status, n: entry.failure.polls };
+	if (entry.departed) stored.d = 1;
 	return stored;
 }
 
-function decodeRankingUrls(value: unknown): RankingUrlMemory | undefined {
-	if (!Array.isArray(value)) return undefined;
-	const memory: RankingUrlMemory = new Map();
-	for (const entry of value as unknown[]) {
-		if (
-			Array.isArray(entry) &&
-			entry.length === 2 &&
-			typeof entry[0] === 'string' &&
-			typeof entry[1] === 'string'
-		)
-			memory.set(entry[0], entry[1]);
-	}
-	return memory;
+const ID_KEY = /^id:(\d+)$/;
+
+/** `known` in its stored form: `[project_id, name]`, or `[key]` for a container known by name. */
+function encodeKnown(known: Map<string, string>): unknown[] {
+	return [...known].map(([key, name]) => {
+		const id = ID_KEY.exec(key);
+		return id ? [Number(id[1]), name] : [key];
+	});
 }
 
-/** Keyword Updated's state from its stored form (version 3, or 2: `p` an object keyed by name). */
-export function decodeKeywordState(value: unknown): KeywordState | undefined {
-	if (!isObject(value) || !finiteNumber(value.s)) return undefined;
+function decodeKnown(value: unknown): Map<string, string> {
+	const known = new Map<string, string>();
+	if (!Array.isArray(value)) return known;
+	for (const entry of value as unknown[]) {
+		if (!Array.isArray(entry)) continue;
+		if (entry.length === 2 && finiteNumber(entry[0]) && typeof entry[1] === 'string')
+			known.set(`id:${entry[0]}`, entry[1]);
+		else if (entry.length === 1 && typeof entry[0] === 'string' && entry[0].startsWith('name:'))
+			known.set(entry[0], entry[0].slice('name:'.length));
+	}
+	return known;
+}
+
+/** Keyword Updated's containers (`p`) from their stored form: a list (version 3 and later), or keyed by name (2). */
+function decodeContainers(value: unknown): Map<string, ContainerState> | undefined {
 	const containers = new Map<string, ContainerState>();
-	if (Array.isArray(value.p)) {
-		for (const raw of value.p) {
+	if (Array.isArray(value)) {
+		for (const raw of value) {
 			if (!isObject(raw) || typeof raw.k !== 'string') continue;
 			const entry = decodeContainer(raw.n, raw);
 			if (entry) containers.set(raw.k, entry);
 		}
-	} else if (isObject(value.p)) {
-		for (const name of Object.keys(value.p)) {
-			const entry = decodeContainer(name, value.p[name]);
+	} else if (isObject(value)) {
+		for (const name of Object.keys(value)) {
+			const entry = decodeContainer(name, value[name]);
 			if (entry) containers.set(nameKey(name), entry);
 		}
 	} else return undefined;
-	const state: KeywordState = { newestUpdate: value.s, containers };
+	return containers;
+}
+
+/**
+ * Keyword Updated's state from its stored form: version 4; or 3 and 2 (every container with its own reportedUpTo:
+ * each is behind the mark, which is the newest update they had seen, until it catches up).
+ */
+export function decodeKeywordState(
+	value: unknown,
+	version = STATE_VERSION,
+): KeywordState | undefined {
+	if (!isObject(value) || !finiteNumber(value.s)) return undefined;
+	const containers = decodeContainers(value.p);
+	if (!containers) return undefined;
+	const known =
+		version >= 4
+			? decodeKnown(value.m)
+			: new Map([...containers].map(([key, entry]) => [key, entry.name]));
+	const state: KeywordState = { mark: value.s, containers, known };
 	const historyOrder = fromLetter(ORDER_LETTERS.history, value.o);
 	if (historyOrder) state.historyOrder = historyOrder;
-	const urls = decodeRankingUrls(value.u);
-	if (urls) state.rankingUrls = urls;
 	return state;
 }
 
 /** Keyword Updated's state in its stored form. */
 export function encodeKeywordState(state: KeywordState): IDataObject {
 	const p = [...state.containers].map(([key, entry]) => encodeContainer(key, entry));
-	const stored: IDataObject = { s: state.newestUpdate, p };
+	const stored: IDataObject = { s: state.mark, p, m: encodeKnown(state.known) as IDataObject[] };
 	const o = toLetter(ORDER_LETTERS.history, state.historyOrder);
 	if (o !== undefined) stored.o = o;
-	if (state.rankingUrls) stored.u = [...state.rankingUrls];
 	return stored;
-}
-
-/**
- * A Keyword Updated state of version 1 (per container: the last `keywords_last_updated_at` seen and a cursor over
- * crawled_at): each container done up to the newest crawled_at it had seen.
- */
-function keywordStateFromVersion1(value: unknown): KeywordState | undefined {
-	if (!isObject(value) || typeof value.s !== 'number' || !isObject(value.p)) return undefined;
-	const containers = new Map<string, ContainerState>();
-	for (const name of Object.keys(value.p)) {
-		const raw = value.p[name];
-		if (!isObject(raw)) continue;
-		const reportedUpTo = decodeWindowCursor(raw.c)?.newest ?? apiTimeSeconds(raw.u);
-		if (reportedUpTo !== undefined) containers.set(nameKey(name), { name, reportedUpTo });
-	}
-	return { newestUpdate: value.s, containers };
 }
 
 /** The state of `event` in the node's static data, or undefined (first poll, another event, unknown version). */
 export function readEventState(event: EventName, staticData: IDataObject): FoundState | undefined {
 	if (staticData.e !== event) return undefined;
-	if (staticData.v !== STATE_VERSION && staticData.v !== 2 && staticData.v !== 1) return undefined;
+	const version = staticData.v;
+	if (version !== 4 && version !== 3 && version !== 2 && version !== 1) return undefined;
 	const state =
 		event === 'newAlert'
 			? decodeAlertCursor(staticData.c)
-			: staticData.v === 1
-				? keywordStateFromVersion1(staticData.c)
-				: decodeKeywordState(staticData.c);
+			: version === 1
+				? keywordStateFromVersion1(staticData.c, decodeWindowCursor)
+				: decodeKeywordState(staticData.c, version);
 	if (!state) return undefined;
 	const found: FoundState = { state };
 	const measured = staticData.l;

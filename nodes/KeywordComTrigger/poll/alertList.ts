@@ -170,7 +170,13 @@ export async function probeAndReadAlerts(
 ): Promise<AlertRead> {
 	const first = await fetchOne(1, ALERT_PAGE_SIZE);
 	const firstEvents = toAlertEvents(first.records);
-	const { sequence: order, tie } = timeSequenceOf(firstEvents, tieOf(cursor));
+	const { sequence, tie } = timeSequenceOf(firstEvents, tieOf(cursor));
+	// A first page that cannot tell (all of one second) keeps the order the list showed before.
+	const known =
+		cursor.listOrder === 'ascending' || cursor.listOrder === 'descending'
+			? cursor.listOrder
+			: undefined;
+	const order = sequence ?? known;
 	if (isOnePage(first, ALERT_PAGE_SIZE)) {
 		return { events: firstEvents, covers: 'all', order: orderOf(order), tie };
 	}
@@ -199,10 +205,13 @@ export async function probeAndReadAlerts(
 		);
 		if (read) return read;
 	}
-	return await readAllAlerts(fetch, first, cursor, tie, limits, allowance);
+	return await readAllAlerts(fetch, first, cursor, tie, limits, allowance, sequence);
 }
 
-/** A list in no usable order: every page, every poll (emitted only once all were read). */
+/**
+ * A list in no usable order: every page, every poll (emitted only once all were read). Remembered as in no order only
+ * when its first page showed it (`shown`); a first page that could not tell leaves the next poll to look again.
+ */
 async function readAllAlerts(
 	fetch: FetchAlerts,
 	first: ServedList,
@@ -210,7 +219,10 @@ async function readAllAlerts(
 	tie: TieOrder,
 	limits: PollLimits,
 	allowance: RequestAllowance,
+	shown: ListOrder | undefined,
 ): Promise<AlertRead> {
+	const order: ListOrder =
+		shown === 'unordered' || !cursor.listOrder ? 'unordered' : cursor.listOrder;
 	const rest = await readRestOfList(fetch, first, limits, allowance);
 	// Nothing is known until every page is in: the read covers no more than the floor.
 	if (!rest.complete) {
@@ -220,12 +232,12 @@ async function readAllAlerts(
 				? `the alert list comes in no time order, so it is read whole at every poll, and its ${pages} pages did not fit in this poll's time; nothing is emitted until one poll reads them all`
 				: undefined;
 		const covers = floorKey(cursor.floor);
-		return { events: [], covers, order: 'unordered', tie, error: rest.error, stalled };
+		return { events: [], covers, order, tie, error: rest.error, stalled };
 	}
 	return {
 		events: [...toAlertEvents(first.records), ...rest.events],
 		covers: 'all',
-		order: 'unordered',
+		order,
 		tie,
 	};
 }

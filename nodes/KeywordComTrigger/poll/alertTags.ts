@@ -1,16 +1,19 @@
 /**
  * New Alert, filter Tags: the tags of the keywords of this poll's alerts. An alert names its keyword (`keyword_id`)
  * and its project or group (`category`) but not the keyword's tags; they are in the keyword's record, so the
- * project's keyword list (#13) is read, pages of 250, until every keyword asked for is found — only for the projects
- * of alerts that passed the other filters, only when there are some. A keyword the list no longer holds (deleted),
- * or a list that is gone (404/410), has no tags. A list that cannot be read (an error after its tries, the poll's
- * time or request cap) leaves its keywords' tags unknown: their alerts are emitted marked `tags_unknown` rather than
- * dropped or held back (holding them would stall every other project's alerts behind them).
+ * project's keyword list (#13) is read until every keyword asked for is found, with pages that overlap as Keyword
+ * Updated reads them (a keyword deleted or added between two page requests shifts nothing out of sight) — only for
+ * the projects of alerts that passed the other filters, only when there are some. A keyword whose tags cannot be
+ * told is **unknown**, and its alert is emitted marked `tags_unknown` rather than dropped or held back (holding it
+ * would stall every other project's alerts behind it): a list that cannot be read (an error after its tries, the
+ * poll's time or request cap), a list that is gone (404/410: the project was renamed, or deleted, since its alert
+ * named it), or a keyword the list no longer holds (deleted, or moved to another group).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from '../../shared/paging';
 import { alertCategory, alertKeywordId, alertMove } from '../logic/alerts';
+import { keywordId } from '../logic/keywordEvents';
 import { matchFilters, tagsOf, type MovementFilters } from '../logic/filters';
 import { GONE } from '../logic/keywords';
 import {
@@ -23,15 +26,17 @@ import {
 	type PollProblem,
 	type TriggerApi,
 } from './common';
+import { readKeywordList } from './keywordList';
 
-const PAGE_SIZE = 250;
 /** Lists read side by side. */
 const CONCURRENCY = 2;
+/** Pages of one list asked at once. */
+const PAGES_AT_ONCE = 4;
 
 export interface AlertTags {
-	/** Keyword id → its tags (names and ids); [] when it has none or is gone. */
+	/** Keyword id → its tags (names and ids); [] when it has none. */
 	tags: Map<string, string[]>;
-	/** Keyword ids whose tags could not be read. */
+	/** Keyword ids whose tags could not be told. */
 	unknown: Set<string>;
 	problems: PollProblem[];
 }
@@ -60,6 +65,11 @@ export async function tagsForAlerts(
 	return wanted.size === 0 ? undefined : await readAlertTags(api, wanted, limits, allowance);
 }
 
+/** Ends a list's read once every keyword asked for is found (not a failure: nothing else is needed from it). */
+function allFound(): Error {
+	return Object.assign(new Error('every keyword asked for was found'), { outOfTime: true });
+}
+
 /** The tags of the keywords `wanted` (project or group name → keyword ids). */
 export async function readAlertTags(
 	api: TriggerApi,
@@ -70,37 +80,41 @@ export async function readAlertTags(
 	const found: AlertTags = { tags: new Map(), unknown: new Set(), problems: [] };
 	await mapConcurrent([...wanted], CONCURRENCY, async ([name, ids]) => {
 		const left = new Set(ids);
-		try {
-			for (let page = 1; left.size > 0; page++) {
-				if (!limits.budget.mayStart() || allowance.grant(1) === 0)
-					throw Object.assign(new Error('out of time or requests'), { outOfTime: true });
-				const served = servedList(
-					await limits.budget.timed(async () => await api.keywordPage(name, page, PAGE_SIZE)),
-				);
-				for (const record of served.records as IDataObject[]) {
-					const id = String(record?.id ?? '');
-					if (!left.delete(id)) continue;
-					found.tags.set(id, tagsOf((record.attributes ?? {}) as IDataObject) ?? []);
-				}
-				// The end: the page count, or an empty page (a short page may be an API's lower cap on per_page).
-				if (served.records.length === 0 || page >= (served.totalPages ?? Infinity)) break;
+		const fetch = async (page: number, perPage: number) => {
+			if (left.size === 0) throw allFound();
+			const served = servedList(
+				await limits.budget.timed(async () => await api.keywordPage(name, page, perPage)),
+			);
+			for (const record of served.records as IDataObject[]) {
+				const id = keywordId(record);
+				if (id === undefined || !left.delete(id)) continue;
+				found.tags.set(id, tagsOf((record.attributes ?? {}) as IDataObject) ?? []);
 			}
-			// Not in the list: deleted since its alert; it carries no tag.
-			for (const id of left) found.tags.set(id, []);
-		} catch (error) {
-			const status = statusOf(error);
-			if (status !== null && GONE.has(status)) {
-				for (const id of left) found.tags.set(id, []);
-				return;
-			}
-			for (const id of left) found.unknown.add(id);
-			const why = isOutOfTime(error) ? "within the poll's budget" : `(${messageOf(error)})`;
-			found.problems.push({
-				status,
-				message: messageOf(error),
-				text: `the keyword list of "${name}" could not be read ${why}, so the tags of ${left.size} alerted keyword(s) are unknown; their alerts are emitted with "tags_unknown" in "matched"`,
-			});
-		}
+			return served;
+		};
+		const outcome = await readKeywordList(
+			fetch,
+			{ windowEnd: Number.MAX_SAFE_INTEGER, lastIndex: -1, listLength: 0 },
+			limits,
+			allowance,
+			PAGES_AT_ONCE,
+		);
+		// What the list did not show (deleted, moved, or not reached) cannot be told.
+		for (const id of left) found.unknown.add(id);
+		if (left.size === 0 || (outcome.read === 'done' && outcome.error === undefined)) return;
+		const error = outcome.error;
+		const status = error === undefined ? null : statusOf(error);
+		const why =
+			error === undefined || isOutOfTime(error)
+				? "within the poll's budget"
+				: status !== null && GONE.has(status)
+					? '(it is gone: renamed or deleted since the alert named it)'
+					: `(${messageOf(error)})`;
+		found.problems.push({
+			status,
+			message: error === undefined ? 'out of time or requests' : messageOf(error),
+			text: `the keyword list of "${name}" could not be read ${why}, so the tags of ${left.size} alerted keyword(s) are unknown; their alerts are emitted with "tags_unknown" in "matched"`,
+		});
 	});
 	return found;
 }

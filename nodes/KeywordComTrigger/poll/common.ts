@@ -23,6 +23,12 @@ export interface TriggerApi {
 	activeGroups(): Promise<{ body: unknown; serverTime: number }>;
 	/** One page of a keyword list (#13). */
 	keywordPage(name: string, page: number, perPage: number, mode?: RequestMode): Promise<unknown>;
+	/** One project or group (#2), archived or not: a 404 when it was deleted. */
+	container(name: string, mode?: RequestMode): Promise<unknown>;
+	/** The ranking history of keywords (#14), `days` days back from each one's last update. */
+	chart(ids: readonly string[], days: number): Promise<unknown>;
+	/** The API's clock (Unix seconds) at its latest answer (its Date header); undefined before any answer. */
+	serverNow(): number | undefined;
 }
 
 export interface PollSettings {
@@ -38,8 +44,10 @@ export interface PollSettings {
 
 export interface PollLimits {
 	budget: PollBudget;
-	/** Most list requests one poll sends. */
+	/** Most requests one poll sends (every HTTP try counts). */
 	maxRequests?: number;
+	/** The poll's requests, when the caller counts its retries against them too (fetch.ts); else made from maxRequests. */
+	allowance?: RequestAllowance;
 }
 
 /**
@@ -72,14 +80,17 @@ export interface PollOutcome<S> {
 /** What a manual run answers when there is nothing to show yet: a message for the user. */
 export type NoEventYet = string;
 
-/** Most list requests in one poll (60,000 records): the rest waits for the next poll. */
+/** Most requests in one poll, every HTTP try counted (60,000 records): the rest waits for the next poll. */
 export const MAX_REQUESTS_PER_POLL = 240;
 /** Pages requested at once by one list read, usually (more when a short budget needs it, see PollBudget). */
 export const READ_CONCURRENCY = 4;
 /** Events a manual run ("Fetch Test Event") shows. */
 export const SAMPLE_SIZE = 5;
 
-/** Requests one poll may still send, shared by all its reads. */
+/**
+ * Requests one poll may still send, shared by all its reads, every HTTP try counted: a page is granted its first try
+ * by the reader, and each retry takes one more (transport.ts asks `mayRetry`), or is not sent.
+ */
 export class RequestAllowance {
 	constructor(public left: number) {}
 
@@ -89,6 +100,9 @@ export class RequestAllowance {
 		this.left -= granted;
 		return granted;
 	}
+
+	/** Takes one request for a retry; false when none is left (the request then fails as out of time). */
+	readonly retry = (): boolean => this.grant(1) === 1;
 }
 
 /** A list page's records and paging facts. */

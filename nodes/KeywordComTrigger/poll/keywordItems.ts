@@ -10,7 +10,6 @@ import { keywordItem } from '../logic/keywordItem';
 import { uniqueOldestFirst, type KeywordEvent } from '../logic/keywordEvents';
 import { GONE, settleJob, type KeywordState, type ListResult } from '../logic/keywords';
 import { rankChange } from '../logic/ranks';
-import { rankingUrlChanged, rankingUrlOf, rememberRankingUrl } from '../logic/rankingUrls';
 import {
 	messageOf,
 	statusOf,
@@ -19,12 +18,13 @@ import {
 	type PollSettings,
 } from './common';
 import type { JobRun } from './listReads';
+import type { RankingUrlHistory } from './rankingUrlHistory';
 
 /**
  * Shapes the events of each read and settles its outcome into `next`, read by read. One that cannot be shaped
  * before the hard deadline is left as it stood (read again by the next poll), and so is every later one, and a later
- * window of the same list. One item per keyword per poll: its latest crawl (two lists holding it, or two windows of
- * its list read). Items oldest first.
+ * window of the same list. A read of a list that is out of scope now (renamed out of it) emits nothing. One item per
+ * keyword per poll: its latest crawl (two lists holding it, or two windows of its list read). Items oldest first.
  */
 export function emitRuns(
 	runs: readonly JobRun[],
@@ -33,6 +33,7 @@ export function emitRuns(
 	settings: PollSettings,
 	order: ListOrder | undefined,
 	limits: PollLimits,
+	urls?: RankingUrlHistory,
 ): { items: IDataObject[]; problems: PollProblem[]; complete: boolean } {
 	const latest = new Map<string, number>();
 	for (const event of found.flat())
@@ -44,15 +45,15 @@ export function emitRuns(
 	let complete = true;
 	runs.forEach((run, index) => {
 		const { job, outcome } = run;
-		if (left.has(job.key)) return;
+		if (left.has(job.key) || job.dropped) return;
 		const events = uniqueOldestFirst(found[index]).filter(
 			(event) => event.at === latest.get(event.id) && !seen.has(event.id),
 		);
-		const items = left.size > 0 ? undefined : shape(events, settings, order, limits, next);
+		const items = left.size > 0 ? undefined : shape(events, settings, order, limits, urls);
 		if (!items) {
 			complete = false;
 			left.add(job.key);
-			settleJob(next, job, { kind: 'reading', read: job.read });
+			settleJob(next, job, { kind: 'untried' });
 			return;
 		}
 		for (const event of events) seen.add(event.id);
@@ -66,6 +67,15 @@ export function emitRuns(
 				message: messageOf(outcome.error),
 				...(result.kind === 'gone' ? { gone: true } : { polls: (job.parked?.polls ?? 0) + 1 }),
 			});
+		// Parked and not reached this poll: still failing as far as anyone knows, and said so.
+		if (result.kind === 'untried' && job.parked)
+			problems.push({
+				container: run.name,
+				status: job.parked.status,
+				message:
+					"not tried again this poll (its time or requests ran out first); it is tried first at the next poll's end",
+				polls: job.parked.polls,
+			});
 		settleJob(next, job, result);
 	});
 	shaped.sort((a, b) => a.event.at - b.event.at || compareIds(a.event.id, b.event.id));
@@ -74,43 +84,38 @@ export function emitRuns(
 
 /**
  * The items of one read's events, those the filters let through, each with why (`matched`); undefined when the hard
- * deadline came first. Every event counts as read, filtered or not (the window moves past it), and its ranking URL is
- * remembered in `next` while Ranking URL Changed is on.
+ * deadline came first. Every event counts as read, filtered or not (the window moves past it). Ranking URL Changed
+ * reads the verdicts the read looked up page by page (rankingUrlHistory.ts).
  */
 function shape(
 	events: readonly KeywordEvent[],
 	settings: PollSettings,
 	order: ListOrder | undefined,
 	limits: PollLimits,
-	next: KeywordState,
+	urls: RankingUrlHistory | undefined,
 ): Array<{ event: KeywordEvent; item: IDataObject }> | undefined {
 	const filters = settings.filters ?? {};
 	const filtered = hasFilters(filters);
-	const urls = filters.rankingUrlChanged ? (next.rankingUrls ??= new Map()) : undefined;
 	const items: Array<{ event: KeywordEvent; item: IDataObject }> = [];
-	// Ranking URLs are remembered only once the whole read is shaped (a read left for the next poll keeps none).
-	const seenUrls: Array<[string, unknown]> = [];
 	for (const [n, event] of events.entries()) {
 		if (n % 500 === 0 && limits.budget.pastHardDeadline()) return undefined;
 		const attributes = (event.record.attributes ?? {}) as IDataObject;
-		const url = rankingUrlOf(event.record);
-		if (urls) seenUrls.push([event.id, url]);
 		if (settings.onlyRankChanges && rankChange(attributes, order).rank_changed === false) continue;
 		let matched: string[] | undefined;
 		if (filtered) {
-			const urlChanged = urls ? rankingUrlChanged(urls, event.id, url) : undefined;
+			const urlChanged = filters.rankingUrlChanged ? urls?.verdict(event) : undefined;
 			matched = matchFilters(keywordMove(attributes, order, urlChanged), filters);
 			if (!matched) continue;
 		}
 		const item = keywordItem(event.record, settings.output, settings.token, order);
 		items.push({ event, item: matched ? { ...item, matched } : item });
 	}
-	if (urls) for (const [id, url] of seenUrls) rememberRankingUrl(urls, id, url);
 	return items;
 }
 
-function resultOf({ job, outcome }: JobRun): ListResult {
+function resultOf({ job, outcome, answered }: JobRun): ListResult {
 	if (outcome.read === 'done') return { kind: 'done' };
+	if (outcome.error === undefined && answered === 0) return { kind: 'untried' };
 	if (outcome.error === undefined) return { kind: 'reading', read: outcome.read };
 	const status = statusOf(outcome.error);
 	if (job.departed && status !== null && GONE.has(status)) return { kind: 'gone' };

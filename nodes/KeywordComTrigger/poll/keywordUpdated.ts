@@ -1,19 +1,21 @@
 /**
  * Keyword Updated, one poll: ask `groups/active`, read the keyword lists of the projects and groups whose ranks moved
- * (reads in progress go on meanwhile), and emit the keywords crawled in each one's window, oldest first. Each project
- * and group stands alone (logic/keywords.ts): one whose list fails is parked and reported, and never holds back the
- * others' events. Returns the items and the next state; never touches static data.
+ * past the mark (reads in progress go on meanwhile), look up those that left `groups/active`, and emit the keywords
+ * crawled in each one's window, oldest first. Each project and group stands alone (logic/keywords.ts): one whose list
+ * fails is parked and reported, and never holds back the others' events. Returns the items and the next state; never
+ * touches static data.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { inScope } from '../../shared/groupName';
 import { mapConcurrent, type ListOrder } from '../../shared/paging';
 import { toContainers, type Container } from '../logic/containers';
-import { hasFilters, keywordMove, matchFilters } from '../logic/filters';
+import { hasFilters, keywordMove, matchFilters, type MovementFilters } from '../logic/filters';
 import { windowEvents } from '../logic/keywordEvents';
 import { crawledAt, keywordItem } from '../logic/keywordItem';
 import {
 	KEYWORD_PAGE_SIZE,
+	firstState,
 	nextWindow,
 	planKeywordPoll,
 	readsInProgress,
@@ -32,11 +34,15 @@ import {
 	type NoEventYet,
 	type PollLimits,
 	type PollOutcome,
+	type PollProblem,
 	type PollSettings,
 	type TriggerApi,
 } from './common';
+import { lookUpDepartures } from './departures';
 import { emitRuns } from './keywordItems';
-import { ListReads, type JobRun } from './listReads';
+import { ListReads, type JobRun, type PageHook } from './listReads';
+import { HISTORY_CHUNK, RankingUrlHistory } from './rankingUrlHistory';
+import { PollBudget } from '../logic/budget';
 
 export async function pollKeywordUpdates(
 	api: TriggerApi,
@@ -44,16 +50,21 @@ export async function pollKeywordUpdates(
 	settings: PollSettings,
 	limits: PollLimits,
 ): Promise<PollOutcome<KeywordState>> {
-	const allowance = new RequestAllowance(limits.maxRequests ?? MAX_REQUESTS_PER_POLL);
+	const allowance =
+		limits.allowance ?? new RequestAllowance(limits.maxRequests ?? MAX_REQUESTS_PER_POLL);
 	allowance.grant(1);
 	const listing = limits.budget.timed(async () => await api.activeGroups());
 	if (!state) {
 		const { body, serverTime } = await listing;
-		const { next } = planKeywordPoll(undefined, toContainers(body), settings.scope, serverTime);
-		return { items: [], state: next, complete: true, problems: [] };
+		const first = firstState(toContainers(body), settings.scope, serverTime);
+		return { items: [], state: first, complete: true, problems: [] };
 	}
 
-	const read = await readLists(api, state, settings, limits, allowance, listing);
+	const urls = settings.filters?.rankingUrlChanged
+		? new RankingUrlHistory(api, limits, allowance)
+		: undefined;
+	const onPage = urls ? urlLookup(urls, settings, state.historyOrder) : undefined;
+	const read = await readLists(api, state, settings, limits, allowance, listing, onPage);
 	const { runs, listed, listingError } = read;
 	const progress = runs.some(
 		({ outcome }) => outcome.read === 'done' || outcome.records.length > 0,
@@ -61,32 +72,52 @@ export async function pollKeywordUpdates(
 	// groups/active failed and nothing else went on: the poll fails (n8n records it), unless only its time ran out.
 	if (listingError !== undefined && !progress && !isOutOfTime(listingError)) throw listingError;
 
-	const names = new Set(read.containers.map((container) => container.name));
-	const found = runs.map(({ job, name, outcome }) => {
-		// A list that also holds other listed projects' or groups' keywords leaves those to their own lists.
-		const elsewhere = new Set(names);
-		elsewhere.delete(name);
-		return windowEvents(outcome.records, job.reportedUpTo, job.read.windowEnd, elsewhere);
-	});
+	const found = runs.map(({ job, name, outcome }) =>
+		windowEvents(outcome.records, job.reportedUpTo, job.read.windowEnd, name),
+	);
 	const order = learnHistoryOrder(
 		state.historyOrder,
 		found.flat().map((event) => (event.record.attributes ?? {}) as IDataObject),
 	);
 	const next = read.next;
 	if (order === 'descending' || order === 'ascending') next.historyOrder = order;
-	// The ranking URLs are kept only while the filter that needs them is on.
-	if (!settings.filters?.rankingUrlChanged) delete next.rankingUrls;
 
-	const emitted = emitRuns(runs, found, next, settings, order, limits);
-	const problems = emitted.problems;
+	const emitted = emitRuns(runs, found, next, settings, order, limits, urls);
+	const problems = [...read.problems, ...emitted.problems];
 	if (listingError !== undefined)
 		problems.unshift({ status: statusOf(listingError), message: messageOf(listingError) });
 	// Complete: nothing left that the next poll would read, given the same groups/active.
-	const complete =
-		emitted.complete &&
-		listed !== undefined &&
-		planKeywordPoll(next, read.containers, settings.scope, listed.serverTime).jobs.length === 0;
+	let complete = emitted.complete && listed !== undefined;
+	if (complete && listed) {
+		const again = planKeywordPoll(next, read.containers, settings.scope, listed.serverTime);
+		complete = again.jobs.length === 0 && again.departures.length === 0;
+	}
 	return { items: emitted.items, state: next, complete, problems };
+}
+
+/**
+ * Ranking URL Changed: each page's updated keywords that the other filters let through have their ranking history
+ * looked up before the read goes past the page (by the history order known so far; all of them while it is not).
+ */
+function urlLookup(
+	urls: RankingUrlHistory,
+	settings: PollSettings,
+	order: ListOrder | undefined,
+): PageHook {
+	const others: MovementFilters = { ...(settings.filters ?? {}), rankingUrlChanged: false };
+	const known = order === 'descending' || order === 'ascending' ? order : undefined;
+	return async (events) => {
+		const candidates = events.filter((event) => {
+			const attributes = (event.record.attributes ?? {}) as IDataObject;
+			if (!known) return true;
+			if (settings.onlyRankChanges && rankChange(attributes, known).rank_changed === false)
+				return false;
+			return (
+				!hasFilters(others) || matchFilters(keywordMove(attributes, known), others) !== undefined
+			);
+		});
+		await urls.lookUp(candidates);
+	};
 }
 
 interface ListsRead {
@@ -96,12 +127,15 @@ interface ListsRead {
 	containers: Container[];
 	listed?: { body: unknown; serverTime: number };
 	listingError?: unknown;
+	/** Lookups of departed containers that failed. */
+	problems: PollProblem[];
 }
 
 /**
- * The reads of one poll: reads in progress while groups/active is asked, then the lists it shows moved; a read that
- * failed because its project was renamed meanwhile again under the new name; and the next window of a list whose
- * read ended while its ranks moved on, time allowing.
+ * The reads of one poll: reads in progress while groups/active is asked, then the lists it shows moved; a read whose
+ * project was renamed meanwhile again under its new name (what was read by the old name may be another's list: that
+ * name may have been taken); the containers that left groups/active looked up, and the window of an archived one
+ * read; and the next window of a list whose read ended behind the mark while its ranks moved on, time allowing.
  */
 async function readLists(
 	api: TriggerApi,
@@ -110,8 +144,9 @@ async function readLists(
 	limits: PollLimits,
 	allowance: RequestAllowance,
 	listing: Promise<{ body: unknown; serverTime: number }>,
+	onPage: PageHook | undefined,
 ): Promise<ListsRead> {
-	const reads = new ListReads(api, limits, allowance);
+	const reads = new ListReads(api, limits, allowance, onPage);
 	const started = readsInProgress(state);
 	reads.add(started, false);
 	let listed: { body: unknown; serverTime: number } | undefined;
@@ -124,23 +159,44 @@ async function readLists(
 	const containers = listed ? toContainers(listed.body) : [];
 	const plan = listed
 		? planKeywordPoll(state, containers, settings.scope, listed.serverTime, started)
-		: { jobs: [], next: { ...state, containers: new Map(state.containers) } };
+		: {
+				jobs: [],
+				departures: [],
+				next: {
+					...state,
+					containers: new Map(state.containers),
+					known: new Map(state.known),
+				},
+			};
 	reads.add(plan.jobs, true);
 	await reads.done();
 	const runs = reads.runs;
 	const more = async (jobs: ListJob[]) => {
 		if (jobs.length === 0) return;
-		const again = new ListReads(api, limits, allowance);
+		const again = new ListReads(api, limits, allowance, onPage);
 		again.add(jobs, true);
 		await again.done();
 		runs.push(...again.runs);
 	};
 
 	const renamed = runs.filter(
-		({ job, name, outcome }) => outcome.error !== undefined && job.name !== name && !job.departed,
+		({ job, name }) => job.name !== name && !job.departed && !job.dropped,
 	);
 	for (const run of renamed) runs.splice(runs.indexOf(run), 1);
 	await more(renamed.map(({ job }) => job));
+
+	const problems: PollProblem[] = [];
+	if (listed) {
+		const windows = await lookUpDepartures(
+			api,
+			listed.serverTime,
+			plan,
+			limits,
+			allowance,
+			problems,
+		);
+		await more(windows);
+	}
 
 	if (listed && limits.budget.mayStart()) {
 		const byKey = new Map(containers.map((container) => [container.key, container]));
@@ -148,12 +204,12 @@ async function readLists(
 		for (const { job, outcome } of runs) {
 			const container = byKey.get(job.key);
 			if (outcome.read !== 'done' || !container || job.departed || job.dropped) continue;
-			const window = nextWindow(container, job, listed.serverTime);
+			const window = nextWindow(container, job, plan.next.mark);
 			if (window) windows.push(window);
 		}
 		await more(windows);
 	}
-	return { runs, next: plan.next, containers, listed, listingError };
+	return { runs, next: plan.next, containers, listed, listingError, problems };
 }
 
 /**
@@ -202,12 +258,17 @@ export async function sampleKeywordUpdates(
 				rankChange((record.attributes ?? {}) as IDataObject, order).rank_changed !== false,
 		);
 		const pool = settings.onlyRankChanges && changed.length > 0 ? changed : events;
-		// The filters' reasons, for the keywords that pass (a test run knows no ranking URL before: that one never does).
+		// Ranking URL Changed: the ranking history of the keywords shown (one request).
+		const urls = settings.filters?.rankingUrlChanged
+			? await sampleUrls(api, pool.slice(0, HISTORY_CHUNK))
+			: undefined;
+		// The filters' reasons, for the keywords that pass.
 		const passing = pool.flatMap((record) => {
 			const filters = settings.filters;
 			if (!filters || !hasFilters(filters)) return [];
 			const attributes = (record.attributes ?? {}) as IDataObject;
-			const matched = matchFilters(keywordMove(attributes, order), filters);
+			const changed = urls?.verdict({ id: String(record.id), at: crawledAt(record) ?? 0, record });
+			const matched = matchFilters(keywordMove(attributes, order, changed), filters);
 			return matched ? [{ record, matched }] : [];
 		});
 		chosen = (passing.length > 0 ? passing : pool.map((record) => ({ record })))
@@ -231,6 +292,26 @@ export async function sampleKeywordUpdates(
 		(settings.scope.project ? ' in the chosen project' : '') +
 		". Ranks are filled in after a keyword is added (at the next scheduled update); an on-demand refresh (Keyword.com → Refresh, or the Keyword.com node's Refresh operation) updates them at once."
 	);
+}
+
+/** The ranking history of a test run's keywords (one request; none when it fails: they then do not pass). */
+async function sampleUrls(
+	api: TriggerApi,
+	records: readonly IDataObject[],
+): Promise<RankingUrlHistory | undefined> {
+	const history = new RankingUrlHistory(
+		api,
+		{ budget: new PollBudget(10_000) },
+		new RequestAllowance(1),
+	);
+	try {
+		await history.lookUp(
+			records.map((record) => ({ id: String(record.id), at: crawledAt(record) ?? 0, record })),
+		);
+		return history;
+	} catch {
+		return undefined;
+	}
 }
 
 /** Keyword lists a manual run could not read. */

@@ -2,7 +2,7 @@
  * Keyword Updated: the keyword lists of one poll, read side by side as they come (logic/keywords.ts says which, and
  * from where; keywordList.ts reads one).
  */
-import { windowEvents } from '../logic/keywordEvents';
+import { windowEvents, type KeywordEvent } from '../logic/keywordEvents';
 import type { ListJob } from '../logic/keywords';
 import {
 	READ_CONCURRENCY as USUAL_LIST_CONCURRENCY,
@@ -21,7 +21,12 @@ export interface JobRun {
 	/** The name the list was read by. */
 	name: string;
 	outcome: ListOutcome;
+	/** Pages that answered (0: the read never reached the API, for want of time or requests). */
+	answered: number;
 }
+
+/** Work done on each page's events before the read goes past it (the ranking history of Ranking URL Changed). */
+export type PageHook = (events: readonly KeywordEvent[]) => Promise<void>;
 
 /**
  * Reads the lists of a poll, two side by side with four pages each as a rule (more when the budget is short, see
@@ -48,6 +53,7 @@ export class ListReads {
 		private readonly api: TriggerApi,
 		private readonly limits: PollLimits,
 		private readonly allowance: RequestAllowance,
+		private readonly onPage?: PageHook,
 	) {}
 
 	/** Queues lists to read; `final`: nothing more will be added. */
@@ -91,16 +97,17 @@ export class ListReads {
 		const { api, limits } = this;
 		const name = job.name;
 		const mode = job.parked ? { tries: 1 } : undefined;
+		let answered = 0;
 		const fetch = async (page: number, perPage: number) => {
 			const served = servedList(
 				await limits.budget.timed(async () => await api.keywordPage(name, page, perPage, mode)),
 			);
+			answered++;
+			const events = windowEvents(served.records, job.reportedUpTo, job.read.windowEnd, name);
+			// What each page needs before the read goes past it; a page it cannot finish is read again next poll.
+			if (this.onPage && events.length > 0) await this.onPage(events);
 			// Their items will have to be shaped: time is kept for it (PollBudget.itemsInHand).
-			limits.budget.itemsInHand += windowEvents(
-				served.records,
-				job.reportedUpTo,
-				job.read.windowEnd,
-			).length;
+			limits.budget.itemsInHand += events.length;
 			return served;
 		};
 		// The usual four pages at once; when the budget asks for more, the lists being read share them.
@@ -110,6 +117,6 @@ export class ListReads {
 				? USUAL_LIST_CONCURRENCY
 				: Math.max(USUAL_LIST_CONCURRENCY, Math.floor(this.inFlight / sharing));
 		const outcome = await readKeywordList(fetch, job.read, limits, this.allowance, concurrency);
-		return { job, name, outcome };
+		return { job, name, outcome, answered };
 	}
 }

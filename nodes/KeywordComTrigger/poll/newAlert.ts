@@ -21,8 +21,10 @@ import {
 	newestFloorPosition,
 	nextFloorPosition,
 	tieOf,
+	timeOrder,
 	type AlertCursor,
 } from '../logic/cursor';
+import { SETTLE_SECONDS } from '../logic/mark';
 import {
 	orderOf,
 	probeAndReadAlerts,
@@ -54,7 +56,8 @@ export async function pollNewAlerts(
 	settings: PollSettings,
 	limits: PollLimits,
 ): Promise<PollOutcome<AlertCursor>> {
-	const allowance = new RequestAllowance(limits.maxRequests ?? MAX_REQUESTS_PER_POLL);
+	const allowance =
+		limits.allowance ?? new RequestAllowance(limits.maxRequests ?? MAX_REQUESTS_PER_POLL);
 	// Requests are granted by the caller (the reader asks for its batches; single pages take one).
 	const fetch: FetchAlerts = async (page, perPage) =>
 		servedList(await limits.budget.timed(async () => await api.alertsPage(page, perPage)));
@@ -74,17 +77,26 @@ export async function pollNewAlerts(
 
 	const progress = read.events.length > 0 || read.covers === 'all';
 	if (read.error !== undefined && !progress) throw read.error;
-	const advanced = advance(cursor, read.events, {
+	// The API's clock (its Date header; README: what the trigger takes for granted): the seconds up to `settled` are over.
+	const clock = api.serverNow();
+	const settled = clock === undefined ? undefined : clock - SETTLE_SECONDS;
+	const held = holdBackUnsettled(read, settled);
+	// By the API's clock, what no late alert can be stamped at or before any more.
+	const quietUpTo = settled === undefined ? undefined : settled - ALERT_LOOKBACK_SECONDS - 1;
+	const advanced = advance(cursor, held.events, {
 		lookback: ALERT_LOOKBACK_SECONDS,
 		cap: ALERT_ID_CAP,
-		covers: read.covers,
+		covers: held.covers,
 		tie: read.tie,
+		settled,
+		quietUpTo,
 	});
 	const next: AlertCursor = {
 		...advanced.cursor,
 		listOrder: read.order,
 		...nextFloorPosition(cursor, advanced.cursor, read.order, read.events, read.position),
 	};
+
 	// Filtered-out alerts still moved the cursor: they are never looked at again.
 	const records = advanced.fresh
 		.filter((event) => inScope(alertCategory(event.record), settings.scope))
@@ -103,6 +115,24 @@ export async function pollNewAlerts(
 		problems.push({ status: statusOf(read.error), message: messageOf(read.error) });
 	if (read.stalled !== undefined) problems.push({ status: null, message: read.stalled });
 	return { items, state: next, complete: read.covers === 'all', problems };
+}
+
+/**
+ * Alerts of one second in no id order (or ids descending): a new alert of a second not over yet may land before
+ * where the read is, so the seconds the API's clock does not show over (`settled`) are left to the next poll, whole.
+ * Then the cursor never has to keep the ids of a second still filling (a burst of thousands in one second).
+ */
+function holdBackUnsettled(
+	read: AlertRead,
+	settled: number | undefined,
+): Pick<AlertRead, 'events' | 'covers'> {
+	if (read.tie === 1 || settled === undefined) return read;
+	const events = read.events.filter((event) => event.at <= settled);
+	if (events.length === read.events.length && read.covers !== 'all') return read;
+	const bound = { at: settled, id: null };
+	const covers =
+		read.covers === 'all' || timeOrder(read.tie)(read.covers, bound) > 0 ? bound : read.covers;
+	return { events, covers };
 }
 
 /**

@@ -1,0 +1,63 @@
+/**
+ * Keyword Updated: the projects and groups that left `groups/active` (archived or deleted) since the last poll. Pure.
+ * Each is looked up (#2) once: an archived one (its project_id the same, where the API gives one) has its window read
+ * up to its last update, so that a crawl made just before it was archived is reported; a deleted one (404/410) is
+ * forgotten; one whose lookup fails is parked, and forgotten after DEPARTED_FAILURES polls.
+ */
+import {
+	DEPARTED_FAILURES,
+	windowJob,
+	type ContainerState,
+	type DepartureJob,
+	type KeywordState,
+	type ListJob,
+} from './keywords';
+import { SETTLE_SECONDS } from './mark';
+
+export function departureOf(key: string, entry: ContainerState): DepartureJob {
+	const job: DepartureJob = { key, name: entry.name, reportedUpTo: entry.reportedUpTo };
+	if (entry.failure) job.parked = entry.failure;
+	return job;
+}
+
+/**
+ * What a departed container's lookup (#2) found: its update time and list length, and whether its id is the one
+ * known; undefined when the lookup answered 404/410 (deleted). Returns the window to read — up to its last update (no
+ * other crawl of it will come), held back to the API's clock (`now`, its Date header) less
+ * SETTLE_SECONDS — or undefined when nothing is left (forgotten).
+ */
+export function departedWindow(
+	departure: DepartureJob,
+	found: { updatedAt?: number; count?: number; sameContainer: boolean } | undefined,
+	now: number | undefined,
+): ListJob | undefined {
+	if (!found || !found.sameContainer) return undefined;
+	const updatedAt = found.updatedAt;
+	if (updatedAt === undefined || updatedAt <= departure.reportedUpTo) return undefined;
+	const held = now === undefined ? updatedAt : now - SETTLE_SECONDS;
+	const end = Math.max(departure.reportedUpTo, Math.min(updatedAt, held));
+	return {
+		...windowJob(departure.key, departure.name, departure.reportedUpTo, end, found.count),
+		departed: true,
+		until: updatedAt,
+	};
+}
+
+/** A departure's lookup could not be made (an error, or no time): it is looked up again at the next poll. */
+export function settleDeparture(
+	next: KeywordState,
+	departure: DepartureJob,
+	failed?: { status: string | null },
+): void {
+	const entry: ContainerState = {
+		name: departure.name,
+		reportedUpTo: departure.reportedUpTo,
+		departed: true,
+	};
+	if (failed) {
+		entry.failure = { status: failed.status, polls: (departure.parked?.polls ?? 0) + 1 };
+		if (entry.failure.polls >= DEPARTED_FAILURES) return;
+	} else if (departure.parked) entry.failure = departure.parked;
+	next.containers.set(departure.key, entry);
+	next.known.set(departure.key, departure.name);
+}

@@ -1,0 +1,76 @@
+/**
+ * Keyword Updated: the projects and groups that left `groups/active` since the last poll, looked up (#2) (what becomes
+ * of each: logic/departures.ts).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { mapConcurrent } from '../../shared/paging';
+import { toContainers } from '../logic/containers';
+import { departedWindow, settleDeparture } from '../logic/departures';
+import { GONE, type DepartureJob, type KeywordState, type ListJob } from '../logic/keywords';
+import {
+	isOutOfTime,
+	messageOf,
+	statusOf,
+	type PollLimits,
+	type PollProblem,
+	type RequestAllowance,
+	type TriggerApi,
+} from './common';
+
+/**
+ * The containers that left groups/active, looked up (#2): an archived one (the same project_id, where the API gives
+ * one) has its window read up to its last update; a deleted one (404/410) is forgotten; one whose lookup fails is
+ * parked, and one not reached (time, requests) waits for the next poll.
+ */
+export async function lookUpDepartures(
+	api: TriggerApi,
+	now: number | undefined,
+	plan: { departures: DepartureJob[]; next: KeywordState },
+	limits: PollLimits,
+	allowance: RequestAllowance,
+	problems: PollProblem[],
+): Promise<ListJob[]> {
+	const windows: ListJob[] = [];
+	await mapConcurrent(plan.departures, 4, async (departure) => {
+		if (!limits.budget.mayStart() || allowance.grant(1) === 0) {
+			settleDeparture(plan.next, departure);
+			return;
+		}
+		let body: unknown;
+		try {
+			body = await limits.budget.timed(
+				async () =>
+					await api.container(departure.name, departure.parked ? { tries: 1 } : undefined),
+			);
+		} catch (error) {
+			const status = statusOf(error);
+			if (status !== null && GONE.has(status)) {
+				problems.push({ container: departure.name, status, message: messageOf(error), gone: true });
+				return;
+			}
+			if (isOutOfTime(error)) settleDeparture(plan.next, departure);
+			else {
+				settleDeparture(plan.next, departure, { status });
+				problems.push({
+					container: departure.name,
+					status,
+					message: messageOf(error),
+					polls: (departure.parked?.polls ?? 0) + 1,
+				});
+			}
+			return;
+		}
+		const record = (body as IDataObject | undefined)?.data;
+		const [found] = toContainers({ data: record ? [record] : [] });
+		const sameContainer =
+			found !== undefined && (!departure.key.startsWith('id:') || found.key === departure.key);
+		const window = departedWindow(
+			departure,
+			found ? { updatedAt: found.updatedAt, count: found.count, sameContainer } : undefined,
+			now,
+		);
+		if (window) windows.push(window);
+	});
+	return windows;
+}

@@ -1,0 +1,76 @@
+/**
+ * Keyword Updated, filter Ranking URL Changed: the ranking history (#14) of the keywords a read finds updated, asked
+ * page by page as the read goes, so that a read stops (and goes on at the next poll) before a page whose keywords
+ * could not be told apart; logic/rankingUrls.ts compares.
+ */
+import { rankingUrlChanged, chartUrls, rankingUrlOf, type UrlEntry } from '../logic/rankingUrls';
+import type { KeywordEvent } from '../logic/keywordEvents';
+import type { PollLimits, RequestAllowance, TriggerApi } from './common';
+
+/** Keywords per history request (the API bounds none in its document; the action node's default chunk). */
+export const HISTORY_CHUNK = 100;
+/** Days of history asked: the update's own date and the ones before it. */
+export const HISTORY_DAYS = 3;
+
+/** An error that ends a page's read for want of time or requests: the read goes on from before that page. */
+function outOfTime(): Error {
+	return Object.assign(new Error('no time or requests left for the ranking history'), {
+		outOfTime: true,
+	});
+}
+
+export class RankingUrlHistory {
+	/** Keyword id → whether its last update's ranking URL changed (undefined: the history does not tell). */
+	private readonly changed = new Map<string, boolean | undefined>();
+
+	constructor(
+		private readonly api: TriggerApi,
+		private readonly limits: PollLimits,
+		private readonly allowance: RequestAllowance,
+	) {}
+
+	/** The verdict of an event looked up before (undefined: unknown, or never asked). */
+	verdict(event: KeywordEvent): boolean | undefined {
+		return this.changed.get(`${event.id}@${event.at}`);
+	}
+
+	/** Whether every one of `events` has been looked up. */
+	has(events: readonly KeywordEvent[]): boolean {
+		return events.every((event) => this.changed.has(`${event.id}@${event.at}`));
+	}
+
+	/**
+	 * Looks up the ranking history of `events` (those not looked up yet), in chunks. Throws an out-of-time error when
+	 * the poll's time or requests end first: the page they came from is then read again at the next poll.
+	 */
+	async lookUp(events: readonly KeywordEvent[]): Promise<void> {
+		let wanted = events.filter((event) => !this.changed.has(`${event.id}@${event.at}`));
+		let chunk = HISTORY_CHUNK;
+		while (wanted.length > 0) {
+			if (!this.limits.budget.mayStart() || this.allowance.grant(1) === 0) throw outOfTime();
+			const asked = wanted.slice(0, chunk);
+			const body = await this.limits.budget.timed(
+				async () =>
+					await this.api.chart(
+						asked.map((event) => event.id),
+						HISTORY_DAYS,
+					),
+			);
+			const urls = chartUrls(body);
+			const served = asked.filter((event) => urls.has(event.id));
+			for (const event of served) this.settle(event, urls.get(event.id) as UrlEntry[]);
+			if (served.length === 0) {
+				// Nothing of these came back (deleted meanwhile, or an API that charts none): they cannot tell.
+				for (const event of asked) this.changed.set(`${event.id}@${event.at}`, undefined);
+			} else if (served.length < asked.length) chunk = served.length; // a lower cap: ask the rest in that size
+			wanted = wanted.filter((event) => !this.changed.has(`${event.id}@${event.at}`));
+		}
+	}
+
+	private settle(event: KeywordEvent, entries: UrlEntry[]): void {
+		this.changed.set(
+			`${event.id}@${event.at}`,
+			rankingUrlChanged(entries, event.at, rankingUrlOf(event.record)),
+		);
+	}
+}
