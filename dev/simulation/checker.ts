@@ -1,34 +1,57 @@
 /**
  * The checker: holds the trigger to its promises on every poll, from the truth the world reports (what became
- * visible when, which projects and groups went away when), never from the trigger's own state.
+ * visible when, which projects and groups went away, came back or changed name when, which keywords moved or changed
+ * tags) and from what n8n did (which poll's state each poll started from), never from the trigger's own state. The
+ * promises are the README's and docs/exactly-once.md's; each rule below says which.
  *
  * - Safety: each alert (by id) and each keyword update (by keyword id and crawled_at) emitted at most once; nothing
  *   that was visible before activation; nothing outside the scope (judged on the event's project or group when it
- *   happened); ranks as the API said them (null outside the top results).
- * - Liveness: each event in scope emitted within `maxDelay` polls of becoming visible, counting only polls without
- *   weather that concerns it (a global fault, a latency spike, a tight budget, a killed poll or a restart excuse a poll
- *   for every event; a failing project excuses its own events). An event stops being owed when its project or group is
- *   archived or deleted, its keyword deleted or crawled again (the newer crawl is owed instead) before it was due; and,
- *   for a trigger scoped to one project or group, when that project or group is renamed (the trigger's scope names the
- *   old name). Events of a renamed project stay owed by a trigger that watches every project.
- * - Resources: requests per poll, the stored state's size, a poll's wall time against its budget.
+ *   happened); nothing the filters leave out, and with the reasons (`matched`) the filters give; ranks as the API said
+ *   them (null outside the top results).
+ * - Liveness: each event in scope that the filters let through is emitted within `maxDelay` polls of becoming
+ *   visible, counting only polls without weather that concerns it (a global fault, a latency spike, a tight budget, a
+ *   killed poll or a restart excuse a poll for every event; a failing project excuses its own events). A poll that
+ *   spent the whole request cap counts for no event: a crawl bigger than one poll's cap arrives at the cap's pace.
+ * - Resources: requests per poll (every HTTP try), the stored state's size against its documented bound, a poll's
+ *   wall time against its budget, and an idle poll's cost (1 request) once the world has been quiet for two polls
+ *   and the poll before did not spend the whole cap.
+ *
+ * What is neither owed nor forbidden (the documented limits, each judged from the world's truth):
+ * - an event stamped in the second of activation (the trigger's "now" is that second);
+ * - a keyword update whose keyword is deleted, crawled again (the newer crawl is owed), or moved to another project
+ *   or group before it was due; one of a project or group deleted before it was due; for a trigger on one project or
+ *   group, one of it that was renamed out of the scope before it was due, or one crawled before a rename into the
+ *   scope and after the last poll n8n kept the trigger's state of (the trigger sees names at polls only);
+ * - a keyword update emitted a second time after its keyword moved to another project or group (the group it moved
+ *   to reads it again when its own read was behind; never a third time);
+ * - a filter's verdict the world cannot give: the tags of a keyword changed after the event, the previous rank or
+ *   URL unknown; an alert emitted with `tags_unknown` (its keyword's tags could not be read);
+ * - a late alert stamped more than 4 minutes early or in a crowd of more than 150 (the trigger keeps 5 minutes and
+ *   200 ids); a keyword churn added with the ranks of an earlier crawl.
+ * A project's crawls before it was archived are owed (the trigger reads an archived project's list once more).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ContainerKey } from './plan';
+import type { FilterSetting, ScopeSetting, TriggerOptions } from './settings';
 import type { Fact, TruthSink } from './world';
+
+export type { ScopeSetting } from './settings';
 
 export type ViolationKind =
 	| 'duplicate'
 	| 'before-activation'
 	| 'out-of-scope'
+	| 'filter'
 	| 'unknown'
 	| 'rank'
 	| 'late'
 	| 'lost'
 	| 'requests'
+	| 'idle-cost'
 	| 'state'
-	| 'time';
+	| 'time'
+	| 'silent';
 
 export interface Violation {
 	kind: ViolationKind;
@@ -39,18 +62,13 @@ export interface Violation {
 	detail: string;
 }
 
-/** The trigger's scope, as its Project / Group / Include Groups fields say it. */
-export interface ScopeSetting {
-	project?: string;
-	group?: string;
-	includeGroups?: boolean;
-}
-
 export interface CheckerOptions {
 	event: 'newAlert' | 'keywordUpdated';
 	scope: ScopeSetting;
 	/** Containers the scope names at activation (their keys), for telling renamed ones apart. */
 	scopeKeys: ContainerKey[];
+	/** Filters and output (absent: none, Output Raw). */
+	options?: TriggerOptions;
 	/** Polls within which an event must be emitted. Default 2. */
 	maxDelay?: number;
 	maxRequestsPerPoll?: number;
@@ -75,14 +93,30 @@ export interface PollObservation {
 	wallMs: number;
 	/** The budget n8n gave the poll (ms), if any. */
 	budgetMs?: number;
+	/** The poll whose stored state this poll started from (index; -1: none); undefined: not known. */
+	startedFrom?: number;
+	/** Nothing in the world and no weather since two polls before this one (an idle poll, unless the state is older). */
+	quiet?: boolean;
+	/** When the world last did anything (ms): an idle poll's state must be from after it. */
+	lastActivityAt?: number;
+	/** The names of the failing projects (`excusedProjects`) now. */
+	failingNames?: ReadonlyMap<ContainerKey, string>;
+	/** What the poll logged at level warn. */
+	warnings?: readonly string[];
+	/** The poll threw (n8n logged its error). */
+	failed?: boolean;
+	/** Whether the poll may say nothing of a failing project: it was killed, abandoned or did nothing (overlapping). */
+	mayBeSilent?: boolean;
 }
 
 interface Tracked {
 	fact: Fact;
-	/** Must be emitted (in scope by name at the time, after activation). */
+	/** Must be emitted (in scope by name at the time, after activation, let through by the filters). */
 	owed: boolean;
 	/** Out of scope: emitting it breaks the scope. */
 	forbidden: boolean;
+	/** The filters leave it out (by the world's truth): emitting it breaks them. */
+	filteredOut: boolean;
 	emitted: number;
 	emittedAt?: number;
 	/** Polls that counted towards its delay so far. */
@@ -91,6 +125,8 @@ interface Tracked {
 	/** When it stopped being owed (ms), and why. */
 	releasedAt?: number;
 	releasedWhy?: string;
+	/** Its keyword moved after it was emitted (a second emission is tolerated). */
+	movedAfterEmission?: boolean;
 }
 
 const GROUP_SEPARATOR = '[sub]';
@@ -98,6 +134,12 @@ const GROUP_SEPARATOR = '[sub]';
 const LATE_ALERT_SECONDS = 240;
 /** Most alerts at or after a late one's stamp for it to be owed (the trigger keeps 200 ids). */
 const LATE_ALERT_CROWD = 150;
+/** Seconds the trigger keeps back at the end of its window (the API's clock may be ahead of its stamps). */
+const SETTLE_SECONDS = 2;
+/** The trigger's look-back for late alerts: it keeps the ids of the alerts of that stretch before its poll. */
+const LOOKBACK_SECONDS = 300;
+/** Outside the top results, in a change. */
+const OUTSIDE = 101;
 
 function inScopeByName(name: string, scope: ScopeSetting): boolean {
 	if (!scope.project) return true;
@@ -114,14 +156,21 @@ export interface Summary {
 	late: number;
 	duplicated: number;
 	outOfScope: number;
+	filteredOutEmitted: number;
 	beforeActivation: number;
 	unknown: number;
 	rankErrors: number;
 	released: number;
+	/** Second emissions tolerated (their keyword moved to another group after the first). */
+	movedEmittedAgain: number;
 	worstDelay: number;
 	polls: number;
 	requestsMax: number;
 	requestsP95: number;
+	/** Polls that spent the whole request cap (a read bigger than a poll). */
+	pollsAtCap: number;
+	/** Most requests of an idle poll (nothing in the world for two polls). */
+	idleRequestsMax: number;
 	stateBytesMax: number;
 	wallMsMax: number;
 	/** Wall time of all polls together (ms). */
@@ -130,31 +179,118 @@ export interface Summary {
 	slowPolls: number;
 }
 
+/** The reasons (`matched`) the trigger gives, in its order; undefined when the filters leave the event out. */
+export type Verdict = { pass: true; matched: string[] } | { pass: false } | { pass: 'unknown' };
+
+const effective = (rank: number | null) => (rank === null || rank === 0 ? OUTSIDE : rank);
+
+/** A ranking URL as the trigger compares them: `NOT FOUND`, empty and missing are one value. */
+function sameUrl(a: string | undefined, b: string | undefined): boolean {
+	const norm = (url: string | undefined) =>
+		url === undefined || url.trim() === '' || url.trim() === 'NOT FOUND' ? '-' : url.trim();
+	return norm(a) === norm(b);
+}
+
+/**
+ * What the filters say of an event, from the world's truth (the trigger's rules: logic/filters.ts). `tagsKnown`:
+ * whether the event's tags are what the trigger reads (they did not change after it).
+ */
+export function verdictOf(
+	fact: Fact,
+	filters: FilterSetting | undefined,
+	onlyRankChanges: boolean,
+	tagsKnown: boolean,
+): Verdict {
+	const matched: string[] = [];
+	let unknown = false;
+	const alert = fact.kind === 'alert';
+	const rank = alert ? (fact.rank ?? null) : fact.rank;
+	const previous = alert ? (fact.prevrank ?? null) : fact.previousRank;
+	if (onlyRankChanges && !alert) {
+		if (rank === undefined || previous === 'unknown') unknown = true;
+		else if (previous === undefined) {
+			if (rank === null) return { pass: false };
+		} else if (effective(previous) === effective(rank)) return { pass: false };
+	}
+	const movement = filters?.movedBy !== undefined || filters?.crossedTop !== undefined;
+	if (filters && movement) {
+		if (rank === undefined || previous === 'unknown') unknown = true;
+		else if (previous === undefined) return { pass: false };
+		else {
+			const before = effective(previous);
+			const after = effective(rank);
+			if (filters.movedBy !== undefined) {
+				const gained = before - after;
+				const direction = filters.direction ?? 'either';
+				if (gained >= filters.movedBy && gained > 0 && direction !== 'down')
+					matched.push('moved_up');
+				else if (-gained >= filters.movedBy && gained < 0 && direction !== 'up')
+					matched.push('moved_down');
+				else return { pass: false };
+			}
+			if (filters.crossedTop !== undefined) {
+				const n = filters.crossedTop === 0 ? (filters.topN ?? 5) : filters.crossedTop;
+				const crossing = filters.crossing ?? 'either';
+				if (before > n && after <= n && crossing !== 'left') matched.push(`top${n}_entered`);
+				else if (before <= n && after > n && crossing !== 'entered') matched.push(`top${n}_left`);
+				else return { pass: false };
+			}
+		}
+	}
+	if (filters?.rankingUrlChanged && !alert) {
+		if (fact.url === undefined && fact.previousUrl === undefined) unknown = true;
+		else if (fact.previousUrl === undefined || sameUrl(fact.url, fact.previousUrl))
+			return { pass: false };
+		else matched.push('ranking_url_changed');
+	}
+	if (filters?.tags && filters.tags.length > 0) {
+		const wanted = new Set(filters.tags.map((tag) => tag.trim().toLowerCase()));
+		if (fact.tags === undefined || !tagsKnown) unknown = true;
+		else if (fact.tags.some((tag) => wanted.has(tag.trim().toLowerCase()))) matched.push('tagged');
+		else return { pass: false };
+	}
+	return unknown ? { pass: 'unknown' } : { pass: true, matched };
+}
+
 export class Checker implements TruthSink {
 	readonly violations: Violation[] = [];
 	private readonly facts = new Map<string, Tracked>();
 	private readonly pending = new Set<Tracked>();
-	private readonly pendingByKeyword = new Map<string, Set<Tracked>>();
+	private readonly byKeyword = new Map<string, Set<Tracked>>();
 	/** Keywords added with ranks of an earlier crawl → updates stamped before this second are tolerated. */
 	private readonly addedWithRanks = new Map<string, number>();
+	/** Keyword id → when its tags last changed (ms). */
+	private readonly tagsChangedAt = new Map<string, number>();
+	/** Container → when it came into the scope by a rename (ms). */
+	private readonly renamedIn = new Map<ContainerKey, number[]>();
 	/** created_at of recent alerts (for late ones). */
 	private recentAlerts: number[] = [];
 	private activationAt: number | null = null;
 	private activationSeconds = 0;
 	private worstDelay = 0;
 	private readonly requestCounts: number[] = [];
+	private idleRequestsMax = 0;
 	private stateBytesMax = 0;
 	private wallMsMax = 0;
 	private wallMsTotal = 0;
 	private slowPolls = 0;
 	private polls = 0;
+	/** Poll index → its start time and the poll its state came from. */
+	private readonly pollAt: number[] = [];
+	private readonly pollFrom: Array<number | undefined> = [];
+	/** Requests of each poll, by index. */
+	private readonly pollRequests: number[] = [];
+	/** Failing projects each poll warned about, by poll index. */
+	private readonly warnedIn = new Map<number, Set<ContainerKey>>();
 	private readonly maxDelay: number;
 	private readonly counts = {
 		duplicated: 0,
 		outOfScope: 0,
+		filteredOut: 0,
 		beforeActivation: 0,
 		unknown: 0,
 		rank: 0,
+		movedAgain: 0,
 	};
 	/** Called on every new violation. */
 	onViolation?: (violation: Violation) => void;
@@ -175,11 +311,37 @@ export class Checker implements TruthSink {
 		this.activationSeconds = Math.floor(at / 1000);
 	}
 
+	private get filters(): FilterSetting | undefined {
+		const filters = this.options.options?.filters;
+		const v1 = this.options.options?.output?.typeVersion === 1;
+		return !v1 && filters && Object.keys(filters).length > 0 ? filters : undefined;
+	}
+
+	private get onlyRankChanges(): boolean {
+		return (
+			this.options.event === 'keywordUpdated' && this.options.options?.onlyRankChanges === true
+		);
+	}
+
+	private verdict(fact: Fact, at: number): Verdict {
+		const id = fact.kind === 'alert' ? fact.keywordId : fact.id;
+		const changed = id === undefined ? undefined : this.tagsChangedAt.get(id);
+		return verdictOf(
+			fact,
+			this.filters,
+			this.onlyRankChanges,
+			changed === undefined || changed <= Math.min(at, fact.visibleAt),
+		);
+	}
+
 	// ------------------------------------------------------------------------------------------- truth (TruthSink)
 
 	fact(fact: Fact): void {
 		if ((fact.kind === 'alert') !== (this.options.event === 'newAlert')) return;
+		if (this.facts.has(fact.key)) return;
 		const before = this.activationAt === null || fact.visibleAt < this.activationAt;
+		// The second of activation: the trigger's "now" is that second, whatever came in it before or after.
+		const activationSecond = fact.at === this.activationSeconds && !before;
 		const byName = inScopeByName(fact.category, this.options.scope);
 		const identity =
 			!this.options.scope.project ||
@@ -188,16 +350,23 @@ export class Checker implements TruthSink {
 				!this.options.scope.group &&
 				this.options.scope.includeGroups !== false &&
 				this.options.scopeKeys.includes(fact.project));
+		const verdict = this.verdict(fact, fact.visibleAt);
 		const tracked: Tracked = {
 			fact,
-			owed: !before && byName && !fact.tolerated && this.lateAlertOwed(fact),
+			owed:
+				!before &&
+				!activationSecond &&
+				byName &&
+				!fact.tolerated &&
+				this.lateAlertOwed(fact) &&
+				verdict.pass === true,
 			// A renamed project or group the scope named: neither owed nor forbidden.
 			forbidden: !byName && !identity && !fact.tolerated,
+			filteredOut: verdict.pass === false && !fact.tolerated,
 			emitted: 0,
 			waited: 0,
 			late: false,
 		};
-		if (this.facts.has(fact.key)) return;
 		this.facts.set(fact.key, tracked);
 		if (fact.kind === 'alert') {
 			this.recentAlerts.push(fact.at);
@@ -205,19 +374,18 @@ export class Checker implements TruthSink {
 			if (this.recentAlerts.length > 4_096)
 				this.recentAlerts = this.recentAlerts.filter((t) => t >= horizon);
 		}
+		const keyword = fact.kind === 'alert' ? fact.keywordId : fact.id;
 		if (fact.kind === 'keyword') {
 			// A newer crawl of the same keyword: the older one is no longer owed (one item, the latest rank).
-			for (const older of this.pendingByKeyword.get(fact.id) ?? [])
-				this.release(older, fact.visibleAt, 'crawled again');
+			for (const older of this.byKeyword.get(fact.id) ?? [])
+				if (older.fact.kind === 'keyword') this.release(older, fact.visibleAt, 'crawled again');
 		}
-		if (tracked.owed) {
-			this.pending.add(tracked);
-			if (fact.kind === 'keyword') {
-				let set = this.pendingByKeyword.get(fact.id);
-				if (!set) this.pendingByKeyword.set(fact.id, (set = new Set()));
-				set.add(tracked);
-			}
+		if (keyword !== undefined) {
+			let set = this.byKeyword.get(keyword);
+			if (!set) this.byKeyword.set(keyword, (set = new Set()));
+			set.add(tracked);
 		}
+		if (tracked.owed) this.pending.add(tracked);
 	}
 
 	/**
@@ -248,15 +416,33 @@ export class Checker implements TruthSink {
 		key: ContainerKey,
 		project: ContainerKey,
 		at: number,
-		change: 'archived' | 'deleted' | 'renamed',
+		change: 'archived' | 'restored' | 'deleted' | 'renamed',
+		name?: string,
+		oldName?: string,
 	): void {
-		// Renaming keeps what a trigger of every project owes; one scoped by name cannot follow it.
-		if (change === 'renamed' && !this.options.scope.project) return;
+		const scope = this.options.scope;
+		if (change === 'renamed') {
+			// Renaming keeps what a trigger of every project owes; one scoped by name cannot follow it.
+			if (!scope.project || name === undefined) return;
+			const wasIn = oldName === undefined || inScopeByName(oldName, scope);
+			const isIn = inScopeByName(name, scope);
+			if (!wasIn && isIn) this.renamedIn.set(key, [...(this.renamedIn.get(key) ?? []), at]);
+			if (wasIn && !isIn) {
+				for (const tracked of this.pending)
+					if (tracked.fact.kind === 'keyword' && tracked.fact.container === key)
+						this.release(tracked, at, `${key} renamed out of the scope`);
+			}
+			return;
+		}
+		if (change === 'restored') return;
+		// An archived project's crawls stay owed (its list is read once more); a deleted one's are gone.
+		if (change !== 'deleted') return;
 		const wholeProject = key === project;
 		for (const tracked of this.pending) {
 			const fact = tracked.fact;
+			if (fact.kind !== 'keyword') continue;
 			if (fact.container === key || (wholeProject && fact.project === project))
-				this.release(tracked, at, `${key} ${change}`);
+				this.release(tracked, at, `${key} deleted`);
 		}
 	}
 
@@ -266,20 +452,45 @@ export class Checker implements TruthSink {
 
 	keywordsDeleted(ids: string[], at: number): void {
 		for (const id of ids)
-			for (const tracked of this.pendingByKeyword.get(id) ?? [])
-				this.release(tracked, at, 'keyword deleted');
+			for (const tracked of this.byKeyword.get(id) ?? [])
+				if (tracked.fact.kind === 'keyword') this.release(tracked, at, 'keyword deleted');
+	}
+
+	keywordsMoved(ids: string[], _to: ContainerKey, _name: string, at: number): void {
+		for (const id of ids)
+			for (const tracked of this.byKeyword.get(id) ?? []) {
+				if (tracked.fact.kind !== 'keyword') continue;
+				if (tracked.emitted > 0) tracked.movedAfterEmission = true;
+				this.release(tracked, at, 'keyword moved');
+				// Read from where it went now: whether it is in scope there is the trigger's to judge.
+				tracked.forbidden = false;
+			}
+	}
+
+	tagsChanged(ids: string[], at: number): void {
+		for (const id of ids) {
+			this.tagsChangedAt.set(id, at);
+			if (!this.filters?.tags) continue;
+			// The verdict of its events not emitted yet is no longer the world's to give.
+			for (const tracked of this.byKeyword.get(id) ?? []) this.release(tracked, at, 'tags changed');
+		}
 	}
 
 	// ------------------------------------------------------------------------------------------------------ polls
 
+	/** The event an item is about: its key and time, from whichever output shape it has. */
 	private keyOf(item: IDataObject): { key: string; at: number } | undefined {
 		if (item.id === undefined || item.id === null) return undefined;
 		const attributes = (item.attributes ?? {}) as IDataObject;
+		const seconds = (value: unknown): number =>
+			typeof value === 'string' && !/^\d+$/.test(value)
+				? Math.floor(Date.parse(value) / 1000)
+				: Number(value);
 		if (this.options.event === 'newAlert') {
-			const at = Number(attributes.created_at ?? item.created_at);
+			const at = seconds(item.created_at ?? attributes.created_at);
 			return { key: `a:${String(item.id)}`, at };
 		}
-		const at = Number(item.crawled_at ?? attributes.crawled_at);
+		const at = seconds(item.crawled_at ?? attributes.crawled_at);
 		return { key: `k:${String(item.id)}@${at}`, at };
 	}
 
@@ -287,17 +498,20 @@ export class Checker implements TruthSink {
 		const fact = tracked.fact;
 		const attributes = (item.attributes ?? {}) as IDataObject;
 		if (fact.kind === 'keyword') {
-			if (fact.rank !== undefined && (item.rank ?? null) !== fact.rank)
+			if (fact.rank !== undefined && 'rank' in item && (item.rank ?? null) !== fact.rank)
 				this.rankError(
 					poll,
 					`${fact.key}: rank ${String(item.rank)}, the crawl's was ${String(fact.rank)}`,
 				);
 			return;
 		}
-		if (Number(attributes.result) !== fact.rank || Number(attributes.prevrank) !== fact.prevrank)
+		// Raw: the record's attributes; version 1 and Selected Fields: prevrank/result; Simplified: previous_rank/rank.
+		const result = attributes.result ?? item.result ?? item.rank;
+		const prevrank = attributes.prevrank ?? item.prevrank ?? item.previous_rank;
+		if (Number(result ?? 0) !== fact.rank || Number(prevrank ?? 0) !== fact.prevrank)
 			this.rankError(
 				poll,
-				`${fact.key}: ranks ${String(attributes.prevrank)}→${String(attributes.result)}, the alert's were ${String(fact.prevrank)}→${String(fact.rank)}`,
+				`${fact.key}: ranks ${String(prevrank)}→${String(result)}, the alert's were ${String(fact.prevrank)}→${String(fact.rank)}`,
 			);
 	}
 
@@ -306,9 +520,49 @@ export class Checker implements TruthSink {
 		this.violate('rank', poll.index, poll.at, detail);
 	}
 
+	/** The filters' verdict against what the item says (`matched`), at its emission. */
+	private checkFilters(tracked: Tracked, item: IDataObject, poll: PollObservation): void {
+		if (!this.filters) return;
+		const verdict = this.verdict(tracked.fact, poll.at);
+		const matched = Array.isArray(item.matched) ? (item.matched as string[]) : undefined;
+		// Tags that could not be read: the alert comes with `tags_unknown`, whatever its tags are.
+		const unknownTags = matched?.includes('tags_unknown') === true;
+		if (verdict.pass === 'unknown' || tracked.releasedAt !== undefined || tracked.fact.tolerated)
+			return;
+		if (verdict.pass === false) {
+			if (unknownTags && this.passesButTags(tracked.fact)) return;
+			this.counts.filteredOut++;
+			this.violate(
+				'filter',
+				poll.index,
+				poll.at,
+				`${tracked.fact.key} of "${tracked.fact.category}" emitted, the filters leave it out`,
+			);
+			return;
+		}
+		const expected = unknownTags
+			? verdict.matched.map((reason) => (reason === 'tagged' ? 'tags_unknown' : reason))
+			: verdict.matched;
+		if (JSON.stringify(matched ?? []) !== JSON.stringify(expected))
+			this.violate(
+				'filter',
+				poll.index,
+				poll.at,
+				`${tracked.fact.key}: matched ${JSON.stringify(matched)}, the filters give ${JSON.stringify(expected)}`,
+			);
+	}
+
+	/** Whether an event passes every filter but Tags. */
+	private passesButTags(fact: Fact): boolean {
+		const filters = this.filters;
+		if (!filters) return true;
+		const { tags: _tags, ...others } = filters;
+		return verdictOf(fact, others, this.onlyRankChanges, true).pass !== false;
+	}
+
 	/** Whether a poll counts towards the delay of an event. */
-	private counts_for(tracked: Tracked, poll: PollObservation): boolean {
-		if (poll.excused) return false;
+	private countsFor(tracked: Tracked, poll: PollObservation): boolean {
+		if (poll.excused || this.atCap(poll.requests)) return false;
 		const project = tracked.fact.project;
 		return !(
 			tracked.fact.kind === 'keyword' &&
@@ -317,8 +571,32 @@ export class Checker implements TruthSink {
 		);
 	}
 
+	/**
+	 * Whether a crawl outside the scope when it happened may be emitted: its project or group came into the scope by a
+	 * rename after it, and the state the emitting poll started from goes back to a poll before the crawl (the trigger
+	 * starts a project or group new to its scope where that state stood).
+	 */
+	private renamedInAfter(tracked: Tracked, poll: PollObservation): boolean {
+		const fact = tracked.fact;
+		const renames = [
+			...(this.renamedIn.get(fact.container ?? '') ?? []),
+			...(this.renamedIn.get(fact.project ?? '') ?? []),
+		].filter((at) => at > fact.visibleAt && at <= poll.at);
+		if (renames.length === 0) return false;
+		// The last poll of the emitting poll's lineage before the rename.
+		const rename = Math.min(...renames);
+		let source: number | undefined = poll.startedFrom;
+		while (source !== undefined && source >= 0 && this.pollAt[source] >= rename)
+			source = this.pollFrom[source];
+		if (source === undefined) return true;
+		if (source < 0) return false;
+		return fact.at > Math.floor(this.pollAt[source] / 1000) - SETTLE_SECONDS;
+	}
+
 	poll(poll: PollObservation): void {
 		this.polls++;
+		this.pollAt[poll.index] = poll.at;
+		this.pollFrom[poll.index] = poll.startedFrom;
 		const items = poll.items ?? [];
 		for (const item of items) {
 			const found = this.keyOf(item);
@@ -346,7 +624,11 @@ export class Checker implements TruthSink {
 				continue;
 			}
 			tracked.emitted++;
-			if (tracked.emitted === 2) {
+			if (tracked.emitted === 2 && tracked.movedAfterEmission) {
+				this.counts.movedAgain++;
+				continue;
+			}
+			if (tracked.emitted === 2 || (tracked.emitted === 3 && tracked.movedAfterEmission)) {
 				this.counts.duplicated++;
 				this.violate(
 					'duplicate',
@@ -366,7 +648,7 @@ export class Checker implements TruthSink {
 					poll.at,
 					`${fact.key} (${fact.category}) became visible before activation`,
 				);
-			} else if (tracked.forbidden) {
+			} else if (tracked.forbidden && !this.renamedInAfter(tracked, poll)) {
 				this.counts.outOfScope++;
 				this.violate(
 					'out-of-scope',
@@ -376,21 +658,21 @@ export class Checker implements TruthSink {
 				);
 			}
 			this.checkRanks(tracked, item, poll);
-			if (tracked.owed && this.pending.has(tracked)) {
-				const delay = tracked.waited + (this.counts_for(tracked, poll) ? 1 : 0);
-				this.worstDelay = Math.max(this.worstDelay, delay);
+			this.checkFilters(tracked, item, poll);
+			if (this.pending.has(tracked)) {
+				const delay = tracked.waited + (this.countsFor(tracked, poll) ? 1 : 0);
+				if (tracked.releasedAt === undefined) this.worstDelay = Math.max(this.worstDelay, delay);
 				this.pending.delete(tracked);
-				this.pendingByKeyword.get(fact.id)?.delete(tracked);
 			}
 		}
 		for (const tracked of [...this.pending]) {
 			if (tracked.fact.visibleAt >= poll.at) continue;
-			if (tracked.releasedAt !== undefined && tracked.releasedAt < poll.at) {
+			// (Released during this poll too: a project deleted while it read cannot be read any more.)
+			if (tracked.releasedAt !== undefined && tracked.releasedAt <= poll.at) {
 				this.pending.delete(tracked);
-				this.pendingByKeyword.get(tracked.fact.id)?.delete(tracked);
 				continue;
 			}
-			if (!this.counts_for(tracked, poll)) continue;
+			if (!this.countsFor(tracked, poll)) continue;
 			tracked.waited++;
 			if (tracked.waited >= this.maxDelay && !tracked.late) {
 				tracked.late = true;
@@ -403,8 +685,49 @@ export class Checker implements TruthSink {
 				);
 			}
 		}
-		// Resources
+		this.checkResources(poll);
+		this.checkWarnings(poll);
+	}
+
+	/**
+	 * A failure is never silent: once a poll warned that a project's list fails, each poll that goes on from its state
+	 * warns again while the project fails and owes events (also when the poll ran out of time or requests before it).
+	 */
+	private checkWarnings(poll: PollObservation): void {
+		const warned = new Set<ContainerKey>();
+		for (const key of poll.excusedProjects) {
+			const name = poll.failingNames?.get(key);
+			if (name === undefined) continue;
+			if ((poll.warnings ?? []).some((line) => line.includes(`"${name}`))) {
+				warned.add(key);
+				continue;
+			}
+			const from = poll.startedFrom;
+			const known = from !== undefined && from >= 0 && this.warnedIn.get(from)?.has(key);
+			if (!known || poll.failed || poll.mayBeSilent) continue;
+			const owes = [...this.pending].some(
+				(tracked) =>
+					tracked.owed && tracked.releasedAt === undefined && tracked.fact.project === key,
+			);
+			if (owes)
+				this.violate(
+					'silent',
+					poll.index,
+					poll.at,
+					`"${name}" still fails and owes events, but the poll did not warn about it`,
+				);
+		}
+		if (warned.size > 0) this.warnedIn.set(poll.index, warned);
+	}
+
+	/** Whether a poll spent the whole request cap: it worked at the pace the cap allows. */
+	private atCap(requests: number): boolean {
+		return requests >= (this.options.maxRequestsPerPoll ?? 240);
+	}
+
+	private checkResources(poll: PollObservation): void {
 		this.requestCounts.push(poll.requests);
+		this.pollRequests[poll.index] = poll.requests;
 		const maxRequests = this.options.maxRequestsPerPoll ?? 240;
 		if (poll.requests > maxRequests)
 			this.violate(
@@ -413,6 +736,16 @@ export class Checker implements TruthSink {
 				poll.at,
 				`${poll.requests} requests in one poll (at most ${maxRequests})`,
 			);
+		if (poll.quiet && !poll.excused && this.pending.size === 0 && !this.changedSinceState(poll)) {
+			this.idleRequestsMax = Math.max(this.idleRequestsMax, poll.requests);
+			if (poll.requests > 1)
+				this.violate(
+					'idle-cost',
+					poll.index,
+					poll.at,
+					`an idle poll sent ${poll.requests} requests (an idle poll costs 1)`,
+				);
+		}
 		this.stateBytesMax = Math.max(this.stateBytesMax, poll.stateBytes);
 		const bound = this.stateBound(poll.containersInScope);
 		if (poll.stateBytes > bound)
@@ -435,9 +768,29 @@ export class Checker implements TruthSink {
 			);
 	}
 
-	/** 2 KB, plus 300 bytes per container in scope, plus 200 alert ids for New Alert. */
+	/**
+	 * Whether the world changed after the poll whose state this one started from (for New Alert, in the look-back
+	 * before it: that poll kept those alerts' ids): under the durable scheduler without durable cursors n8n keeps a
+	 * poll's state only when it emits, so a poll reads again what changed since the last one that emitted (an update
+	 * the filters leave out, a project that left, the ids of the last alerts), however quiet the world is now.
+	 */
+	private changedSinceState(poll: PollObservation): boolean {
+		const from = poll.startedFrom;
+		// A poll after one that spent the whole cap may still be reading what that one could not reach.
+		if (from !== undefined && from >= 0 && this.atCap(this.pollRequests[from] ?? 0)) return true;
+		if (from === undefined || poll.lastActivityAt === undefined) return false;
+		const lookback =
+			this.options.event === 'newAlert' ? (LOOKBACK_SECONDS + SETTLE_SECONDS + 1) * 1000 : 0;
+		const since = from < 0 ? 0 : this.pollAt[from] - lookback;
+		return poll.lastActivityAt >= since;
+	}
+
+	/**
+	 * The documented bound (docs/exactly-once.md): Keyword Updated 1 KB plus 300 bytes per project or group in scope,
+	 * whatever their keywords and the filters; New Alert 1 KB plus 200 alert ids (3.2 KB).
+	 */
 	stateBound(containers: number): number {
-		return 2_048 + 300 * containers + (this.options.event === 'newAlert' ? 200 * 16 : 0);
+		return this.options.event === 'newAlert' ? 1_024 + 200 * 16 : 1_024 + 300 * containers;
 	}
 
 	/** At the end (after the quiet polls): every event still owed is lost. */
@@ -475,16 +828,20 @@ export class Checker implements TruthSink {
 			late: this.violations.filter((v) => v.kind === 'late').length,
 			duplicated: this.counts.duplicated,
 			outOfScope: this.counts.outOfScope,
+			filteredOutEmitted: this.counts.filteredOut,
 			beforeActivation: this.counts.beforeActivation,
 			unknown: this.counts.unknown,
 			rankErrors: this.counts.rank,
 			released,
+			movedEmittedAgain: this.counts.movedAgain,
 			worstDelay: this.worstDelay,
 			polls: this.polls,
 			requestsMax: sorted.length ? sorted[sorted.length - 1] : 0,
 			requestsP95: sorted.length
 				? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]
 				: 0,
+			pollsAtCap: this.requestCounts.filter((n) => this.atCap(n)).length,
+			idleRequestsMax: this.idleRequestsMax,
 			stateBytesMax: this.stateBytesMax,
 			wallMsMax: Math.round(this.wallMsMax),
 			wallMsTotal: Math.round(this.wallMsTotal),

@@ -1,13 +1,15 @@
 /**
  * npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all]
  *                 [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn]
- *                 [--behaviour '<json>'] [--shrink] [--out file.json]
+ *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N]
  *
- * Runs account-life simulations through n8n's engine (dev/simulation/README.md) and prints each report. `--shrink`
- * shrinks every failing one to the fewest world events that still fail the same way and prints them (with `--out`,
- * writes the shrunk plans as JSON, ready for a regression test). Exit code 1 when any simulation failed.
+ * Runs account-life simulations through n8n's engine (dev/simulation/README.md), prints each report and the totals.
+ * `--shrink` shrinks every failing one to the fewest world events that still fail the same way and prints them (with
+ * `--out`, writes the shrunk plans as JSON, ready for a regression test). `--jobs N` runs them in N processes side
+ * by side. Exit code 1 when any simulation failed.
  */
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 import type { Scheduler } from './plan';
 import { describeEvent } from './plan';
@@ -35,11 +37,15 @@ interface Args {
 	/** 'all': every project, whatever the seed draws. */
 	scope: 'all' | 'drawn';
 	behaviour?: DrawnBehaviour;
+	/** Child processes running the simulations side by side (default 1). */
+	jobs: number;
+	/** This process is part `index` of `of` (a child of `--jobs`). */
+	part?: { index: number; of: number };
 }
 
 function usage(message: string): never {
 	process.stderr.write(
-		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json]\n`,
+		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N]\n`,
 	);
 	process.exit(2);
 }
@@ -53,6 +59,7 @@ function parseArgs(argv: string[]): Args {
 		interval: 5,
 		shrink: false,
 		scope: 'drawn',
+		jobs: 1,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
@@ -113,6 +120,16 @@ function parseArgs(argv: string[]): Args {
 			case '--out':
 				args.out = value();
 				break;
+			case '--jobs':
+				args.jobs = Number(value());
+				if (!Number.isInteger(args.jobs) || args.jobs < 1) usage('--jobs takes a positive integer');
+				break;
+			case '--part': {
+				const match = /^(\d+)\/(\d+)$/.exec(value());
+				if (!match) usage('--part takes i/N');
+				args.part = { index: Number(match[1]), of: Number(match[2]) };
+				break;
+			}
 			default:
 				usage(`unknown flag ${flag}`);
 		}
@@ -120,13 +137,71 @@ function parseArgs(argv: string[]): Args {
 	return args;
 }
 
-async function main(): Promise<void> {
-	const args = parseArgs(process.argv.slice(2));
-	let failed = 0;
+/** What every simulation adds to the totals of a soak. */
+interface Totals {
+	simulations: number;
+	failed: number;
+	events: number;
+	owed: number;
+	emitted: number;
+	lost: number;
+	late: number;
+	duplicated: number;
+	outOfScope: number;
+	filteredOutEmitted: number;
+	movedEmittedAgain: number;
+	worstDelay: number;
+	polls: number;
+	requestsMax: number;
+	idleRequestsMax: number;
+	stateBytesMax: number;
+	/** Seeds of the failed simulations (`seed scheduler event`). */
+	failures: string[];
+}
+
+function emptyTotals(): Totals {
+	return {
+		simulations: 0,
+		failed: 0,
+		events: 0,
+		owed: 0,
+		emitted: 0,
+		lost: 0,
+		late: 0,
+		duplicated: 0,
+		outOfScope: 0,
+		filteredOutEmitted: 0,
+		movedEmittedAgain: 0,
+		worstDelay: 0,
+		polls: 0,
+		requestsMax: 0,
+		idleRequestsMax: 0,
+		stateBytesMax: 0,
+		failures: [],
+	};
+}
+
+function addTotals(into: Totals, from: Totals): void {
+	for (const key of Object.keys(into) as Array<keyof Totals>) {
+		if (key === 'failures') into.failures.push(...from.failures);
+		else if (key.endsWith('Max') || key === 'worstDelay')
+			into[key] = Math.max(into[key], from[key]);
+		else into[key] += from[key];
+	}
+}
+
+/** The line a part (a child process of `--jobs`) ends with: its totals. */
+const TOTALS_MARK = 'SOAK-TOTALS ';
+
+/** One simulation per seed × scheduler × event, in that order; a part runs every `of`-th of them. */
+async function runPart(args: Args, part: { index: number; of: number }): Promise<Totals> {
+	const totals = emptyTotals();
 	const shrunk: unknown[] = [];
+	let n = -1;
 	for (const seed of args.seeds)
 		for (const scheduler of args.modes)
 			for (const event of args.events) {
+				if (++n % part.of !== part.index) continue;
 				const config: SimulationConfig = {
 					seed,
 					days: args.days,
@@ -140,9 +215,28 @@ async function main(): Promise<void> {
 				process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${args.days} days\n`);
 				const result = await simulate(config);
 				process.stdout.write(`${formatReport(result)}\n`);
-				if (result.violations.length === 0) continue;
-				failed++;
-				if (!args.shrink) continue;
+				const s = result.summary;
+				addTotals(totals, {
+					...emptyTotals(),
+					simulations: 1,
+					failed: result.violations.length > 0 ? 1 : 0,
+					events: s.events,
+					owed: s.owed,
+					emitted: s.emitted,
+					lost: s.lost,
+					late: s.late,
+					duplicated: s.duplicated,
+					outOfScope: s.outOfScope,
+					filteredOutEmitted: s.filteredOutEmitted,
+					movedEmittedAgain: s.movedEmittedAgain,
+					worstDelay: s.worstDelay,
+					polls: s.polls,
+					requestsMax: s.requestsMax,
+					idleRequestsMax: s.idleRequestsMax,
+					stateBytesMax: s.stateBytesMax,
+					failures: result.violations.length > 0 ? [`${seed} ${scheduler} ${event}`] : [],
+				});
+				if (result.violations.length === 0 || !args.shrink) continue;
 				process.stderr.write(`shrinking ${describeRun(result)}\n`);
 				const small = await shrink(config, result, {
 					log: (line) => process.stderr.write(`${line}\n`),
@@ -159,17 +253,79 @@ async function main(): Promise<void> {
 					event,
 					intervalMinutes: args.interval,
 					scope: small.result.scope,
+					options: small.result.options,
 					behaviour: small.result.behaviour,
 					kind: small.kind,
 					detail: small.result.context?.violation.detail,
 					plan: small.plan,
 				});
 			}
-	if (args.out) writeFileSync(args.out, `${JSON.stringify(shrunk, null, '\t')}\n`);
-	process.stdout.write(
-		`${failed} of ${args.seeds.length * args.modes.length * args.events.length} simulations failed\n`,
+	const out = part.of > 1 && args.out ? `${args.out}.part${part.index}` : args.out;
+	if (out) writeFileSync(out, `${JSON.stringify(shrunk, null, '\t')}\n`);
+	return totals;
+}
+
+/** `--jobs N`: N child processes, each a part of the simulations; their totals added up. */
+async function runJobs(args: Args, argv: string[]): Promise<Totals> {
+	const totals = emptyTotals();
+	await Promise.all(
+		Array.from({ length: args.jobs }, async (_, index) => {
+			const child = spawn(
+				process.execPath,
+				[__filename, ...argv, '--part', `${index}/${args.jobs}`],
+				{ stdio: ['ignore', 'pipe', 'inherit'] },
+			);
+			let buffered = '';
+			child.stdout.setEncoding('utf8');
+			child.stdout.on('data', (chunk: string) => {
+				buffered += chunk;
+				const lines = buffered.split('\n');
+				buffered = lines.pop() ?? '';
+				for (const line of lines) {
+					if (line.startsWith(TOTALS_MARK))
+						addTotals(totals, JSON.parse(line.slice(TOTALS_MARK.length)) as Totals);
+					else process.stdout.write(`${line}\n`);
+				}
+			});
+			const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+			if (code !== 0 && code !== 1) throw new Error(`soak part ${index} ended with code ${code}`);
+		}),
 	);
-	process.exitCode = failed > 0 ? 1 : 0;
+	if (args.out) {
+		const merged: unknown[] = [];
+		for (let index = 0; index < args.jobs; index++) {
+			const file = `${args.out}.part${index}`;
+			merged.push(...(JSON.parse(readFileSync(file, 'utf8')) as unknown[]));
+			rmSync(file);
+		}
+		writeFileSync(args.out, `${JSON.stringify(merged, null, '\t')}\n`);
+	}
+	return totals;
+}
+
+function formatTotals(t: Totals, wallMs: number): string {
+	return [
+		`${t.failed} of ${t.simulations} simulations failed (${(wallMs / 60_000).toFixed(1)} minutes)`,
+		`  events ${t.events} (owed ${t.owed}), emitted ${t.emitted}; lost ${t.lost}, duplicated ${t.duplicated}, out of scope ${t.outOfScope}, late ${t.late}, filtered out but emitted ${t.filteredOutEmitted}, emitted again after a move ${t.movedEmittedAgain}`,
+		`  worst delay ${t.worstDelay} polls; ${t.polls} polls; requests per poll max ${t.requestsMax} (idle max ${t.idleRequestsMax}); state max ${t.stateBytesMax} bytes`,
+		...(t.failures.length > 0 ? [`  failed: ${t.failures.join('; ')}`] : []),
+	].join('\n');
+}
+
+async function main(): Promise<void> {
+	const argv = process.argv.slice(2);
+	const args = parseArgs(argv);
+	const started = performance.now();
+	if (args.part) {
+		const totals = await runPart(args, args.part);
+		process.stdout.write(`${TOTALS_MARK}${JSON.stringify(totals)}\n`);
+		process.exitCode = totals.failed > 0 ? 1 : 0;
+		return;
+	}
+	const totals =
+		args.jobs > 1 ? await runJobs(args, argv) : await runPart(args, { index: 0, of: 1 });
+	process.stdout.write(`${formatTotals(totals, performance.now() - started)}\n`);
+	process.exitCode = totals.failed > 0 ? 1 : 0;
 }
 
 main().catch((error: unknown) => {

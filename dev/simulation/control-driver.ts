@@ -139,13 +139,26 @@ export class ControlDriver implements WorldDriver {
 			keywordIds: ids,
 			createAlerts: alerts,
 		})) as {
-			keywords: Array<{ id: string; category: string; grank: number | null; crawled_at: number }>;
+			keywords: Array<{
+				id: string;
+				category: string;
+				grank: number | null;
+				crawled_at: number;
+				previous_rank: number | null;
+				rankingurl: string | null;
+				previous_rankingurl: string | null;
+				tags: string[];
+			}>;
 		};
 		const crawls = answer.keywords.map((k) => ({
 			id: String(k.id),
 			crawledAt: k.crawled_at,
 			rank: k.grank ?? 0,
 			category: k.category,
+			previousRank: k.previous_rank ?? undefined,
+			url: k.rankingurl ?? undefined,
+			previousUrl: k.previous_rankingurl ?? undefined,
+			tags: k.tags,
 		}));
 		if (!alerts) return { crawls, alerts: [] };
 		const created = (await this.alertCount()) - before;
@@ -187,6 +200,7 @@ export class ControlDriver implements WorldDriver {
 			retryAfter: order.retryAfter,
 			kind: order.kind ?? 'status',
 			stallMs: order.stallMs,
+			every: order.every,
 		});
 	}
 

@@ -31,7 +31,7 @@ import type {
 
 import { createAdditionalData, nextExecutionId } from '../../test/harness/additional-data';
 import { TestCredentialsHelper, defaultCredentialTypes } from '../../test/harness/credentials';
-import { clearCapturedLogs } from '../../test/harness/logs';
+import { clearCapturedLogs, getCapturedLogs } from '../../test/harness/logs';
 import { nodeUnderTest } from '../../test/harness/run-node';
 import { copyStaticData } from '../../test/harness/run-poll';
 import { ensureN8nEnvironment } from '../../test/harness/setup';
@@ -70,6 +70,12 @@ export interface PollRun {
 	abandoned: boolean;
 	/** JSON size of the node's static data after the poll, as the next poll would see it. */
 	stateBytes: number;
+	/** This run's number (runs of this model, from 0, in the order they started). */
+	seq: number;
+	/** The run whose stored state this one started from (its seq); -1: none (a first activation). */
+	startedFrom: number;
+	/** What the poll logged at level warn (n8n's log). */
+	warnings?: string[];
 }
 
 const NODE_NAME = 'Keyword.com Trigger';
@@ -81,8 +87,14 @@ let instances = 0;
 export class N8nModel {
 	/** n8n's database copy of the workflow's static data. */
 	db: StoredData = { node: {}, global: {} };
+	/** The run whose state the database copy holds (-1: none yet). */
+	private dbFrom = -1;
 	/** In-memory scheduler: the active workflow (null while n8n is down or before activation). */
 	private live: Workflow | null = null;
+	/** The run whose state the workflow in memory holds. */
+	private liveFrom = -1;
+	/** Runs so far (the next run's seq). */
+	private runs = 0;
 	private readonly node: INode;
 	private readonly nodeTypes: TestNodeTypes;
 	private readonly credentialsHelper: TestCredentialsHelper;
@@ -147,7 +159,7 @@ export class N8nModel {
 		workflow: Workflow,
 		activation: WorkflowActivateMode,
 		budgetMs: number | undefined,
-	): Promise<{ items: IDataObject[] | null; error?: Error; wallMs: number }> {
+	): Promise<{ items: IDataObject[] | null; error?: Error; wallMs: number; warnings: string[] }> {
 		const additionalData = createAdditionalData(
 			this.credentialsHelper,
 			undefined,
@@ -176,10 +188,13 @@ export class N8nModel {
 			error = e as Error;
 		}
 		const wallMs = performance.now() - started;
+		const warnings = getCapturedLogs()
+			.filter((line) => line.level === 'warn')
+			.map((line) => line.message);
 		// The harness keeps n8n's log lines for tests; a long simulation would pile them up.
 		clearCapturedLogs();
 		const items = result === null ? null : (result[0] ?? []).map((item) => item.json);
-		return { items: error ? null : items, error, wallMs };
+		return { items: error ? null : items, error, wallMs, warnings };
 	}
 
 	private static bytes(data: IDataObject): number {
@@ -192,6 +207,8 @@ export class N8nModel {
 	}
 
 	private async activationPoll(activation: WorkflowActivateMode): Promise<PollRun> {
+		const seq = this.runs++;
+		const startedFrom = this.dbFrom;
 		const workflow = this.workflowFrom(this.db);
 		const run = await this.execute(workflow, activation, this.durable ? this.budget() : undefined);
 		const after = N8nModel.read(workflow);
@@ -206,8 +223,11 @@ export class N8nModel {
 				items: null,
 				error: run.error,
 				wallMs: run.wallMs,
+				warnings: run.warnings,
 				abandoned: false,
 				stateBytes: N8nModel.bytes(this.db.node),
+				seq,
+				startedFrom,
 			};
 		}
 		if (this.durable) {
@@ -215,16 +235,21 @@ export class N8nModel {
 			this.db = { node: this.db.node, global: after.global };
 		} else {
 			this.live = workflow;
+			this.liveFrom = seq;
 			this.activationPending = false;
 			this.db = after;
 		}
+		this.dbFrom = seq;
 		return {
 			kind: 'activation',
 			items: run.items,
 			wallMs: run.wallMs,
+			warnings: run.warnings,
 			budgetMs: this.durable ? this.budget() : undefined,
 			abandoned: false,
 			stateBytes: N8nModel.bytes(after.node),
+			seq,
+			startedFrom,
 		};
 	}
 
@@ -240,43 +265,65 @@ export class N8nModel {
 	async poll(timeoutMs = DEFAULT_POLL_TIMEOUT_MS): Promise<PollRun> {
 		if (!this.durable) {
 			if (this.activationPending || !this.live) return await this.activationPoll('init');
+			const seq = this.runs++;
+			const startedFrom = this.liveFrom;
 			const workflow = this.live;
+			const before = JSON.stringify(N8nModel.read(workflow).node);
 			const run = await this.execute(workflow, 'init', undefined);
 			const after = N8nModel.read(workflow);
+			// A poll that wrote its state (in memory) is where the next one starts.
+			if (this.live === workflow && JSON.stringify(after.node) !== before) this.liveFrom = seq;
 			// Emitting saves the workflow's static data (all of it, as it is in memory).
-			if (!run.error && run.items !== null) this.db = after;
+			if (!run.error && run.items !== null) {
+				this.db = after;
+				this.dbFrom = this.liveFrom;
+			}
 			return {
 				kind: 'scheduled',
 				items: run.items,
 				error: run.error,
 				wallMs: run.wallMs,
+				warnings: run.warnings,
 				abandoned: false,
 				stateBytes: N8nModel.bytes(after.node),
+				seq,
+				startedFrom,
 			};
 		}
+		const seq = this.runs++;
+		const startedFrom = this.dbFrom;
 		const budgetMs = this.budget(timeoutMs);
 		const workflow = this.workflowFrom(this.db);
 		const run = await this.execute(workflow, 'init', budgetMs);
 		const after = N8nModel.read(workflow);
 		const abandoned = run.wallMs > timeoutMs;
 		if (!abandoned && !run.error) {
-			if (run.items !== null) this.db = after;
-			else if (this.scheduler === 'durable-cursors')
+			if (run.items !== null) {
+				this.db = after;
+				this.dbFrom = seq;
+			} else if (this.scheduler === 'durable-cursors') {
 				this.db = { node: after.node, global: this.db.global };
+				this.dbFrom = seq;
+			}
 		}
 		return {
 			kind: 'scheduled',
 			items: abandoned ? null : run.items,
 			error: run.error,
 			wallMs: run.wallMs,
+			warnings: run.warnings,
 			budgetMs,
 			abandoned,
 			stateBytes: N8nModel.bytes(after.node),
+			seq,
+			startedFrom,
 		};
 	}
 
 	/** A poll killed mid-way: it runs (its requests reach the API) but nothing of it is emitted or stored. */
 	async killedPoll(timeoutMs = DEFAULT_POLL_TIMEOUT_MS): Promise<PollRun> {
+		const seq = this.runs++;
+		const startedFrom = !this.durable && this.live ? this.liveFrom : this.dbFrom;
 		const source = !this.durable && this.live ? N8nModel.read(this.live) : this.db;
 		const workflow = this.workflowFrom(source);
 		const budgetMs = this.durable ? this.budget(timeoutMs) : undefined;
@@ -288,9 +335,12 @@ export class N8nModel {
 			items: null,
 			error: run.error,
 			wallMs: run.wallMs,
+			warnings: run.warnings,
 			budgetMs,
 			abandoned: false,
 			stateBytes: N8nModel.bytes(N8nModel.read(workflow).node),
+			seq,
+			startedFrom,
 		};
 	}
 

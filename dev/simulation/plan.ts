@@ -1,9 +1,10 @@
 /**
  * The life of an agency account, planned up front from a seed: the account at activation, then day after day what
- * happens to it (projects and groups created, renamed, archived, restored and deleted; keywords added and deleted in
- * bulk; daily and weekly plan crawls between 00:00 and 12:00 UTC; on-demand refreshes; alert bursts), the API's
- * weather (latency spikes, 429 and 5xx bursts, one project failing for an hour) and n8n's weather (restarts, a poll
- * killed mid-way, tight poll budgets, overlapping polls).
+ * happens to it (projects and groups created, renamed, archived, restored and deleted, names freed and taken again;
+ * keywords added, deleted, moved between groups and tagged in bulk; daily and weekly plan crawls between 00:00 and
+ * 12:00 UTC, some moving ranking URLs; on-demand refreshes; alert bursts), the API's weather (latency spikes, 429 and
+ * 5xx bursts, `groups/active` failing alone, a flaky API failing every other request, one project failing for an
+ * hour) and n8n's weather (restarts, a poll killed mid-way, tight poll budgets, overlapping polls).
  *
  * A plan is a plain list of events (JSON), each naming its project or group by a key that stays the same across
  * renames. Applying one (world.ts) looks at the account as it is then: an event whose project or group is gone, or
@@ -37,7 +38,10 @@ export type WorldEvent =
 	| { at: number; kind: 'addKeywords'; key: ContainerKey; count: number; tracked?: boolean }
 	/** `percent` of the container's keywords deleted, picked by `salt`. */
 	| { at: number; kind: 'deleteKeywords'; key: ContainerKey; percent: number; salt: number }
-	/** Part `slice` of `of` equal parts of the container's keyword list crawled (a plan crawl goes part by part). */
+	/**
+	 * Part `slice` of `of` equal parts of the container's keyword list crawled (a plan crawl goes part by part). With
+	 * `urls`, that share (percent) of the crawled keywords that rank gets another ranking URL.
+	 */
 	| {
 			at: number;
 			kind: 'crawl';
@@ -45,6 +49,19 @@ export type WorldEvent =
 			slice: number;
 			of: number;
 			alerts: boolean;
+			urls?: number;
+	  }
+	/** `percent` of the container's keywords, picked by `salt`, moved into `to` (a project or group of the same project). */
+	| { at: number; kind: 'move'; key: ContainerKey; to: ContainerKey; percent: number; salt: number }
+	/** `percent` of the container's keywords, picked by `salt`, get the tag `tag` (or lose it, with `remove`). */
+	| {
+			at: number;
+			kind: 'tag';
+			key: ContainerKey;
+			tag: string;
+			percent: number;
+			salt: number;
+			remove?: boolean;
 	  }
 	/** An on-demand refresh of a project (with its groups) or of one group. */
 	| { at: number; kind: 'refresh'; key: ContainerKey; withGroups: boolean }
@@ -53,7 +70,10 @@ export type WorldEvent =
 	| { at: number; kind: 'lateAlerts'; key: ContainerKey; count: number; lateBySeconds: number }
 	// The API's weather
 	| { at: number; kind: 'latency'; until: number; ms: number }
-	/** The next `polls` polls each meet `times` failing requests first. */
+	/**
+	 * The next `polls` polls each meet `times` failing requests first: of `groups/active` alone (`groups`), or of any
+	 * path; with `every`, only every `every`-th request fails (a flaky API: most pages need a retry).
+	 */
 	| {
 			at: number;
 			kind: 'fault';
@@ -62,6 +82,8 @@ export type WorldEvent =
 			status: number;
 			retryAfter?: string;
 			drop?: boolean;
+			groups?: boolean;
+			every?: number;
 	  }
 	/**
 	 * Lists change between two page requests until `until`: after every `everyPages`-th page of a keyword list or the
@@ -110,10 +132,16 @@ export interface Rates {
 	createProject: number;
 	createGroup: number;
 	rename: number;
+	/** A name freed and taken again: renamed or deleted, then a project created or renamed under the old name. */
+	reuseName: number;
 	archive: number;
+	/** Archived right after a crawl of it (before the next poll), restored hours later. */
+	archiveAfterCrawl: number;
 	delete: number;
 	addKeywords: number;
 	deleteKeywords: number;
+	moveKeywords: number;
+	tagKeywords: number;
 	refresh: number;
 	alerts: number;
 	lateAlerts: number;
@@ -121,6 +149,12 @@ export interface Rates {
 	churn: number;
 	fault429: number;
 	fault5xx: number;
+	/** `groups/active` alone failing, each try, for a poll or a few. */
+	faultGroups: number;
+	/** Every other (or third) request failing, for a few polls. */
+	faultFlaky: number;
+	/** 5xx on more requests than a poll's tries, for several polls. */
+	faultLong: number;
 	projectFault: number;
 	restart: number;
 	kill: number;
@@ -132,10 +166,14 @@ export const DEFAULT_RATES: Rates = {
 	createProject: 0.15,
 	createGroup: 0.3,
 	rename: 0.3,
+	reuseName: 0.12,
 	archive: 0.15,
+	archiveAfterCrawl: 0.1,
 	delete: 0.12,
 	addKeywords: 1,
 	deleteKeywords: 0.6,
+	moveKeywords: 0.3,
+	tagKeywords: 0.4,
 	refresh: 1.2,
 	alerts: 0.7,
 	lateAlerts: 0.5,
@@ -143,6 +181,9 @@ export const DEFAULT_RATES: Rates = {
 	churn: 0.5,
 	fault429: 0.7,
 	fault5xx: 0.7,
+	faultGroups: 0.25,
+	faultFlaky: 0.2,
+	faultLong: 0.15,
 	projectFault: 0.3,
 	restart: 0.5,
 	kill: 0.3,
@@ -161,6 +202,11 @@ export interface PlanOptions {
 	renames?: boolean;
 	/** Largest keyword list planned at the start (default 3,000). */
 	maxKeywords?: number;
+	/**
+	 * A project of this many keywords at activation besides the others (a big account: its reads last several polls),
+	 * crawled weekly; none when absent.
+	 */
+	bigProject?: number;
 }
 
 export interface Plan {
@@ -212,6 +258,8 @@ const GROUP_NAMES = [
 	'Campaign Q1',
 ];
 const ODD_GROUP_NAMES = ['__proto__', 'constructor', 'a/b', '50% off'];
+/** Tags the account puts on keywords (the trigger's Tags filter draws from them). */
+export const TAG_NAMES = ['brand', 'priority', 'Local SEO', 'q1-push'];
 
 interface PlannedContainer {
 	key: ContainerKey;
@@ -246,6 +294,9 @@ const CRAWL_HOURS_WEATHER: ReadonlySet<keyof Rates> = new Set<keyof Rates>([
 	'latency',
 	'fault429',
 	'fault5xx',
+	'faultGroups',
+	'faultFlaky',
+	'faultLong',
 	'churn',
 	'projectFault',
 	'restart',
@@ -257,8 +308,10 @@ const CRAWL_HOURS_WEATHER: ReadonlySet<keyof Rates> = new Set<keyof Rates>([
 /** Changes to the account that come often while a project is being crawled. */
 const DURING_CRAWLS: ReadonlySet<keyof Rates> = new Set<keyof Rates>([
 	'rename',
+	'reuseName',
 	'archive',
 	'delete',
+	'moveKeywords',
 ]);
 
 class Planner {
@@ -273,7 +326,10 @@ class Planner {
 	constructor(readonly options: PlanOptions) {
 		this.rng = new Prng(`account-life:${options.seed}`);
 		this.rates = { ...DEFAULT_RATES, ...options.rates };
-		if (options.renames === false) this.rates.rename = 0;
+		if (options.renames === false) {
+			this.rates.rename = 0;
+			this.rates.reuseName = 0;
+		}
 		// Weather only one scheduler has.
 		if (options.scheduler === 'in-memory') this.rates.budget = 0;
 		else this.rates.overlap = 0;
@@ -310,10 +366,9 @@ class Planner {
 		return this.rng.int(Math.min(1_000, max), max);
 	}
 
-	createProject(at: number): PlannedContainer {
+	createProject(at: number, named?: string, size = this.size(false)): PlannedContainer {
 		const key = `P${++this.projectCount}`;
-		const name = this.freshName(PROJECT_NAMES, ODD_PROJECT_NAMES, null);
-		const size = this.size(false);
+		const name = named ?? this.freshName(PROJECT_NAMES, ODD_PROJECT_NAMES, null);
 		const project: PlannedContainer = {
 			key,
 			project: key,
@@ -351,9 +406,15 @@ class Planner {
 	initialAccount(): void {
 		const start = SIM_EPOCH - 2 * HOUR;
 		const projects = this.rng.int(3, 6);
+		const big = this.options.bigProject;
 		for (let p = 0; p < projects; p++) {
 			const at = start + p * MINUTE;
-			const project = this.createProject(at);
+			const project = this.createProject(at, undefined, big && p === 0 ? big : undefined);
+			if (big && p === 0) {
+				// Weekly, without alerts: its crawls are the big reads; the others make the rest of the account's life.
+				project.weekday = this.rng.int(0, 6);
+				project.alerts = false;
+			}
 			this.events.push({
 				at: at + 1_000,
 				kind: 'addKeywords',
@@ -404,6 +465,7 @@ class Planner {
 			for (const container of members) {
 				const parts = this.rng.int(1, 8);
 				for (let slice = 0; slice < parts; slice++) {
+					const urls = this.rng.chance(0.3) ? this.rng.int(5, 40) : undefined;
 					this.events.push({
 						at: start + Math.floor(this.rng.next() * duration),
 						kind: 'crawl',
@@ -411,6 +473,7 @@ class Planner {
 						slice,
 						of: parts,
 						alerts: project.alerts && this.rng.chance(0.5),
+						...(urls === undefined ? {} : { urls }),
 					});
 				}
 			}
@@ -463,7 +526,17 @@ class Planner {
 		const near = crawling === undefined ? [] : all.filter((c) => c.project === crawling);
 		const live =
 			near.length > 0 &&
-			['rename', 'archive', 'delete', 'projectFault', 'deleteKeywords', 'refresh'].includes(kind)
+			[
+				'rename',
+				'reuseName',
+				'archive',
+				'delete',
+				'projectFault',
+				'deleteKeywords',
+				'moveKeywords',
+				'tagKeywords',
+				'refresh',
+			].includes(kind)
 				? near
 				: all;
 		const projects = live.filter((c) => !c.group);
@@ -497,6 +570,85 @@ class Planner {
 					: this.freshName(PROJECT_NAMES, ODD_PROJECT_NAMES, null);
 				target.name = name;
 				this.events.push({ at, kind: 'rename', key: target.key, name, ...this.midPoll() });
+				return;
+			}
+			case 'reuseName': {
+				// A name freed (renamed away or deleted) and taken again minutes later.
+				const named = projects.filter((c) => !c.group);
+				if (named.length === 0 || all.filter((c) => !c.group).length <= 2) return;
+				const target = rng.pick(named);
+				const freed = target.name;
+				const later = at + rng.int(1, 20) * MINUTE;
+				if (rng.chance(0.6)) {
+					target.name = this.freshName(PROJECT_NAMES, ODD_PROJECT_NAMES, null);
+					this.events.push({ at, kind: 'rename', key: target.key, name: target.name });
+				} else {
+					target.deleted = true;
+					for (const c of this.containers.values()) if (c.project === target.key) c.deleted = true;
+					this.events.push({ at, kind: 'delete', key: target.key });
+				}
+				const others = this.alive((c) => !c.group && !c.archived && c.key !== target.key);
+				if (others.length > 0 && rng.chance(0.4)) {
+					const other = rng.pick(others);
+					other.name = freed;
+					this.events.push({ at: later, kind: 'rename', key: other.key, name: freed });
+					return;
+				}
+				const project = this.createProject(later, freed);
+				this.events.push({
+					at: later + rng.int(1, 10) * MINUTE,
+					kind: 'addKeywords',
+					key: project.key,
+					count: project.size,
+				});
+				return;
+			}
+			case 'archiveAfterCrawl': {
+				// Crawled, then archived before the next poll saw it; mostly restored later.
+				if (live.length === 0 || all.filter((c) => !c.group).length <= 2) return;
+				const target = rng.pick(live);
+				this.events.push({ at, kind: 'crawl', key: target.key, slice: 0, of: 1, alerts: false });
+				const archivedAt = at + rng.int(5, 200) * 1_000;
+				target.archived = true;
+				this.events.push({ at: archivedAt, kind: 'archive', key: target.key });
+				if (rng.chance(0.8)) {
+					this.events.push({
+						at: archivedAt + rng.int(30, 24 * 60) * MINUTE,
+						kind: 'restore',
+						key: target.key,
+					});
+					target.archived = false;
+				}
+				return;
+			}
+			case 'moveKeywords': {
+				const families = projects.filter((p) => all.some((c) => c.group && c.project === p.key));
+				if (families.length === 0) return;
+				const family = rng.pick(families);
+				const members = all.filter((c) => c.project === family.key);
+				const from = rng.pick(members);
+				const to = rng.pick(members.filter((c) => c.key !== from.key));
+				this.events.push({
+					at,
+					kind: 'move',
+					key: from.key,
+					to: to.key,
+					percent: rng.int(2, 40),
+					salt: rng.int(1, 1_000_000),
+				});
+				return;
+			}
+			case 'tagKeywords': {
+				if (live.length === 0) return;
+				this.events.push({
+					at,
+					kind: 'tag',
+					key: rng.pick(live).key,
+					tag: rng.pick(TAG_NAMES),
+					percent: rng.int(5, 60),
+					salt: rng.int(1, 1_000_000),
+					...(rng.chance(0.2) ? { remove: true } : {}),
+				});
 				return;
 			}
 			case 'archive': {
@@ -589,6 +741,38 @@ class Planner {
 					status: 429,
 					// Retry-After: 0 costs the retries no wall time; a few ask for a real second.
 					retryAfter: rng.chance(0.95) ? '0' : '1',
+				});
+				return;
+			case 'faultGroups':
+				this.events.push({
+					at,
+					kind: 'fault',
+					polls: rng.int(1, 3),
+					times: rng.int(3, 6),
+					status: rng.pick([500, 503]),
+					retryAfter: '0',
+					groups: true,
+				});
+				return;
+			case 'faultFlaky':
+				this.events.push({
+					at,
+					kind: 'fault',
+					polls: rng.int(1, 3),
+					times: 10_000,
+					status: rng.pick([502, 503]),
+					retryAfter: '0',
+					every: rng.int(2, 3),
+				});
+				return;
+			case 'faultLong':
+				this.events.push({
+					at,
+					kind: 'fault',
+					polls: rng.int(2, 5),
+					times: rng.int(3, 12),
+					status: rng.pick([500, 502, 503]),
+					retryAfter: '0',
 				});
 				return;
 			case 'fault5xx':

@@ -1,6 +1,7 @@
 /** The report of a simulation: one line of numbers, and for a failure the seed, the step and what led to it. */
 import type { ScopeSetting } from './checker';
 import { describeBehaviour, type SimulationResult } from './run';
+import { describeOptions } from './settings';
 
 export function describeScope(scope: ScopeSetting): string {
 	if (!scope.project) return 'every project';
@@ -10,7 +11,8 @@ export function describeScope(scope: ScopeSetting): string {
 
 export function describeRun(result: SimulationResult): string {
 	const c = result.config;
-	return `seed ${c.seed}, ${c.days} days, every ${c.intervalMinutes ?? 5} min, ${c.scheduler}, ${c.event}, ${describeScope(result.scope)}; API: ${describeBehaviour(result.behaviour)}`;
+	const big = c.bigProject ? `, a project of ${c.bigProject} keywords` : '';
+	return `seed ${c.seed}, ${c.days} days, every ${c.intervalMinutes ?? 5} min, ${c.scheduler}, ${c.event}, ${describeScope(result.scope)}, ${describeOptions(result.options)}${big}; API: ${describeBehaviour(result.behaviour)}`;
 }
 
 export function formatReport(
@@ -23,11 +25,11 @@ export function formatReport(
 	lines.push(`${verdict} ${describeRun(result)}`);
 	lines.push(
 		`  events ${s.events} (owed ${s.owed}), emitted ${s.emitted}, lost ${s.lost}, late ${s.late}, duplicated ${s.duplicated}, ` +
-			`out of scope ${s.outOfScope}, before activation ${s.beforeActivation}, unknown ${s.unknown}, rank errors ${s.rankErrors}, ` +
-			`released ${s.released}`,
+			`out of scope ${s.outOfScope}, filtered out but emitted ${s.filteredOutEmitted}, before activation ${s.beforeActivation}, ` +
+			`unknown ${s.unknown}, rank errors ${s.rankErrors}, released ${s.released}, emitted again after a move ${s.movedEmittedAgain}`,
 	);
 	lines.push(
-		`  worst delay ${s.worstDelay} polls; ${s.polls} polls, requests per poll max ${s.requestsMax} (p95 ${s.requestsP95}); ` +
+		`  worst delay ${s.worstDelay} polls; ${s.polls} polls, requests per poll max ${s.requestsMax} (p95 ${s.requestsP95}, idle max ${s.idleRequestsMax}, at the cap ${s.pollsAtCap}); ` +
 			`state max ${s.stateBytesMax} bytes; slowest poll ${s.wallMsMax} ms, ${s.slowPolls} over 300 ms, ${(s.wallMsTotal / 1000).toFixed(1)} s in polls; ${result.eventsApplied} world events applied ` +
 			`(${result.eventsSkipped} did nothing); ${(result.wallMs / 1000).toFixed(1)} s`,
 	);

@@ -7,24 +7,12 @@
  * A simulation = seed + days + poll interval + scheduler mode + trigger settings (+ the plan, when replaying a shrunk
  * one). The same simulation gives the same events, the same polls and the same verdict.
  */
-import type {
-	IDataObject,
-	INodeParameters,
-	INodeType,
-	IPollFunctions,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import type { IDataObject, INodeType, IPollFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { FakeKeywordApi, type FakeBehaviour } from '../fake-api';
 import { Prng } from '../fake-api/prng';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
-import {
-	Checker,
-	type ScopeSetting,
-	type Summary,
-	type Violation,
-	type ViolationKind,
-} from './checker';
+import { Checker, type Summary, type Violation, type ViolationKind } from './checker';
 import { DEFAULT_POLL_TIMEOUT_MS, N8nModel, type PollRun } from './n8n-model';
 import {
 	MINUTE,
@@ -38,9 +26,18 @@ import {
 	type Scheduler,
 	type WorldEvent,
 } from './plan';
+import {
+	drawOptions,
+	drawScope,
+	triggerParameters,
+	type ScopeSetting,
+	type TriggerEvent,
+	type TriggerOptions,
+} from './settings';
 import { InProcessDriver, World, projectPaths } from './world';
 
-export type TriggerEvent = 'newAlert' | 'keywordUpdated';
+export type { TriggerEvent } from './settings';
+export { drawScope } from './settings';
 
 /** Changes what a poll returned before n8n sees it (for proving the checker catches a broken trigger). */
 export type PollWrapper = (
@@ -57,6 +54,10 @@ export interface SimulationConfig {
 	event: TriggerEvent;
 	/** Default: drawn from the seed (every project, one project with or without its groups, one group). */
 	scope?: ScopeSetting;
+	/** Filters and output; default drawn from the seed (drawOptions). */
+	options?: TriggerOptions;
+	/** A project this big at activation (plan.ts, PlanOptions.bigProject); default drawn from the seed. */
+	bigProject?: number;
 	/** The fake's answers where the document leaves them open; default drawn from the seed. */
 	behaviour?: DrawnBehaviour;
 	rates?: Partial<Rates>;
@@ -71,8 +72,6 @@ export interface SimulationConfig {
 	wrapPoll?: PollWrapper;
 	/** Progress lines. */
 	log?: (line: string) => void;
-	/** Node type version (default 2, output raw). */
-	typeVersion?: number;
 }
 
 export interface PollLogEntry {
@@ -88,6 +87,7 @@ export interface PollLogEntry {
 export interface SimulationResult {
 	config: Omit<SimulationConfig, 'wrapPoll' | 'log' | 'plan'>;
 	scope: ScopeSetting;
+	options: TriggerOptions;
 	behaviour: DrawnBehaviour;
 	plan: Plan;
 	summary: Summary;
@@ -112,6 +112,8 @@ export type DrawnBehaviour = Pick<
 	| 'groupsLastUpdated'
 	| 'projectListIncludesGroups'
 	| 'maxPerPage'
+	| 'projectTimeCoversGroups'
+	| 'dateSkewMs'
 >;
 
 /** How the fake answers where the API document leaves it open, for a seed (mostly as the fake does by default). */
@@ -128,6 +130,9 @@ export function drawBehaviour(seed: string): DrawnBehaviour {
 		groupsLastUpdated: often('stamped', ['null'] as const, 0.2),
 		projectListIncludesGroups: often(false, [true], 0.2),
 		maxPerPage: often(250, [50, 100, 200], 0.2),
+		projectTimeCoversGroups: often(true, [false], 0.2),
+		// The Date header a second ahead of the stamps' clock, or behind it: within what the trigger allows (README).
+		dateSkewMs: often(0, [1_000, -1_000], 0.2),
 	};
 }
 
@@ -141,6 +146,8 @@ export const DEFAULT_BEHAVIOUR: DrawnBehaviour = {
 	groupsLastUpdated: 'stamped',
 	projectListIncludesGroups: false,
 	maxPerPage: 250,
+	projectTimeCoversGroups: true,
+	dateSkewMs: 0,
 };
 
 /** The switches that differ from the fake's defaults, for reports. */
@@ -152,17 +159,16 @@ export function describeBehaviour(behaviour: DrawnBehaviour): string {
 	return changed.length > 0 ? changed.join(', ') : "the fake's defaults";
 }
 
-/** The trigger's scope for a seed (its own generator, so a plan's events do not change it). */
-export function drawScope(seed: string, plan: Plan): ScopeSetting {
-	const rng = new Prng(`trigger-settings:${seed}`);
-	const projects = plan.initial.filter((c) => !c.key.includes('/'));
+/**
+ * A big project for a seed, or none: one seed in fifty has one of 60,000–70,000 keywords (its reads last several
+ * polls: a poll reads at most 240 pages), one in ten one of 5,000–20,000.
+ */
+export function drawBigProject(seed: string): number | undefined {
+	const rng = new Prng(`account-size:${seed}`);
 	const roll = rng.next();
-	if (roll < 0.45 || projects.length === 0) return {};
-	const project = rng.pick(projects);
-	const groups = plan.initial.filter((c) => c.key.startsWith(`${project.key}/`));
-	if (roll < 0.65) return { project: project.name, includeGroups: true };
-	if (roll < 0.8 || groups.length === 0) return { project: project.name, includeGroups: false };
-	return { project: project.name, group: rng.pick(groups).name };
+	if (roll < 0.02) return rng.int(60_000, 70_000);
+	if (roll < 0.12) return rng.int(5_000, 20_000);
+	return undefined;
 }
 
 function scopeKeys(scope: ScopeSetting, plan: Plan): ContainerKey[] {
@@ -174,15 +180,6 @@ function scopeKeys(scope: ScopeSetting, plan: Plan): ContainerKey[] {
 		(c) => c.key.startsWith(`${project.key}/`) && c.name === scope.group,
 	);
 	return group ? [group.key] : [];
-}
-
-function triggerParameters(event: TriggerEvent, scope: ScopeSetting): INodeParameters {
-	const parameters: INodeParameters = { event, output: 'raw' };
-	if (scope.project) parameters.project = { __rl: true, mode: 'name', value: scope.project };
-	if (scope.group) parameters.group = { __rl: true, mode: 'name', value: scope.group };
-	if (scope.project && !scope.group && scope.includeGroups === false)
-		parameters.options = { includeGroups: false };
-	return parameters;
 }
 
 /** The trigger, or the trigger with its poll outcome changed by `wrap`. */
@@ -262,6 +259,7 @@ const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(re
 export async function simulate(config: SimulationConfig): Promise<SimulationResult> {
 	const started = performance.now();
 	const interval = (config.intervalMinutes ?? 5) * MINUTE;
+	const bigProject = 'bigProject' in config ? config.bigProject : drawBigProject(config.seed);
 	const plan =
 		config.plan ??
 		planAccountLife({
@@ -270,9 +268,14 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			scheduler: config.scheduler,
 			rates: config.rates,
 			renames: renamesSupported(),
+			bigProject,
 		});
 	const scope = config.scope ?? drawScope(config.seed, plan);
-	const behaviour = config.behaviour ?? drawBehaviour(config.seed);
+	const options = config.options ?? drawOptions(config.seed, config.event);
+	// A behaviour saved before a switch was drawn keeps the fake's default for it.
+	const behaviour = config.behaviour
+		? { ...DEFAULT_BEHAVIOUR, ...config.behaviour }
+		: drawBehaviour(config.seed);
 	const log = config.log ?? (() => {});
 
 	const clock = { now: SIM_EPOCH - 3 * 60 * MINUTE };
@@ -286,13 +289,18 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 	api.setBehaviour(behaviour);
 	await api.start();
 	const driver = new InProcessDriver(api, clock);
-	const checker = new Checker({ event: config.event, scope, scopeKeys: scopeKeys(scope, plan) });
+	const checker = new Checker({
+		event: config.event,
+		scope,
+		scopeKeys: scopeKeys(scope, plan),
+		options,
+	});
 	const world = new World(driver, checker);
 	const activation = { at: SIM_EPOCH };
 	const model = new N8nModel(config.scheduler, {
 		nodeType: triggerType(config.wrapPoll, api, activation),
-		typeVersion: config.typeVersion ?? 2,
-		parameters: triggerParameters(config.event, scope),
+		typeVersion: options.output?.typeVersion ?? 2,
+		parameters: triggerParameters(config.event, scope, options),
 		credentials: { keywordComApi: { apiToken: api.token, baseUrl: api.baseUrl } },
 	});
 
@@ -310,15 +318,13 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		if (list.length > 10) list.shift();
 	};
 
-	// The timeline: the plan's events (none in the second of a poll: a poll reads one instant of the account), the
-	// polls, and n8n's starts after stops.
+	// The timeline: the plan's events (some in the second of a poll, before or after it: the API's clock cannot tell
+	// them apart), the polls, and n8n's starts after stops.
 	const end = config.until ?? SIM_EPOCH + plan.days * 24 * 60 * MINUTE;
 	const timeline = new Timeline();
 	for (const event of plan.events) {
 		if (event.at >= end) continue;
-		let at = event.at;
-		if (at >= SIM_EPOCH && (at - SIM_EPOCH) % interval < 1_000) at += 1_000;
-		timeline.push({ at, type: 'event', event: { ...event, at } as WorldEvent });
+		timeline.push({ at: event.at, type: 'event', event });
 	}
 	const quiet = config.quietPolls ?? 4;
 	const lastTick = Math.ceil((end - SIM_EPOCH) / interval) + quiet;
@@ -347,17 +353,21 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		excused: boolean,
 		excusedProjects: Set<ContainerKey>,
 		budgetMs: number | undefined,
+		quiet = false,
+		mayBeSilent = false,
 	) => {
 		const index = pollIndex++;
+		// One observation per run of the model, in the order they started: a run's seq is its poll index.
+		if (run.seq !== index)
+			throw new Error(`simulation: poll ${index} observed for run ${run.seq} of the model`);
 		for (const part of label.split(', ')) pollKinds[part] = (pollKinds[part] ?? 0) + 1;
+		// Projects and groups in scope, archived ones too (the state may still read them).
 		const inScope = world
 			.containers()
-			.filter(
-				(c) =>
-					!c.hidden &&
-					(scope.project
-						? c.name === scope.project || c.name.startsWith(`${scope.project}[sub]`)
-						: true),
+			.filter((c) =>
+				scope.project
+					? c.name === scope.project || c.name.startsWith(`${scope.project}[sub]`)
+					: true,
 			).length;
 		remember(recentPolls, {
 			index,
@@ -380,11 +390,26 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			containersInScope: inScope,
 			wallMs: run.wallMs,
 			budgetMs,
+			startedFrom: run.startedFrom,
+			quiet,
+			lastActivityAt: lastEventAt,
+			failingNames: new Map(
+				[...excusedProjects].flatMap((key) => {
+					const name = world.fullName(key);
+					return name === undefined ? [] : [[key, name] as const];
+				}),
+			),
+			warnings: run.warnings,
+			failed: run.error !== undefined,
+			mayBeSilent: mayBeSilent || run.abandoned,
 		});
 	};
+	/** When the world last did anything (an account event or weather), ms. */
+	let lastEventAt = SIM_EPOCH;
 
 	const applyEvent = async (event: WorldEvent) => {
 		clock.now = Math.max(clock.now, event.at);
+		lastEventAt = Math.max(lastEventAt, event.at, 'until' in event ? event.until : 0);
 		if (WEATHER_KINDS.has(event.kind)) {
 			switch (event.kind) {
 				case 'latency':
@@ -431,7 +456,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		let excused = false;
 		if (quietNow) {
 			await driver.setLatency(0);
-			return { excused, excusedProjects, timeoutMs: DEFAULT_POLL_TIMEOUT_MS };
+			return { excused, excusedProjects, timeoutMs: DEFAULT_POLL_TIMEOUT_MS, any: false };
 		}
 		const spike = latency.find((w) => w.at <= at && at < w.until);
 		await driver.setLatency(spike?.ms ?? 0);
@@ -439,6 +464,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		const budget = budgets.find((w) => w.at <= at && at < w.until);
 		if (budget) excused = true;
 		const churn = churns.find((w) => w.at <= at && at < w.until);
+		let any = excused || churn !== undefined;
 		if (churn && driver.setChurn) {
 			// Lists move under a read: not an excuse (the trigger promises exactly once through it).
 			const { everyPages, deleteKeywords, crawlKeywords, addKeywords, addAlerts } = churn;
@@ -449,10 +475,13 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			fault.left--;
 			excused = true;
 			await driver.injectFault({
+				// `groups/active` alone, or every path.
+				path: fault.groups ? /^\/api\/v2\/groups\/active$/ : undefined,
 				times: fault.times,
 				status: fault.status,
 				retryAfter: fault.retryAfter,
 				kind: fault.drop ? 'drop' : 'status',
+				every: fault.every,
 			});
 		}
 		faults = faults.filter((f) => f.left > 0);
@@ -461,6 +490,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			const name = world.fullName(window.key);
 			if (name === undefined) continue;
 			excusedProjects.add(window.key);
+			any = true;
 			// Retry-After: 0, so that an hour of failures costs no real time in back-off.
 			await driver.injectFault({
 				path: projectPaths(name),
@@ -469,7 +499,13 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 				retryAfter: '0',
 			});
 		}
-		return { excused, excusedProjects, timeoutMs: budget?.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS };
+		any ||= excused;
+		return {
+			excused,
+			excusedProjects,
+			timeoutMs: budget?.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS,
+			any,
+		};
 	};
 
 	const afterPoll = async () => {
@@ -527,7 +563,17 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			if (down) {
 				if (!quietNow) continue; // missed while n8n is down
 				down = false;
-				await model.start();
+				const started = await model.start();
+				if (started)
+					observe(
+						started,
+						item.at,
+						'start (activation poll)',
+						await afterPoll(),
+						true,
+						new Set(),
+						undefined,
+					);
 			}
 			const weather = await weatherFor(item.at, quietNow);
 			let excused = weather.excused || excuseNext;
@@ -544,6 +590,8 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 					true,
 					weather.excusedProjects,
 					undefined,
+					false,
+					true,
 				);
 				model.stop();
 				down = true;
@@ -585,9 +633,21 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 					true,
 					weather.excusedProjects,
 					undefined,
+					false,
+					true,
 				);
 				if (b)
-					observe(b, next.at, 'overlapping (second)', 0, true, weather.excusedProjects, undefined);
+					observe(
+						b,
+						next.at,
+						'overlapping (second)',
+						0,
+						true,
+						weather.excusedProjects,
+						undefined,
+						false,
+						true,
+					);
 				else timeline.push(next);
 				continue;
 			}
@@ -596,6 +656,8 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			let label = weatherLabel(item.at, { spike: latency, budgets, excused, run });
 			if (weather.excusedProjects.size > 0)
 				label += `, ${[...weather.excusedProjects].join(' ')} failing`;
+			// Idle: nothing in the world and no weather since two polls before this one.
+			const quiet = !weather.any && !excused && lastEventAt < item.at - 2 * interval;
 			observe(
 				run,
 				item.at,
@@ -604,6 +666,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 				excused,
 				weather.excusedProjects,
 				run.budgetMs,
+				quiet,
 			);
 			if (performance.now() - lastReport > 10_000) {
 				lastReport = performance.now();
@@ -619,8 +682,9 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 
 	const { wrapPoll: _w, log: _l, plan: _p, ...rest } = config;
 	return {
-		config: rest,
+		config: config.plan ? rest : { ...rest, bigProject },
 		scope,
+		options,
 		behaviour,
 		plan,
 		summary: checker.summary(),

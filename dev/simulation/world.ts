@@ -7,7 +7,7 @@
  * control routes on the real clock, for the simulation in a real n8n. The world itself never looks at the trigger.
  */
 import type { FakeKeywordApi } from '../fake-api';
-import type { Alert } from '../fake-api/state';
+import type { Alert, Keyword } from '../fake-api/state';
 import { Prng } from '../fake-api/prng';
 import type { ContainerKey, MidPoll, WorldEvent } from './plan';
 
@@ -20,6 +20,13 @@ export interface CrawlTruth {
 	rank: number;
 	/** The keyword's project or group (full name) at the crawl. */
 	category: string;
+	/** The rank of the crawl before (0 = outside the top results); undefined: none (a first rank) or not known. */
+	previousRank?: number;
+	/** The ranking URL of this crawl and of the crawl before (`NOT FOUND` outside the results); undefined: not known. */
+	url?: string;
+	previousUrl?: string;
+	/** The keyword's tags (names) at the crawl; undefined: not known. */
+	tags?: string[];
 }
 
 export interface AlertTruth {
@@ -29,12 +36,17 @@ export interface AlertTruth {
 	category: string;
 	prevrank: number;
 	result: number;
+	/** The alert's keyword, and its tags (names) when the alert was made; undefined: not known. */
+	keywordId?: string;
+	tags?: string[];
 }
 
 export interface FaultOrder {
 	/** Default: every API path. */
 	path?: RegExp;
 	times: number;
+	/** Only every `every`-th matching request fails (a flaky API). */
+	every?: number;
 	status?: number;
 	retryAfter?: string;
 	kind?: 'status' | 'drop' | 'stall';
@@ -60,6 +72,20 @@ export interface WorldDriver {
 	crawl(ids: string[], alerts: boolean): Promise<{ crawls: CrawlTruth[]; alerts: AlertTruth[] }>;
 	/** `createdAt` (Unix seconds): alerts stamped earlier than now (arriving late). */
 	addAlerts(name: string, count: number, createdAt?: number): Promise<AlertTruth[]>;
+	/**
+	 * Crawls keywords, giving `newUrls` of them (by id) another ranking URL, where the fake can; else as crawl does.
+	 */
+	crawlWithUrls?(
+		ids: string[],
+		alerts: boolean,
+		newUrls: Record<string, string>,
+	): Promise<{ crawls: CrawlTruth[]; alerts: AlertTruth[] }>;
+	/** Moves keywords into another project or group of their project, where the fake can; returns those moved. */
+	moveKeywords?(ids: string[], to: string): Promise<string[]>;
+	/** Sets each keyword's tags (names), where the fake can. */
+	setTags?(tags: Map<string, string[]>): Promise<void>;
+	/** The keywords' tags (names), where the fake can tell. */
+	tagsOf?(ids: string[]): Promise<Map<string, string[]>>;
 	/** Lists changing between two page requests (the fake's churn), where the fake can. */
 	setChurn?(spec: ChurnSpec | null): Promise<void>;
 	/** What churn changed since the last call. */
@@ -124,6 +150,17 @@ export interface Fact {
 	/** Keyword: the rank of the crawl (null outside the top results; undefined: not known). Alert: `result`. */
 	rank: number | null | undefined;
 	prevrank?: number;
+	/**
+	 * Keyword: the rank of the crawl before (null outside the top results; undefined: none, a first rank; 'unknown':
+	 * the world cannot tell).
+	 */
+	previousRank?: number | null | 'unknown';
+	/** Keyword: the ranking URL of this crawl and of the one before (undefined: not known or none). */
+	url?: string;
+	previousUrl?: string;
+	/** The keyword's id (an alert's keyword) and its tags (names) when the event happened; undefined: not known. */
+	keywordId?: string;
+	tags?: string[];
 	/** Neither owed nor forbidden (a keyword added with ranks from an earlier crawl). */
 	tolerated?: boolean;
 }
@@ -131,14 +168,23 @@ export interface Fact {
 /** Where the world reports the truth (the checker). */
 export interface TruthSink {
 	fact(fact: Fact): void;
-	/** A project or group left the account's active list (archived, deleted) or changed name, at `at` (ms). */
+	/**
+	 * A project or group left the account's active list (archived, deleted), came back (restored) or changed name
+	 * (`name`: its new full name; a project's rename reports its groups' new names too), at `at` (ms).
+	 */
 	containerChanged(
 		key: ContainerKey,
 		project: ContainerKey,
 		at: number,
-		change: 'archived' | 'deleted' | 'renamed',
+		change: 'archived' | 'restored' | 'deleted' | 'renamed',
+		name?: string,
+		oldName?: string,
 	): void;
 	keywordsDeleted(ids: string[], at: number): void;
+	/** Keywords moved into the project or group `to` (its full name now), at `at` (ms). */
+	keywordsMoved?(ids: string[], to: ContainerKey, name: string, at: number): void;
+	/** Keywords whose tags changed, at `at` (ms). */
+	tagsChanged?(ids: string[], at: number): void;
 	/**
 	 * Keywords added with ranks of an earlier crawl (churn): an update of one of them stamped before `before` (Unix
 	 * seconds) is neither owed nor forbidden, whatever its crawled_at (it may have been crawled again meanwhile).
@@ -308,7 +354,36 @@ export class World {
 				const from = Math.floor((event.slice * ids.length) / event.of);
 				const to = Math.floor(((event.slice + 1) * ids.length) / event.of);
 				if (to <= from) return false;
-				await this.crawl(ids.slice(from, to), event.alerts);
+				await this.crawl(ids.slice(from, to), event.alerts, event.urls);
+				return true;
+			}
+			case 'move': {
+				const name = this.fullName(event.key);
+				const target = this.fullName(event.to);
+				if (name === undefined || target === undefined || !d.moveKeywords) return false;
+				if (this.isHidden(event.key) || this.isHidden(event.to)) return false;
+				const rng = new Prng(event.salt);
+				const chosen = (await d.keywordIds(name)).filter(() => rng.next() * 100 < event.percent);
+				if (chosen.length === 0) return false;
+				const moved = await d.moveKeywords(chosen, target);
+				if (moved.length === 0) return false;
+				this.sink.keywordsMoved?.(moved, event.to, target, at);
+				return true;
+			}
+			case 'tag': {
+				const name = this.fullName(event.key);
+				if (name === undefined || this.isHidden(event.key) || !d.setTags || !d.tagsOf) return false;
+				const rng = new Prng(event.salt);
+				const chosen = (await d.keywordIds(name)).filter(() => rng.next() * 100 < event.percent);
+				if (chosen.length === 0) return false;
+				const now = await d.tagsOf(chosen);
+				const next = new Map<string, string[]>();
+				for (const [id, tags] of now) {
+					const without = tags.filter((tag) => tag !== event.tag);
+					next.set(id, event.remove ? without : [...without, event.tag]);
+				}
+				await d.setTags(next);
+				this.sink.tagsChanged?.([...next.keys()], at);
 				return true;
 			}
 			case 'refresh': {
@@ -347,8 +422,31 @@ export class World {
 		const c = this.live(event.key);
 		const name = this.fullName(event.key);
 		if (!c || name === undefined) return undefined;
-		const changed = (what: 'archived' | 'deleted' | 'renamed') =>
-			this.sink.containerChanged(c.key, c.project, this.driver.now(), what);
+		/** The containers a change of `c` touches: it, and for a project its groups. */
+		const touched = () =>
+			[...this.placed.values()].filter(
+				(other) => !other.deleted && (other.key === c.key || (!c.group && other.project === c.key)),
+			);
+		const changed = (
+			what: 'archived' | 'restored' | 'deleted' | 'renamed',
+			before?: Map<ContainerKey, string | undefined>,
+		) => {
+			const at = this.driver.now();
+			if (what !== 'renamed') {
+				this.sink.containerChanged(c.key, c.project, at, what);
+				return;
+			}
+			// A project's groups are renamed with it (their full names start with its name).
+			for (const other of touched())
+				this.sink.containerChanged(
+					other.key,
+					other.project,
+					at,
+					'renamed',
+					this.fullName(other.key),
+					before?.get(other.key),
+				);
+		};
 		switch (event.kind) {
 			case 'rename': {
 				const project = c.group ? this.live(c.project) : undefined;
@@ -358,8 +456,9 @@ export class World {
 				return {
 					change: { op: 'rename', name, to },
 					commit: () => {
+						const before = new Map(touched().map((other) => [other.key, this.fullName(other.key)]));
 						c.name = newName;
-						changed('renamed');
+						changed('renamed', before);
 					},
 				};
 			}
@@ -371,7 +470,7 @@ export class World {
 					change: { op: event.kind, name },
 					commit: () => {
 						c.archived = archive;
-						if (archive) changed('archived');
+						changed(archive ? 'archived' : 'restored');
 					},
 				};
 			}
@@ -426,15 +525,24 @@ export class World {
 	 * Crawls keywords. With `alerts`, about one in ALERT_SHARE of them gets an alert (Keyword.com alerts on moves past
 	 * a threshold; the fake alerts on every move).
 	 */
-	private async crawl(ids: string[], alerts: boolean): Promise<void> {
+	private async crawl(ids: string[], alerts: boolean, urls?: number): Promise<void> {
 		const alerting = alerts ? ids.filter((_, n) => n % ALERT_SHARE === 0) : [];
 		const quiet = alerts ? ids.filter((_, n) => n % ALERT_SHARE !== 0) : ids;
+		// `urls` percent of them get another ranking URL (a page of the site other than the one the rank gives).
+		const newUrls: Record<string, string> = {};
+		if (urls && this.driver.crawlWithUrls)
+			ids.forEach((id, n) => {
+				if ((n * 37) % 100 < urls) newUrls[id] = `https://alternate.example/${id}/${n % 3}`;
+			});
 		for (const [part, withAlerts] of [
 			[alerting, true],
 			[quiet, false],
 		] as const) {
 			if (part.length === 0) continue;
-			const result = await this.driver.crawl(part, withAlerts);
+			const result =
+				Object.keys(newUrls).length > 0 && this.driver.crawlWithUrls
+					? await this.driver.crawlWithUrls(part, withAlerts, newUrls)
+					: await this.driver.crawl(part, withAlerts);
 			for (const crawl of result.crawls) this.crawlFact(crawl);
 			for (const alert of result.alerts) this.alertFact(alert);
 		}
@@ -452,6 +560,18 @@ export class World {
 			project: container === undefined ? undefined : this.projectOf(container),
 			visibleAt: this.driver.now(),
 			rank: crawl.rank < 0 ? undefined : crawl.rank > 0 ? crawl.rank : null,
+			previousRank:
+				crawl.rank < 0
+					? 'unknown'
+					: crawl.previousRank === undefined
+						? undefined
+						: crawl.previousRank > 0
+							? crawl.previousRank
+							: null,
+			url: crawl.url,
+			previousUrl: crawl.previousUrl,
+			keywordId: crawl.id,
+			tags: crawl.tags,
 			tolerated,
 		});
 	}
@@ -482,6 +602,8 @@ export class World {
 			visibleAt: this.driver.now(),
 			rank: alert.result,
 			prevrank: alert.prevrank,
+			keywordId: alert.keywordId,
+			tags: alert.tags,
 		});
 	}
 }
@@ -561,22 +683,57 @@ export class InProcessDriver implements WorldDriver {
 		ids: string[],
 		alerts: boolean,
 	): Promise<{ crawls: CrawlTruth[]; alerts: AlertTruth[] }> {
+		return await this.crawlWithUrls(ids, alerts, {});
+	}
+
+	async crawlWithUrls(
+		ids: string[],
+		alerts: boolean,
+		newUrls: Record<string, string>,
+	): Promise<{ crawls: CrawlTruth[]; alerts: AlertTruth[] }> {
 		const state = this.state;
 		const before = state.alerts.length;
-		const updated = state.simulateRankUpdate({ keywordIds: ids, createAlerts: alerts });
+		const updated = state.simulateRankUpdate({
+			keywordIds: ids,
+			createAlerts: alerts,
+			// A new URL only where the keyword ranks (outside the results it has none).
+			rankingUrls: Object.fromEntries(
+				Object.entries(newUrls).filter(
+					([id]) => (state.keywords.get(Number(id))?.history[0] ?? 0) > 0,
+				),
+			),
+		});
 		return {
-			crawls: updated.map((k) => ({
-				id: String(k.id),
-				crawledAt: k.crawledAt ?? 0,
-				rank: k.history[0] ?? 0,
-				category: k.container.name,
-			})),
-			alerts: state.alerts.slice(before).map(alertTruth),
+			crawls: updated.map((k) => crawlTruth(k)),
+			alerts: state.alerts.slice(before).map((a) => alertTruth(a, state)),
 		};
 	}
 
 	async addAlerts(name: string, count: number, createdAt?: number): Promise<AlertTruth[]> {
-		return this.state.addAlerts(count, { category: name, createdAt }).map(alertTruth);
+		return this.state
+			.addAlerts(count, { category: name, createdAt })
+			.map((a) => alertTruth(a, this.state));
+	}
+
+	async moveKeywords(ids: string[], to: string): Promise<string[]> {
+		const state = this.state;
+		return state.moveKeywords(ids.map(Number), state.getContainer(to)).map((k) => String(k.id));
+	}
+
+	async setTags(tags: Map<string, string[]>): Promise<void> {
+		for (const [id, names] of tags) {
+			const k = this.state.keywords.get(Number(id));
+			if (k) this.state.setKeywordTags(k, names);
+		}
+	}
+
+	async tagsOf(ids: string[]): Promise<Map<string, string[]>> {
+		const out = new Map<string, string[]>();
+		for (const id of ids) {
+			const k = this.state.keywords.get(Number(id));
+			if (k) out.set(id, [...k.tags]);
+		}
+		return out;
 	}
 
 	async setChurn(spec: ChurnSpec | null): Promise<void> {
@@ -593,21 +750,23 @@ export class InProcessDriver implements WorldDriver {
 				for (const a of state.alerts) alertsById.set(String(a.id), a);
 			for (const id of entry.alerts) {
 				const alert = alertsById.get(id);
-				if (alert) harvest.alerts.push(alertTruth(alert));
+				if (alert) harvest.alerts.push(alertTruth(alert, state));
 			}
 			harvest.deleted.push(...entry.deleted);
 			const category = entry.category ?? '';
 			// Churn crawls a keyword at most once a second (the clock stands still during a poll): at this second.
 			for (const id of entry.crawled) {
 				const k = state.keywords.get(Number(id));
-				const rank = k && k.crawledAt === second ? (k.history[0] ?? 0) : -1;
-				harvest.crawls.push({ id, crawledAt: second, rank, category });
+				harvest.crawls.push(
+					k && k.crawledAt === second
+						? { ...crawlTruth(k), category }
+						: { id, crawledAt: second, rank: -1, category },
+				);
 			}
 			harvest.addedIds.push(...entry.added);
 			for (const id of entry.added) {
 				const k = state.keywords.get(Number(id));
-				if (k?.crawledAt)
-					harvest.added.push({ id, crawledAt: k.crawledAt, rank: k.history[0] ?? 0, category });
+				if (k?.crawledAt) harvest.added.push({ ...crawlTruth(k), category });
 			}
 		}
 		this.api.clearChurnLog();
@@ -626,6 +785,7 @@ export class InProcessDriver implements WorldDriver {
 			retryAfter: order.retryAfter,
 			kind: order.kind ?? 'status',
 			stallMs: order.stallMs,
+			every: order.every,
 		});
 	}
 
@@ -640,13 +800,29 @@ export class InProcessDriver implements WorldDriver {
 	}
 }
 
-function alertTruth(a: Alert): AlertTruth {
+function alertTruth(a: Alert, state: FakeKeywordApi['state']): AlertTruth {
 	return {
 		id: String(a.id),
 		createdAt: a.createdAt,
 		category: a.category,
 		prevrank: a.prevrank,
 		result: a.result,
+		keywordId: String(a.keywordId),
+		tags: [...(state.keywords.get(a.keywordId)?.tags ?? [])],
+	};
+}
+
+/** A keyword's last crawl as the world reports it: its rank, the one before, both ranking URLs, its tags. */
+function crawlTruth(k: Keyword): CrawlTruth {
+	return {
+		id: String(k.id),
+		crawledAt: k.crawledAt ?? 0,
+		rank: k.history[0] ?? 0,
+		category: k.container.name,
+		previousRank: k.history.length > 1 ? k.history[1] : undefined,
+		url: k.urlHistory[0],
+		previousUrl: k.urlHistory[1],
+		tags: [...k.tags],
 	};
 }
 

@@ -13,6 +13,7 @@ import type { ScopeSetting } from '../../dev/simulation/checker';
 import type { Plan, Scheduler } from '../../dev/simulation/plan';
 import { formatReport } from '../../dev/simulation/report';
 import { simulate, type DrawnBehaviour, type TriggerEvent } from '../../dev/simulation/run';
+import type { TriggerOptions } from '../../dev/simulation/settings';
 
 interface Regression {
 	name: string;
@@ -21,6 +22,8 @@ interface Regression {
 	event: TriggerEvent;
 	intervalMinutes: number;
 	scope: ScopeSetting;
+	/** Filters and output; absent: node version 2, Output Raw, no filter. */
+	options?: TriggerOptions;
 	behaviour: DrawnBehaviour;
 	kind: string;
 	detail?: string;
@@ -41,6 +44,7 @@ describe('simulation regressions (shrunk failing seeds)', { timeout: 10 * 60_000
 				scheduler: r.scheduler,
 				event: r.event,
 				scope: r.scope,
+				options: r.options ?? {},
 				behaviour: r.behaviour,
 				plan: r.plan,
 			});
