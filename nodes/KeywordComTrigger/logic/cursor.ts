@@ -200,10 +200,13 @@ export function advance<T extends Stamped>(
 			settled !== undefined &&
 			options.covers.id === null &&
 			options.covers.at >= settled);
-	// Only where ties come in no id order (ids ascending in a second keep an exact floor without any clock), and
-	// never past the newest alert (nothing is known of later seconds: a late alert there is still emitted).
-	if (options.quietUpTo !== undefined && coveredToClock && tie !== 1)
-		floor = maxFloor(floor, [Math.min(options.quietUpTo, newest), null], tie);
+	// Never past the newest alert (nothing is known of later seconds: a late alert there is still emitted). Where ids
+	// ascend within a second, the newest second closes at its last id read: one arriving later in it is still new.
+	if (options.quietUpTo !== undefined && coveredToClock) {
+		const upTo = Math.min(options.quietUpTo, newest);
+		const last = tie === 1 && upTo === newest ? lastOfSecond(all, newest) : undefined;
+		floor = maxFloor(floor, last ? [newest, last.id] : [tie === 1 ? upTo - 1 : upTo, null], tie);
+	}
 	// A read that stopped at a key knows nothing above it: the floor may not rise past that key. With mixed ties the
 	// stop's own second may hold alerts not read yet: only the seconds before it are known.
 	let stoppedAt: Floor | undefined;
@@ -251,6 +254,12 @@ export function advance<T extends Stamped>(
 	};
 	if (tie !== 1) next.tie = tie;
 	return { fresh, cursor: next };
+}
+
+/** The last record of second `at` in `ascending` (records in (at, id) order). */
+function lastOfSecond<T extends Stamped>(ascending: readonly T[], at: number): T | undefined {
+	for (let n = ascending.length - 1; n >= 0; n--) if (ascending[n].at === at) return ascending[n];
+	return undefined;
 }
 
 /**
