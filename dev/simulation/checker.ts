@@ -192,7 +192,7 @@ function sameUrl(a: string | undefined, b: string | undefined): boolean {
 }
 
 /**
- * What the filters say of an event, from the world's truth (the trigger's rules: logic/filters.ts). `tagsKnown`:
+ * What the filters say of an event, from the world's truth (the trigger's rules: nodes/KeywordComTrigger/shared/filters.ts). `tagsKnown`:
  * whether the event's tags are what the trigger reads (they did not change after it).
  */
 export function verdictOf(

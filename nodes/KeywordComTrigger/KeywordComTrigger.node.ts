@@ -18,12 +18,12 @@ import { RECORD_CATALOGUE } from '../shared/recordKinds';
 import { redactTokenPieces } from '../shared/redact';
 import { InputError } from '../shared/validation';
 import { getTags } from '../shared/tagOptions';
-import { createApi } from './fetch';
+import { createApi } from './shared/triggerApi';
 import { filterFields, readFilters } from './filterFields';
-import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from './logic/budget';
-import type { AlertCursor } from './logic/cursor';
-import type { KeywordState } from './logic/keywords';
-import { parseScope } from './logic/scope';
+import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from './shared/budget';
+import type { AlertCursor } from './newAlert/alertCursor';
+import type { KeywordState } from './keywordUpdated/plan';
+import { parseScope } from './shared/scope';
 import {
 	dropBaseline,
 	findBaseline,
@@ -32,21 +32,18 @@ import {
 	storedState,
 	type EventName,
 	type EventState,
-} from './logic/state';
+} from './shared/storedState';
+import { ListFailure, pollKeywordUpdates, sampleKeywordUpdates } from './keywordUpdated/poll';
+import { pollNewAlerts, sampleAlerts } from './newAlert/poll';
 import {
-	ListFailure,
 	MAX_REQUESTS_PER_POLL,
 	RequestAllowance,
-	pollKeywordUpdates,
-	pollNewAlerts,
-	sampleAlerts,
-	sampleKeywordUpdates,
 	type PollOutcome,
 	type PollProblem,
 	type PollSettings,
 	type TriggerApi,
-} from './poll';
-import { takePollLock } from './pollLock';
+} from './shared/pollContract';
+import { takePollLock } from './shared/pollLock';
 
 function readSettings(context: IPollFunctions, token: string | undefined): PollSettings {
 	const event = context.getNodeParameter('event') as EventName;

@@ -1,5 +1,5 @@
 /**
- * The trigger's Filters (version 2): the fields, and the filters they set (logic/filters.ts), checked before any
+ * The trigger's Filters (version 2): the fields, and the filters they set (shared/filters.ts), checked before any
  * request.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
@@ -7,7 +7,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { alphabetical } from '../shared/optionOrder';
 import { OUTPUT_CHOICE_VERSIONS } from '../shared/output';
 import { InputError } from '../shared/validation';
-import type { Crossing, Direction, MovementFilters } from './logic/filters';
+import type { Crossing, Direction, MovementFilters } from './shared/filters';
 
 const KEYWORD_UPDATED_ONLY = { show: { '/event': ['keywordUpdated'] } };
 

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
-import { mayHaveBeenAbandoned, timeoutBehind } from '../../nodes/KeywordComTrigger/logic/budget';
+import { mayHaveBeenAbandoned, timeoutBehind } from '../../nodes/KeywordComTrigger/shared/budget';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { clearCapturedLogs, getCapturedLogs, runPoll } from '../harness';
 

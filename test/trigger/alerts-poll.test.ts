@@ -8,11 +8,15 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import { ALERT_ID_CAP } from '../../nodes/KeywordComTrigger/logic/alerts';
-import type { AlertCursor } from '../../nodes/KeywordComTrigger/logic/cursor';
-import { decodeAlertCursor, encodeAlertCursor } from '../../nodes/KeywordComTrigger/logic/state';
+import { ALERT_ID_CAP } from '../../nodes/KeywordComTrigger/newAlert/alertRecords';
+import type { AlertCursor } from '../../nodes/KeywordComTrigger/newAlert/alertCursor';
+import {
+	decodeAlertCursor,
+	encodeAlertCursor,
+} from '../../nodes/KeywordComTrigger/shared/storedState';
 import { ALL } from '../../nodes/shared/groupName';
-import { pollNewAlerts, type PollSettings } from '../../nodes/KeywordComTrigger/poll';
+import { pollNewAlerts } from '../../nodes/KeywordComTrigger/newAlert/poll';
+import type { PollSettings } from '../../nodes/KeywordComTrigger/shared/pollContract';
 import { MemoryApi, type MemAlert } from './memory-api';
 
 /** Version 1's Simplify on (the items these suites were written for). */

@@ -11,12 +11,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
-import { matchFilters, type RankMove } from '../../nodes/KeywordComTrigger/logic/filters';
+import { matchFilters, type RankMove } from '../../nodes/KeywordComTrigger/shared/filters';
 import {
 	chartUrls,
 	rankingUrlChanged,
 	sameRankingUrl,
-} from '../../nodes/KeywordComTrigger/logic/rankingUrls';
+} from '../../nodes/KeywordComTrigger/keywordUpdated/rankingUrls';
 import { clearCapturedLogs, getCapturedLogs, runLoadOptions, type RunPollResult } from '../harness';
 import { pollVersion2 } from './version2';
 

@@ -12,10 +12,14 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	hasReadsInProgress,
 	type KeywordState,
-} from '../../nodes/KeywordComTrigger/logic/keywords';
-import { decodeKeywordState, encodeKeywordState } from '../../nodes/KeywordComTrigger/logic/state';
+} from '../../nodes/KeywordComTrigger/keywordUpdated/plan';
+import {
+	decodeKeywordState,
+	encodeKeywordState,
+} from '../../nodes/KeywordComTrigger/shared/storedState';
 import { ALL, type Scope } from '../../nodes/shared/groupName';
-import { pollKeywordUpdates, type PollSettings } from '../../nodes/KeywordComTrigger/poll';
+import { pollKeywordUpdates } from '../../nodes/KeywordComTrigger/keywordUpdated/poll';
+import type { PollSettings } from '../../nodes/KeywordComTrigger/shared/pollContract';
 import { MemoryApi, type MemKeyword } from './memory-api';
 
 /** Version 1's Simplify on (the items these suites were written for). */

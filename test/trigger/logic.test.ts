@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { ALERT_ID_CAP, alertItem } from '../../nodes/KeywordComTrigger/logic/alerts';
+import { ALERT_ID_CAP, alertItem } from '../../nodes/KeywordComTrigger/newAlert/alertRecords';
 import {
 	DEFAULT_POLL_BUDGET_MS,
 	MAX_POLL_BUDGET_MS,
@@ -16,24 +16,27 @@ import {
 	mayHaveBeenAbandoned,
 	pollBudgetMs,
 	timeoutBehind,
-} from '../../nodes/KeywordComTrigger/logic/budget';
+} from '../../nodes/KeywordComTrigger/shared/budget';
 import {
 	advance,
 	compareIds,
 	cursorAt,
 	isCovered,
 	maxFloor,
-	type AlertCursor,
 	type Stamped,
-} from '../../nodes/KeywordComTrigger/logic/cursor';
+} from '../../nodes/KeywordComTrigger/shared/windowCursor';
+import { type AlertCursor } from '../../nodes/KeywordComTrigger/newAlert/alertCursor';
 import {
 	nameKey,
 	toContainers,
 	type Container,
-} from '../../nodes/KeywordComTrigger/logic/containers';
-import { windowEvents } from '../../nodes/KeywordComTrigger/logic/keywordEvents';
-import { keywordItem } from '../../nodes/KeywordComTrigger/logic/keywordItem';
-import { departedWindow, settleDeparture } from '../../nodes/KeywordComTrigger/logic/departures';
+} from '../../nodes/KeywordComTrigger/keywordUpdated/containers';
+import { windowEvents } from '../../nodes/KeywordComTrigger/keywordUpdated/windowEvents';
+import { keywordItem } from '../../nodes/KeywordComTrigger/keywordUpdated/updateItem';
+import {
+	departedWindow,
+	settleDeparture,
+} from '../../nodes/KeywordComTrigger/keywordUpdated/departures';
 import {
 	firstState,
 	nextWindow,
@@ -42,12 +45,12 @@ import {
 	settleJob,
 	type ContainerState,
 	type KeywordState,
-} from '../../nodes/KeywordComTrigger/logic/keywords';
-import { SETTLE_SECONDS } from '../../nodes/KeywordComTrigger/logic/mark';
-import { idSequenceOf, timeSequenceOf } from '../../nodes/KeywordComTrigger/logic/order';
+} from '../../nodes/KeywordComTrigger/keywordUpdated/plan';
+import { SETTLE_SECONDS } from '../../nodes/KeywordComTrigger/keywordUpdated/mark';
+import { idSequenceOf, timeSequenceOf } from '../../nodes/KeywordComTrigger/shared/listOrder';
 import { ALL, inScope } from '../../nodes/shared/groupName';
 import type { ListOrder } from '../../nodes/shared/paging';
-import { parseScope } from '../../nodes/KeywordComTrigger/logic/scope';
+import { parseScope } from '../../nodes/KeywordComTrigger/shared/scope';
 import {
 	BASELINE_KEY,
 	decodeAlertCursor,
@@ -59,7 +62,7 @@ import {
 	putBaseline,
 	readEventState,
 	storedState,
-} from '../../nodes/KeywordComTrigger/logic/state';
+} from '../../nodes/KeywordComTrigger/shared/storedState';
 import { alertRecord, keywordRecord } from './memory-api';
 
 const opts = { lookback: 600, cap: 200, covers: 'all' as const };

@@ -11,7 +11,7 @@ import { redactDeep } from '../../shared/redact';
 import { flattenRecord } from '../../shared/records';
 import { isoTime } from '../../shared/time';
 import { unixSeconds } from './containers';
-import { rankChange } from './ranks';
+import { rankChange } from '../shared/rankHistory';
 
 /** Unix seconds of a keyword's crawled_at, or undefined (never crawled). */
 export function crawledAt(record: IDataObject): number | undefined {

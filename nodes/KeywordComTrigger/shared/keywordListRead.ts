@@ -2,12 +2,50 @@
  * Reading one project's or group's keyword list (#13) on from where its read stands, within the poll's budget:
  * with overlapping pages when the list is ordered by id (shared/paging/), page after page when it is not.
  */
-import { readInBatches, windowAround, type PageSizes } from '../../shared/paging';
-import { compareIds } from '../logic/cursor';
-import { keywordId } from '../logic/keywordEvents';
-import { KEYWORD_PAGE_SIZE, type ListRead } from '../logic/keywords';
-import { idSequenceOf } from '../logic/order';
-import { isOutOfTime, type PollLimits, type RequestAllowance, type ServedList } from './common';
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	compareIds,
+	readInBatches,
+	windowAround,
+	type ListOrder,
+	type PageSizes,
+} from '../../shared/paging';
+import { idSequenceOf } from './listOrder';
+import {
+	isOutOfTime,
+	type PollLimits,
+	type RequestAllowance,
+	type ServedList,
+} from './pollContract';
+
+/** Keywords asked for a page (the API's largest). */
+export const KEYWORD_PAGE_SIZE = 250;
+
+/** A read of one container's keyword list that goes on over several polls. */
+export interface ListRead {
+	/** The window's end: keywords crawled after it wait for the next read. */
+	windowEnd: number;
+	/** Id of the last keyword read (the read goes on after it); absent before the first page. */
+	lastId?: string;
+	/** Estimated list index of `lastId` (-1 before the first page; the last index read, read page by page). */
+	lastIndex: number;
+	/** The list's length when `lastIndex` was estimated. */
+	listLength: number;
+	/** The list's order by id (absent: ascending; unordered: read page by page). */
+	idOrder?: ListOrder;
+	/** Read page by page: the page size the API serves (when it serves fewer than asked). */
+	pageSize?: number;
+	/** Read page by page: the ids of the last records read (the next page is read on from them). */
+	anchors?: string[];
+}
+
+/** The keyword's id as text, or undefined. */
+export function keywordId(record: unknown): string | undefined {
+	if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
+	const id = (record as IDataObject).id;
+	return id === undefined || id === null || id === '' ? undefined : String(id);
+}
 
 /** Page sizes a read may ask for (varied so pages overlap, see shared/paging/). */
 const PAGE_SIZES: PageSizes = { min: Math.ceil(KEYWORD_PAGE_SIZE / 2), max: KEYWORD_PAGE_SIZE };

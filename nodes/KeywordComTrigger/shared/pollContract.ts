@@ -1,5 +1,5 @@
 /**
- * What both events' polls share: the API they read (fetch.ts in n8n, anything in tests), their settings and limits,
+ * What both events' polls share: the API they read (triggerApi.ts in n8n, anything in tests), their settings and limits,
  * what a poll returns, and how a list page is read.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -7,8 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OutputChoice } from '../../shared/output';
 import type { ServedPage } from '../../shared/paging';
 import type { Scope } from '../../shared/groupName';
-import type { PollBudget } from '../logic/budget';
-import type { MovementFilters } from '../logic/filters';
+import type { PollBudget } from './budget';
+import type { MovementFilters } from './filters';
 
 /** How one request is sent. */
 export interface RequestMode {
@@ -36,7 +36,7 @@ export interface PollSettings {
 	/** How items are shaped: version 1's Simplify, version 2's Output choice. */
 	output: OutputChoice;
 	onlyRankChanges: boolean;
-	/** Version 2's filters (logic/filters.ts): none set lets every event through. */
+	/** Version 2's filters (filters.ts): none set lets every event through. */
 	filters?: MovementFilters;
 	/** Removed from everything emitted. */
 	token?: string;
@@ -46,7 +46,7 @@ export interface PollLimits {
 	budget: PollBudget;
 	/** Most requests one poll sends (every HTTP try counts). */
 	maxRequests?: number;
-	/** The poll's requests, when the caller counts its retries against them too (fetch.ts); else made from maxRequests. */
+	/** The poll's requests, when the caller counts its retries against them too (triggerApi.ts); else made from maxRequests. */
 	allowance?: RequestAllowance;
 }
 
@@ -82,6 +82,10 @@ export type NoEventYet = string;
 
 /** Most requests in one poll, every HTTP try counted (60,000 records): the rest waits for the next poll. */
 export const MAX_REQUESTS_PER_POLL = 240;
+
+/** A list's (or a lookup's) answer that means it is gone. */
+export const GONE = new Set(['404', '410']);
+
 /** Pages requested at once by one list read, usually (more when a short budget needs it, see PollBudget). */
 export const READ_CONCURRENCY = 4;
 /** Events a manual run ("Fetch Test Event") shows. */

@@ -1,17 +1,17 @@
 /**
- * Keyword Updated: the keyword lists of one poll, read side by side as they come (logic/keywords.ts says which, and
- * from where; keywordList.ts reads one).
+ * Keyword Updated: the keyword lists of one poll, read side by side as they come (plan.ts says which, and
+ * from where; shared/keywordListRead.ts reads one).
  */
-import { windowEvents, type KeywordEvent } from '../logic/keywordEvents';
-import type { ListJob } from '../logic/keywords';
+import { windowEvents, type KeywordEvent } from './windowEvents';
+import type { ListJob } from './plan';
 import {
 	READ_CONCURRENCY as USUAL_LIST_CONCURRENCY,
 	servedList,
 	type PollLimits,
 	type RequestAllowance,
 	type TriggerApi,
-} from './common';
-import { pagesLeft, readKeywordList, type ListOutcome } from './keywordList';
+} from '../shared/pollContract';
+import { pagesLeft, readKeywordList, type ListOutcome } from '../shared/keywordListRead';
 
 /** Requests in flight at once, usually: two lists, four pages each. */
 const USUAL_IN_FLIGHT = 2 * USUAL_LIST_CONCURRENCY;

@@ -4,19 +4,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ListOrder } from '../../shared/paging';
-import { compareIds } from '../logic/cursor';
-import { hasFilters, keywordMove, matchFilters } from '../logic/filters';
-import { keywordItem } from '../logic/keywordItem';
-import { uniqueOldestFirst, type KeywordEvent } from '../logic/keywordEvents';
-import { GONE, settleJob, type KeywordState, type ListResult } from '../logic/keywords';
-import { rankChange } from '../logic/ranks';
+import { compareIds } from '../shared/windowCursor';
+import { hasFilters, keywordMove, matchFilters } from '../shared/filters';
+import { keywordItem } from './updateItem';
+import { uniqueOldestFirst, type KeywordEvent } from './windowEvents';
+import { settleJob, type KeywordState, type ListResult } from './plan';
+import { GONE } from '../shared/pollContract';
+import { rankChange } from '../shared/rankHistory';
 import {
 	messageOf,
 	statusOf,
 	type PollLimits,
 	type PollProblem,
 	type PollSettings,
-} from './common';
+} from '../shared/pollContract';
 import type { JobRun } from './listReads';
 import type { RankingUrlHistory } from './rankingUrlHistory';
 

@@ -1,7 +1,7 @@
 /**
  * Keyword Updated, one poll: ask `groups/active`, read the keyword lists of the projects and groups whose ranks moved
  * past the mark (reads in progress go on meanwhile), look up those that left `groups/active`, and emit the keywords
- * crawled in each one's window, oldest first. Each project and group stands alone (logic/keywords.ts): one whose list
+ * crawled in each one's window, oldest first. Each project and group stands alone (plan.ts): one whose list
  * fails is parked and reported, and never holds back the others' events. Returns the items and the next state; never
  * touches static data.
  */
@@ -9,20 +9,20 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { inScope } from '../../shared/groupName';
 import { mapConcurrent, type ListOrder } from '../../shared/paging';
-import { toContainers, type Container } from '../logic/containers';
-import { hasFilters, keywordMove, matchFilters, type MovementFilters } from '../logic/filters';
-import { windowEvents } from '../logic/keywordEvents';
-import { crawledAt, keywordItem } from '../logic/keywordItem';
+import { toContainers, type Container } from './containers';
+import { hasFilters, keywordMove, matchFilters, type MovementFilters } from '../shared/filters';
+import { windowEvents } from './windowEvents';
+import { crawledAt, keywordItem } from './updateItem';
 import {
-	KEYWORD_PAGE_SIZE,
 	firstState,
 	nextWindow,
 	planKeywordPoll,
 	readsInProgress,
 	type KeywordState,
 	type ListJob,
-} from '../logic/keywords';
-import { learnHistoryOrder, rankChange } from '../logic/ranks';
+} from './plan';
+import { KEYWORD_PAGE_SIZE } from '../shared/keywordListRead';
+import { learnHistoryOrder, rankChange } from '../shared/rankHistory';
 import {
 	MAX_REQUESTS_PER_POLL,
 	RequestAllowance,
@@ -37,12 +37,12 @@ import {
 	type PollProblem,
 	type PollSettings,
 	type TriggerApi,
-} from './common';
-import { lookUpDepartures } from './departures';
-import { emitRuns } from './keywordItems';
+} from '../shared/pollContract';
+import { lookUpDepartures } from './departureLookups';
+import { emitRuns } from './emit';
 import { ListReads, type JobRun, type PageHook } from './listReads';
 import { HISTORY_CHUNK, RankingUrlHistory } from './rankingUrlHistory';
-import { PollBudget } from '../logic/budget';
+import { PollBudget } from '../shared/budget';
 
 export async function pollKeywordUpdates(
 	api: TriggerApi,

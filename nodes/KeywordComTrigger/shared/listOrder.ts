@@ -3,7 +3,7 @@
  * say which values the API honours). Pure.
  */
 import type { ListOrder } from '../../shared/paging';
-import { compareIds, timeOrder, type Stamped, type TieOrder } from './cursor';
+import { compareIds, timeOrder, type Stamped, type TieOrder } from './windowCursor';
 
 /**
  * The direction of a sequence of values compared by `compare`, consecutive pairs only; undefined when the values

@@ -1,12 +1,12 @@
 /** The trigger's I/O: every request goes through the shared transport (retries, redacted errors). */
 import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { API_PREFIX } from '../shared/constants';
-import type { RetryPolicy } from '../shared/retryPolicy';
-import { apiRequest, type ApiResponse } from '../shared/transport';
-import type { PollBudget } from './logic/budget';
-import { encodeName, splitName } from '../shared/groupName';
-import type { RequestAllowance, RequestMode, TriggerApi } from './poll';
+import { API_PREFIX } from '../../shared/constants';
+import type { RetryPolicy } from '../../shared/retryPolicy';
+import { apiRequest, type ApiResponse } from '../../shared/transport';
+import type { PollBudget } from './budget';
+import { encodeName, splitName } from '../../shared/groupName';
+import type { RequestAllowance, RequestMode, TriggerApi } from './pollContract';
 
 /**
  * A poll runs again a minute later anyway: a request is tried at most 3 times in all (a 429's Retry-After is

@@ -1,6 +1,6 @@
 /**
  * New Alert: reading the alert list (#20) from the cursor's floor towards the newest alert, whichever way the list
- * runs. The order is read from the records (logic/order.ts), not from the sort parameters sent. Every read stays
+ * runs. The order is read from the records (shared/listOrder.ts), not from the sort parameters sent. Every read stays
  * within the poll's budget and request cap.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -11,19 +11,18 @@ import {
 	type PageSizes,
 	type ReadPosition,
 } from '../../shared/paging';
-import { ALERT_PAGE_SIZE, alertKey, toAlertEvents, type AlertEvent } from '../logic/alerts';
+import { ALERT_PAGE_SIZE, alertKey, toAlertEvents, type AlertEvent } from './alertRecords';
 import {
 	floorKey,
-	floorStart,
 	isCovered,
 	tieOf,
 	timeOrder,
-	type AlertCursor,
 	type Boundary,
 	type Stamped,
 	type TieOrder,
-} from '../logic/cursor';
-import { timeSequenceOf, type TimeSequence } from '../logic/order';
+} from '../shared/windowCursor';
+import { floorStart, type AlertCursor } from './alertCursor';
+import { timeSequenceOf, type TimeSequence } from '../shared/listOrder';
 import {
 	READ_CONCURRENCY,
 	isOnePage,
@@ -32,7 +31,7 @@ import {
 	type PollLimits,
 	type RequestAllowance,
 	type ServedList,
-} from './common';
+} from '../shared/pollContract';
 
 /** Page sizes a read may ask for (varied so pages overlap, see shared/paging/). */
 const PAGE_SIZES: PageSizes = { min: Math.ceil(ALERT_PAGE_SIZE / 2), max: ALERT_PAGE_SIZE };

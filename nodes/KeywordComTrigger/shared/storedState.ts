@@ -1,6 +1,6 @@
 /**
  * What the trigger stores between polls: the only place its stored keys appear. Pure. The working state has full
- * names (cursor.ts, keywords.ts); static data is JSON kept small, so it is stored with one-letter keys and list
+ * names (newAlert/alertCursor.ts, keywordUpdated/plan.ts); static data is JSON kept small, so it is stored with one-letter keys and list
  * orders (ListOrder in working code, ORDER_LETTERS), encoded and decoded here. A value that does not read back counts
  * as no state (anything malformed, another event, a newer version).
  *
@@ -12,17 +12,17 @@
  * | `e` | the event: `newAlert` or `keywordUpdated` |
  * | `c` | the event's state, below |
  * | `l?` | `[slowest request, page work]` (ms) the last poll measured (budget.ts Measured) |
- * | **New Alert: `c`** | the AlertCursor (cursor.ts) |
+ * | **New Alert: `c`** | the AlertCursor (newAlert/alertCursor.ts) |
  * | `t` | newest: the newest created_at emitted (Unix seconds) |
  * | `f` | floor: `[at, id or null]`, every alert at or below it was seen (`null`: all of that second) |
  * | `k` | idsAboveFloor: ids seen (emitted or filtered out) above the floor, at most 200 |
  * | `i?` | tie: -1 ids descending within a second, 0 mixed; absent: ascending |
  * | `o?` | listOrder: `a` ascending (oldest first), `d` descending, `u` unordered |
  * | `x?`, `n?` | floorIndex, listLength: the floor's estimated list index, and the list's length then (both or none) |
- * | **Keyword Updated: `c`** | the KeywordState (keywords.ts) |
+ * | **Keyword Updated: `c`** | the KeywordState (keywordUpdated/plan.ts) |
  * | `s` | mark: every container in scope not in `p` has reported its keywords crawled up to it (Unix seconds) |
  * | `p` | containers behind the mark: a list (never an object keyed by name: a project may be called `__proto__`) of |
- * | `p[].k`, `p[].n` | its key (containers.ts) and name |
+ * | `p[].k`, `p[].n` | its key (keywordUpdated/containers.ts) and name |
  * | `p[].w` | reportedUpTo: keywords crawled up to this time were reported |
  * | `p[].r?` | read: a read in progress (ListRead), `{h, e?, x, n, o?, z?, a?}`: |
  * | `r.h`, `r.e?` | windowEnd; lastId, the last keyword read |
@@ -48,11 +48,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Measured } from './budget';
-import { nameKey } from './containers';
-import type { AlertCursor, WindowCursor } from './cursor';
-import type { ContainerState, KeywordState, ListRead } from './keywords';
+import { nameKey } from '../keywordUpdated/containers';
+import type { WindowCursor } from './windowCursor';
+import type { AlertCursor } from '../newAlert/alertCursor';
+import type { ContainerState, KeywordState } from '../keywordUpdated/plan';
+import type { ListRead } from './keywordListRead';
 import type { ListOrder } from '../../shared/paging';
-import { keywordStateFromVersion1 } from './stateVersion1';
+import { keywordStateFromVersion1 } from './storedStateVersion1';
 
 export const STATE_VERSION = 4;
 

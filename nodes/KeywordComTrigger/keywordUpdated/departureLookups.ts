@@ -1,13 +1,14 @@
 /**
  * Keyword Updated: the projects and groups that left `groups/active` since the last poll, looked up (#2) (what becomes
- * of each: logic/departures.ts).
+ * of each: departures.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from '../../shared/paging';
-import { toContainers } from '../logic/containers';
-import { departedWindow, settleDeparture } from '../logic/departures';
-import { GONE, type DepartureJob, type KeywordState, type ListJob } from '../logic/keywords';
+import { toContainers } from './containers';
+import { departedWindow, settleDeparture } from './departures';
+import { type DepartureJob, type KeywordState, type ListJob } from './plan';
+import { GONE } from '../shared/pollContract';
 import {
 	isOutOfTime,
 	messageOf,
@@ -16,7 +17,7 @@ import {
 	type PollProblem,
 	type RequestAllowance,
 	type TriggerApi,
-} from './common';
+} from '../shared/pollContract';
 
 /**
  * The containers that left groups/active, looked up (#2): an archived one (the same project_id, where the API gives

@@ -98,7 +98,7 @@ export function hardDeadlineMs(fromN8n: number | undefined, budgetMs: number): n
 	return Math.max(budgetMs, Math.min(latest, budgetMs + 10_000));
 }
 
-/** What a poll measured of the API and of this machine, kept for the next poll (with the state, state.ts). */
+/** What a poll measured of the API and of this machine, kept for the next poll (with the state, storedState.ts). */
 export interface Measured {
 	/** The slowest request, ms. */
 	requestMs: number;

@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ListOrder } from '../../shared/paging';
 import { OUTSIDE } from '../../shared/ranks';
-import { rankChange } from './ranks';
+import { rankChange } from './rankHistory';
 
 export type Direction = 'either' | 'up' | 'down';
 export type Crossing = 'either' | 'entered' | 'left';
@@ -117,7 +117,7 @@ export function tagsOf(attributes: IDataObject): string[] | undefined {
 		.filter((name) => name.trim() !== '');
 }
 
-/** A keyword update's move as the filters see it (its ranks as ranks.ts works them out). */
+/** A keyword update's move as the filters see it (its ranks as rankHistory.ts works them out). */
 export function keywordMove(
 	attributes: IDataObject,
 	order: ListOrder | undefined,

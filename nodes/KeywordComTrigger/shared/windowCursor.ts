@@ -1,6 +1,7 @@
 /**
- * New Alert's cursor: which alerts have been emitted, and where that is in the alert list. Pure, no I/O; how it is
- * stored is in state.ts.
+ * The window cursor: which events of a list stamped `(at, id)` have been emitted. Pure, no I/O. New Alert's cursor
+ * (newAlert/alertCursor.ts) is one, plus where it stands in the alert list; Keyword Updated's stored state of version 1
+ * kept one per project. How it is stored is in storedState.ts.
  *
  * Every alert has a key `(at, id)`: `at` its created_at (Unix seconds), `id` its id. Keys are ordered by `at`, then
  * by id (numerically when both are digits) in the **tie order** the API uses for alerts of the same second: ascending
@@ -16,11 +17,8 @@
  * When more than `cap` ids would be kept, only the `cap` newest are, and the floor rises to the newest key dropped:
  * the state never grows past `cap` ids, whatever the history.
  *
- * It also remembers the list's order and the floor's estimated place in the list (AlertCursor), so that the next poll
- * asks for the right page first.
  */
-import { compareIds, type ListOrder } from '../../shared/paging';
-import { ALERT_PAGE_SIZE } from './alerts';
+import { compareIds } from '../../shared/paging';
 
 /** `[at, id]`: every key at or below it has been seen; `id` null covers all of second `at`. */
 export type Floor = [number, string | null];
@@ -39,19 +37,6 @@ export interface WindowCursor {
 	/** Tie order, when the list showed it is descending (-1) or mixed (0); absent: ascending. */
 	tie?: -1 | 0;
 }
-
-/** The cursor a poll keeps: what has been emitted, plus where its floor was last seen in the list. */
-export interface AlertCursor extends WindowCursor {
-	/** The list's order in time (ascending: oldest first). */
-	listOrder?: ListOrder;
-	/** Estimated list index of the last alert at or below the floor (reading from the floor). */
-	floorIndex?: number;
-	/** The list's length when `floorIndex` was estimated. */
-	listLength?: number;
-}
-
-/** Where the floor is in the list: AlertCursor.floorIndex and listLength. */
-export type FloorPosition = Required<Pick<AlertCursor, 'floorIndex' | 'listLength'>>;
 
 export interface Stamped {
 	id: string;
@@ -260,64 +245,4 @@ export function advance<T extends Stamped>(
 function lastOfSecond<T extends Stamped>(ascending: readonly T[], at: number): T | undefined {
 	for (let n = ascending.length - 1; n >= 0; n--) if (ascending[n].at === at) return ascending[n];
 	return undefined;
-}
-
-/**
- * Where a read from the floor starts: the floor's last estimated place while the list keeps its order (a good first
- * guess), else a page in (newest first) or the end (oldest first); and the list's length then.
- */
-export function floorStart(
-	cursor: AlertCursor,
-	order: Exclude<ListOrder, 'unordered'>,
-	knownTotal?: number,
-): { edge: Boundary; index: number; total: number } {
-	const kept = cursor.listOrder === order;
-	const floorIndex = kept ? cursor.floorIndex : undefined;
-	const listLength = kept ? cursor.listLength : knownTotal;
-	const total = knownTotal ?? listLength ?? 0;
-	const index = floorIndex ?? (order === 'descending' ? ALERT_PAGE_SIZE : Math.max(0, total - 1));
-	return { edge: floorKey(cursor.floor), index, total: listLength ?? total };
-}
-
-function countAbove(events: readonly Stamped[], cursor: WindowCursor): number {
-	const tie = tieOf(cursor);
-	return events.filter((event) => !isCovered(event, cursor.floor, tie)).length;
-}
-
-/**
- * A first poll's floor position, from the newest alerts it read (newest first: page 1; oldest first: the last page)
- * and the list's length. None for a list in no order.
- */
-export function newestFloorPosition(
-	order: ListOrder,
-	newest: readonly Stamped[],
-	cursor: WindowCursor,
-	total: number,
-): FloorPosition | undefined {
-	const above = countAbove(newest, cursor);
-	if (order === 'descending') return { floorIndex: above, listLength: total };
-	if (order === 'ascending') return { floorIndex: total - 1 - above, listLength: total };
-	return undefined;
-}
-
-/**
- * Where the new floor is likely to be in the list, for the next poll's first request: where the read ended (`end`),
- * moved back over the alerts read above the new floor. A read that used no position keeps the last estimate while
- * the order holds.
- */
-export function nextFloorPosition(
-	previous: AlertCursor,
-	next: WindowCursor,
-	order: ListOrder,
-	read: readonly Stamped[],
-	end: { index: number; total: number } | undefined,
-): FloorPosition | undefined {
-	if (!end)
-		return previous.listOrder === order && previous.floorIndex !== undefined
-			? { floorIndex: previous.floorIndex, listLength: previous.listLength ?? 0 }
-			: undefined;
-	const above = countAbove(read, next);
-	const backward = order === 'descending';
-	const index = end.index + (backward ? above : -above);
-	return { floorIndex: Math.max(backward ? 0 : -1, index), listLength: end.total };
 }

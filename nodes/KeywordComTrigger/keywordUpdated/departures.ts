@@ -11,14 +11,8 @@ import {
 	type DepartureJob,
 	type KeywordState,
 	type ListJob,
-} from './keywords';
+} from './plan';
 import { SETTLE_SECONDS } from './mark';
-
-export function departureOf(key: string, entry: ContainerState): DepartureJob {
-	const job: DepartureJob = { key, name: entry.name, reportedUpTo: entry.reportedUpTo };
-	if (entry.failure) job.parked = entry.failure;
-	return job;
-}
 
 /**
  * What a departed container's lookup (#2) found: its update time and list length, and whether its id is the one

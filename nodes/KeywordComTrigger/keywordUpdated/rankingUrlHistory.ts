@@ -1,11 +1,11 @@
 /**
  * Keyword Updated, filter Ranking URL Changed: the ranking history (#14) of the keywords a read finds updated, asked
  * page by page as the read goes, so that a read stops (and goes on at the next poll) before a page whose keywords
- * could not be told apart; logic/rankingUrls.ts compares.
+ * could not be told apart; rankingUrls.ts compares.
  */
-import { rankingUrlChanged, chartUrls, rankingUrlOf, type UrlEntry } from '../logic/rankingUrls';
-import type { KeywordEvent } from '../logic/keywordEvents';
-import type { PollLimits, RequestAllowance, TriggerApi } from './common';
+import { rankingUrlChanged, chartUrls, rankingUrlOf, type UrlEntry } from './rankingUrls';
+import type { KeywordEvent } from './windowEvents';
+import type { PollLimits, RequestAllowance, TriggerApi } from '../shared/pollContract';
 
 /** Keywords per history request (the API bounds none in its document; the action node's default chunk). */
 export const HISTORY_CHUNK = 100;

@@ -14,17 +14,10 @@ import {
 	ALERT_LOOKBACK_SECONDS,
 	alertCategory,
 	filteredAlertItems,
-} from '../logic/alerts';
-import {
-	advance,
-	compareKeys,
-	newestFloorPosition,
-	nextFloorPosition,
-	tieOf,
-	timeOrder,
-	type AlertCursor,
-} from '../logic/cursor';
-import { SETTLE_SECONDS } from '../logic/mark';
+} from './alertRecords';
+import { advance, compareKeys, tieOf, timeOrder } from '../shared/windowCursor';
+import { newestFloorPosition, nextFloorPosition, type AlertCursor } from './alertCursor';
+import { SETTLE_SECONDS } from '../keywordUpdated/mark';
 import {
 	orderOf,
 	probeAndReadAlerts,
@@ -48,7 +41,7 @@ import {
 	type PollProblem,
 	type PollSettings,
 	type TriggerApi,
-} from './common';
+} from '../shared/pollContract';
 
 export async function pollNewAlerts(
 	api: TriggerApi,

@@ -1,13 +1,13 @@
 /**
- * Keyword Updated's stored state of version 1 (state.ts reads it still), carried over: per container the last
+ * Keyword Updated's stored state of version 1 (storedState.ts reads it still), carried over: per container the last
  * `keywords_last_updated_at` seen and a cursor over crawled_at, read as done up to the newest crawled_at it had seen.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiTimeSeconds } from '../../shared/time';
-import { nameKey } from './containers';
-import type { WindowCursor } from './cursor';
-import type { ContainerState, KeywordState } from './keywords';
+import { nameKey } from '../keywordUpdated/containers';
+import type { WindowCursor } from './windowCursor';
+import type { ContainerState, KeywordState } from '../keywordUpdated/plan';
 
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);

@@ -1,5 +1,5 @@
 /**
- * Keyword Updated: the mark a poll moves the whole account to (logic/keywords.ts). Pure.
+ * Keyword Updated: the mark a poll moves the whole account to (plan.ts). Pure.
  */
 import type { Container } from './containers';
 

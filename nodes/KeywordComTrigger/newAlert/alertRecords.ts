@@ -1,11 +1,11 @@
 /**
  * New Alert: pure parts. The poll reads the alert list (#20) from the cursor's floor towards the newest alert
- * (whichever way the list runs); `advance` (cursor.ts) tells which alerts are new; they are emitted oldest first.
+ * (whichever way the list runs); `advance` (shared/windowCursor.ts) tells which alerts are new; they are emitted oldest first.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Stamped } from './cursor';
-import { hasFilters, matchFilters, type MovementFilters, type RankMove } from './filters';
+import type { Stamped } from '../shared/windowCursor';
+import { hasFilters, matchFilters, type MovementFilters, type RankMove } from '../shared/filters';
 import { OUTSIDE, rankValue } from '../../shared/ranks';
 import { alertSecondsOf } from '../../shared/paging';
 import { shapeForOutput, shapeRecord, type OutputChoice } from '../../shared/output';
@@ -93,7 +93,7 @@ export function alertKeywordId(record: IDataObject): string | undefined {
 	return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : undefined;
 }
 
-/** Tags read for the filter Tags (poll/alertTags.ts): by keyword id, and those that could not be read. */
+/** Tags read for the filter Tags (alertTags.ts): by keyword id, and those that could not be read. */
 export interface KnownTags {
 	tags: ReadonlyMap<string, string[]>;
 	unknown: ReadonlySet<string>;

@@ -3,21 +3,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { compareIds } from './cursor';
-import { crawledAt } from './keywordItem';
 import { isGroupName } from '../../shared/groupName';
+import { compareIds } from '../../shared/paging';
+import { keywordId } from '../shared/keywordListRead';
+import { crawledAt } from './updateItem';
 
 export interface KeywordEvent {
 	id: string;
 	at: number;
 	record: IDataObject;
-}
-
-/** The keyword's id as text, or undefined. */
-export function keywordId(record: unknown): string | undefined {
-	if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
-	const id = (record as IDataObject).id;
-	return id === undefined || id === null || id === '' ? undefined : String(id);
 }
 
 /**

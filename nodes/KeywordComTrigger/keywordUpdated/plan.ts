@@ -1,5 +1,5 @@
 /**
- * Keyword Updated: the state and what a poll reads. Pure; how the state is stored is in state.ts.
+ * Keyword Updated: the state and what a poll reads. Pure; how the state is stored is in shared/storedState.ts.
  *
  * An event is a keyword whose `crawled_at` moved. Each poll reads `groups/active` (#1): a project's or group's update
  * time (containers.ts) tells whether any of its keywords was crawled since it was last looked at, and only those
@@ -24,35 +24,13 @@
  */
 import { inScope, type Scope } from '../../shared/groupName';
 import type { ListOrder } from '../../shared/paging';
+import type { ListRead } from '../shared/keywordListRead';
+import { GONE } from '../shared/pollContract';
 import { type Container } from './containers';
-import { departureOf } from './departures';
 import { markAt } from './mark';
-
-export const KEYWORD_PAGE_SIZE = 250;
-
-/** A list's (or a lookup's) answer that means it is gone. */
-export const GONE = new Set(['404', '410']);
 
 /** A project or group that has left `groups/active` and keeps failing is forgotten after this many polls. */
 export const DEPARTED_FAILURES = 10;
-
-/** A read of one container's keyword list that goes on over several polls. */
-export interface ListRead {
-	/** The window's end: keywords crawled after it wait for the next read. */
-	windowEnd: number;
-	/** Id of the last keyword read (the read goes on after it); absent before the first page. */
-	lastId?: string;
-	/** Estimated list index of `lastId` (-1 before the first page; the last index read, read page by page). */
-	lastIndex: number;
-	/** The list's length when `lastIndex` was estimated. */
-	listLength: number;
-	/** The list's order by id (absent: ascending; unordered: read page by page). */
-	idOrder?: ListOrder;
-	/** Read page by page: the page size the API serves (when it serves fewer than asked). */
-	pageSize?: number;
-	/** Read page by page: the ids of the last records read (the next page is read on from them). */
-	anchors?: string[];
-}
 
 /** A project or group whose list failed at the last polls (it is parked). */
 export interface Failure {
@@ -83,7 +61,7 @@ export interface KeywordState {
 	containers: Map<string, ContainerState>;
 	/** The containers in scope at the last poll: key → name (to notice one that leaves `groups/active`). */
 	known: Map<string, string>;
-	/** The rank history's order in time, once the data has shown it (ranks.ts); never unordered. */
+	/** The rank history's order in time, once the data has shown it (shared/rankHistory.ts); never unordered. */
 	historyOrder?: ListOrder;
 }
 
@@ -135,6 +113,13 @@ export interface KeywordPlan {
 	departures: DepartureJob[];
 	/** The next state before the jobs' results (settleJob adds them). */
 	next: KeywordState;
+}
+
+/** A container that left `groups/active`, to look up (departures.ts). */
+export function departureOf(key: string, entry: ContainerState): DepartureJob {
+	const job: DepartureJob = { key, name: entry.name, reportedUpTo: entry.reportedUpTo };
+	if (entry.failure) job.parked = entry.failure;
+	return job;
 }
 
 export function jobOf(key: string, entry: ContainerState): ListJob {

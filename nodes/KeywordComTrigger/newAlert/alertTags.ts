@@ -12,11 +12,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from '../../shared/paging';
-import { alertCategory, alertKeywordId, alertMove } from '../logic/alerts';
-import { keywordId } from '../logic/keywordEvents';
-import { matchFilters, tagsOf, type MovementFilters } from '../logic/filters';
-import { GONE } from '../logic/keywords';
+import { alertCategory, alertKeywordId, alertMove } from './alertRecords';
+import { matchFilters, tagsOf, type MovementFilters } from '../shared/filters';
 import {
+	GONE,
 	isOutOfTime,
 	messageOf,
 	RequestAllowance,
@@ -25,8 +24,8 @@ import {
 	type PollLimits,
 	type PollProblem,
 	type TriggerApi,
-} from './common';
-import { readKeywordList } from './keywordList';
+} from '../shared/pollContract';
+import { keywordId, readKeywordList } from '../shared/keywordListRead';
 
 /** Lists read side by side. */
 const CONCURRENCY = 2;
