@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The quick edit-test loop: compile the tests and tools, then run only the given test files.
+# The quick edit-test loop: compile the tests and tools, run only the given test files, check their formatting.
 #   npm run test:one -- test/trigger/filters.test.ts [more files, TypeScript paths or their build/…/*.js]
 # (`npm test` once first: it installs Node 24 and the dependencies this relies on.)
 set -euo pipefail
@@ -20,4 +20,15 @@ for file in "$@"; do
     *) files+=("$file") ;;
   esac
 done
-exec node --test "${files[@]}"
+status=0
+node --test "${files[@]}" || status=$?
+# The files it ran, formatted as CI wants them (`npm run format` fixes them).
+sources=()
+for file in "$@"; do
+  case "$file" in
+    build/*.js) ts="${file#build/}"; sources+=("${ts%.js}.ts") ;;
+    *) sources+=("$file") ;;
+  esac
+done
+npx --no-install prettier --check "${sources[@]}" || status=1
+exit "$status"

@@ -1,6 +1,14 @@
-/** A structural check of every endpoint (#1–#28) against the record shapes of the specification. */
+/**
+ * A structural check of every endpoint against the record shapes of the specification. Each test's title names the
+ * endpoints it checks (`#13`); the last test holds that every endpoint an operation of the node calls (the operation
+ * registry, test/operations) has one.
+ */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
+import { OPERATIONS } from '../operations';
 import { enc, startFake, TOKEN, type Fake } from './helpers';
 
 const ISO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}([+-]\d{2}:\d{2}|Z)$/;
@@ -727,5 +735,19 @@ describe('fake API: every endpoint answers the documented shape', () => {
 			404,
 			'groups go with their project',
 		);
+	});
+
+	it('every endpoint an operation of the node calls has a shape check above', () => {
+		const source = readFileSync(
+			join(__dirname, '..', '..', '..', 'test', 'fake-api', 'endpoints.test.ts'),
+			'utf8',
+		);
+		const checked = new Set<number>();
+		for (const title of source.matchAll(/\bit\('([^']*)'/g))
+			for (const number of title[1].matchAll(/#(\d+)/g)) checked.add(Number(number[1]));
+		const called = new Set(OPERATIONS.flatMap((operation) => operation.endpoints));
+		assert.ok(called.size > 0);
+		const missing = [...called].filter((n) => !checked.has(n)).sort((a, b) => a - b);
+		assert.deepEqual(missing, [], `endpoints without a shape check: ${missing.join(', ')}`);
 	});
 });

@@ -1,7 +1,8 @@
 /**
  * The README as a newcomer reads it: a quick start right after the introduction, recipes that link every example
  * workflow (and only files that exist), troubleshooting for the statuses the node's errors name, and the words those
- * errors use explained where the user sets the credential. The deep design documents it links exist.
+ * errors use explained where the user sets the credential; short, and free of figures that go stale. The deep design
+ * documents it links exist.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -65,6 +66,16 @@ describe('README for a newcomer', () => {
 		const advice = describeFailure({ status: 403 }).description;
 		assert.match(advice, /master token/);
 		assert.match(section('Credentials'), /master API\s+token/);
+	});
+
+	it('speaks to users: at most 300 lines, no dated figures (timings live in BENCHMARKS.md and docs/)', () => {
+		assert.ok(README.split('\n').length <= 300, `${README.split('\n').length} lines`);
+		const prose = README.replace(/```[\s\S]*?```/g, '');
+		assert.deepEqual(
+			prose.match(/\b20\d\d-\d\d-\d\d\b/g) ?? [],
+			[],
+			'no date outside the code blocks',
+		);
 	});
 
 	it('the documents it links for the design exist', () => {
