@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from '../../shared/paging';
 import { toContainers } from './containers';
-import { departedWindow, settleDeparture } from './departures';
+import { departedWindow, markPastDeparture, settleDeparture } from './departures';
 import { type DepartureJob, type KeywordState, type ListJob } from './plan';
 import { GONE } from '../shared/pollContract';
 import {
@@ -72,6 +72,8 @@ export async function lookUpDepartures(
 			now,
 		);
 		if (window) windows.push(window);
+		else if (found?.updatedAt !== undefined && sameContainer)
+			markPastDeparture(plan.next, found.updatedAt, now);
 	});
 	return windows;
 }

@@ -37,6 +37,19 @@ export function departedWindow(
 	};
 }
 
+/**
+ * A departed container with nothing left to read (its last update already reported): the mark may stand at that
+ * update, held back to `now` less SETTLE_SECONDS, so that a restore starts after it and reports nothing twice.
+ */
+export function markPastDeparture(
+	next: KeywordState,
+	updatedAt: number,
+	now: number | undefined,
+): void {
+	const held = now === undefined ? updatedAt : Math.min(updatedAt, now - SETTLE_SECONDS);
+	if (held > next.mark) next.mark = held;
+}
+
 /** A departure's lookup could not be made (an error, or no time): it is looked up again at the next poll. */
 export function settleDeparture(
 	next: KeywordState,

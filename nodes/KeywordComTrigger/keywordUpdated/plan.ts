@@ -294,6 +294,8 @@ export function settleJob(next: KeywordState, job: ListJob, result: ListResult):
 		// A departed container read up to its last update: nothing more will come from it. One read to the mark is at
 		// it: nothing to keep (an earlier window of it settled in this poll is superseded).
 		const departedDone = job.departed && job.read.windowEnd >= (job.until ?? 0);
+		// Its last update reported: the mark may stand there, so that a restore starts after it.
+		if (departedDone) next.mark = Math.max(next.mark, job.read.windowEnd);
 		if (departedDone || (!job.departed && job.read.windowEnd >= next.mark)) {
 			next.containers.delete(job.key);
 			return;
