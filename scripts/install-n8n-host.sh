@@ -58,18 +58,18 @@ for f in "${FILES[@]}"; do cp "$SRC/$f" "$HOST/$(host_name "$f")"; done
 cd "$HOST"
 
 log "npm install --ignore-scripts"
-npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+run_logged n8n-host npm install --ignore-scripts --no-audit --no-fund --loglevel=error
 
-log "building sqlite3 from its bundled source"
+log "building sqlite3 from its bundled source (the compiler's output goes to a log file)"
 # Its build script must run even when the caller turned scripts off: under `npm test` npm passes the project's
 # ignore-scripts=true on as npm_config_ignore_scripts, which would make this rebuild a silent no-op (the flag wins).
-JOBS=2 npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=error >&2
+JOBS=2 run_logged sqlite3-build npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=error
 
 # Nothing else needs building: isolated-vm (n8n 2.x's default "vm" expression engine) loads the Node 24 prebuild it
 # ships; the other modules with install scripts (kafka, oracledb, cpu-features, sentry profilers, ...) are optional
 # or have pure-JS fallbacks.
-node -e "require('./node_modules/sqlite3')" >&2 || { log "sqlite3 does not load"; exit 1; }
-node -e "const ivm = require('./node_modules/isolated-vm'); new ivm.Isolate().dispose()" >&2 ||
+run_logged sqlite3-load node -e "require('./node_modules/sqlite3')" || { log "sqlite3 does not load"; exit 1; }
+run_logged isolated-vm-load node -e "const ivm = require('./node_modules/isolated-vm'); new ivm.Isolate().dispose()" ||
   { log "isolated-vm does not load under $(node -v)"; exit 1; }
 [ -x node_modules/.bin/n8n ] || { log "node_modules/.bin/n8n is missing"; exit 1; }
 

@@ -10,6 +10,8 @@
 #   anyway, it is stopped.
 # - Prints, as its only stdout line, the folder of the PostgreSQL binaries (/usr/lib/postgresql/<version>/bin).
 set -euo pipefail
+# shellcheck source=scripts/quiet.sh
+source "$(dirname "${BASH_SOURCE[0]}")/quiet.sh"
 
 log() { echo "[queue-services] $*" >&2; }
 
@@ -58,10 +60,10 @@ command -v psql >/dev/null 2>&1 || packages+=(postgresql-client)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 
 log "apt-get update"
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+run_logged apt-update $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 log "apt-get install ${packages[*]}"
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-  -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${packages[@]}" >&2
+run_logged apt-install $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+  -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${packages[@]}"
 
 # A post-install that started anything anyway (no policy-rc.d honoured): stop it, the tier does not use it.
 if command -v pg_lsclusters >/dev/null 2>&1; then

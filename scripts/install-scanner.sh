@@ -32,6 +32,6 @@ cat > "$DIR/package.json" <<JSON
   "overrides": { "typescript": "$TYPESCRIPT_VERSION" }
 }
 JSON
-(cd "$DIR" && npm install --no-audit --no-fund --ignore-scripts --legacy-peer-deps --loglevel=error >&2)
+(cd "$DIR" && run_logged scanner npm install --no-audit --no-fund --ignore-scripts --legacy-peer-deps --loglevel=error)
 date -u +%Y-%m-%dT%H:%M:%SZ > "$STAMP"
 echo "$DIR"

@@ -280,6 +280,8 @@ export class Checker implements TruthSink {
 	private readonly pollFrom: Array<number | undefined> = [];
 	/** Requests of each poll, by index. */
 	private readonly pollRequests: number[] = [];
+	/** Polls the weather excused (a fault, a timeout, a kill): what they left unread is read by the next ones. */
+	private readonly pollExcused: boolean[] = [];
 	/** Failing projects each poll warned about, by poll index. */
 	private readonly warnedIn = new Map<number, Set<ContainerKey>>();
 	private readonly maxDelay: number;
@@ -728,6 +730,7 @@ export class Checker implements TruthSink {
 	private checkResources(poll: PollObservation): void {
 		this.requestCounts.push(poll.requests);
 		this.pollRequests[poll.index] = poll.requests;
+		this.pollExcused[poll.index] = poll.excused;
 		const maxRequests = this.options.maxRequestsPerPoll ?? 240;
 		if (poll.requests > maxRequests)
 			this.violate(
@@ -778,6 +781,9 @@ export class Checker implements TruthSink {
 		const from = poll.startedFrom;
 		// A poll after one that spent the whole cap may still be reading what that one could not reach.
 		if (from !== undefined && from >= 0 && this.atCap(this.pollRequests[from] ?? 0)) return true;
+		// A poll after an excused one may be finishing a read the fault cut short (wide soak, seed 4: a 502 on a
+		// list's second page; the next poll reads both pages again and finds nothing new).
+		if (from !== undefined && from >= 0 && this.pollExcused[from]) return true;
 		if (from === undefined || poll.lastActivityAt === undefined) return false;
 		const lookback =
 			this.options.event === 'newAlert' ? (LOOKBACK_SECONDS + SETTLE_SECONDS + 1) * 1000 : 0;

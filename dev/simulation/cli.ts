@@ -1,12 +1,12 @@
 /**
  * npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all]
  *                 [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn]
- *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N]
+ *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--dry-run]
  *
  * Runs account-life simulations through n8n's engine (dev/simulation/README.md), prints each report and the totals.
  * `--shrink` shrinks every failing one to the fewest world events that still fail the same way and prints them (with
  * `--out`, writes the shrunk plans as JSON, ready for a regression test). `--jobs N` runs them in N processes side
- * by side. Exit code 1 when any simulation failed.
+ * by side. `--dry-run` checks the flags and prints what would run. Exit code 1 when any simulation failed.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,13 +39,15 @@ interface Args {
 	behaviour?: DrawnBehaviour;
 	/** Child processes running the simulations side by side (default 1). */
 	jobs: number;
+	/** Check the flags, print what would run, run nothing. */
+	dryRun: boolean;
 	/** This process is part `index` of `of` (a child of `--jobs`). */
 	part?: { index: number; of: number };
 }
 
 function usage(message: string): never {
 	process.stderr.write(
-		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N]\n`,
+		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--dry-run]\n`,
 	);
 	process.exit(2);
 }
@@ -60,6 +62,7 @@ function parseArgs(argv: string[]): Args {
 		shrink: false,
 		scope: 'drawn',
 		jobs: 1,
+		dryRun: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
@@ -123,6 +126,9 @@ function parseArgs(argv: string[]): Args {
 			case '--jobs':
 				args.jobs = Number(value());
 				if (!Number.isInteger(args.jobs) || args.jobs < 1) usage('--jobs takes a positive integer');
+				break;
+			case '--dry-run':
+				args.dryRun = true;
 				break;
 			case '--part': {
 				const match = /^(\d+)\/(\d+)$/.exec(value());
@@ -316,6 +322,13 @@ async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
 	const args = parseArgs(argv);
 	const started = performance.now();
+	if (args.dryRun) {
+		const count = args.seeds.length * args.modes.length * args.events.length;
+		process.stdout.write(
+			`${count} simulations of ${args.days} days: seeds ${args.seeds[0]}..${args.seeds[args.seeds.length - 1]}, ${args.modes.join(', ')}; ${args.events.join(', ')}; ${args.jobs} job(s)\n`,
+		);
+		return;
+	}
 	if (args.part) {
 		const totals = await runPart(args, args.part);
 		process.stdout.write(`${TOTALS_MARK}${JSON.stringify(totals)}\n`);
