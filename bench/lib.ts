@@ -9,6 +9,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi, type FaultSpec, type RecordedRequest } from '../dev/fake-api';
 import { KeywordCom } from '../nodes/KeywordCom/KeywordCom.node';
+import { KeywordComTrigger } from '../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runNode, type RunResult } from '../test/harness';
 
 export const PAGE_SIZE = 250;
@@ -272,6 +273,18 @@ export interface NodeRun {
 
 const keywordCom = new KeywordCom();
 
+/** The version a node is placed at in the editor: what the benchmarks measure (test/bench-counts holds it). */
+function defaultVersionOf(node: KeywordCom | KeywordComTrigger): number {
+	const { defaultVersion, version } = node.description;
+	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+}
+
+/** The nodes' versions every benchmark runs: their `defaultVersion`, as a new workflow gets them. */
+export const BENCH_NODE_VERSIONS = {
+	keywordCom: defaultVersionOf(keywordCom),
+	keywordComTrigger: defaultVersionOf(new KeywordComTrigger()),
+} as const;
+
 /** Runs the Keyword.com node once through n8n's engine (test/harness) and fails loudly on a node error. */
 export async function runKeywordCom(
 	fake: BenchFake,
@@ -281,6 +294,7 @@ export async function runKeywordCom(
 	const started = performance.now();
 	const result = await runNode({
 		nodeType: keywordCom,
+		typeVersion: BENCH_NODE_VERSIONS.keywordCom,
 		parameters,
 		credentials: fake.credentials(),
 		items: items as never,

@@ -10,7 +10,8 @@
  *   long-running instance) and is not measured, the second is. The workflows are run alternately, `repeat` times
  *   each, and the fastest run of each way counts. A node's time is its `executionTime` in the run `n8n execute --rawOutput` prints.
  * - Memory: peak RSS of the `n8n execute` process (VmHWM, read at exit through a `--require` hook) for Return All
- *   with Simplify on and off, next to a run that reads 1 keyword (n8n's own footprint).
+ *   with Output Simplified (the default), Raw and Selected Fields (two fields), next to a run that reads 1 keyword
+ *   (n8n's own footprint). The node runs at its default version (BENCH_NODE_VERSIONS), as a new workflow places it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -28,7 +29,16 @@ import {
 	removeTarball,
 } from '../e2e/lib';
 import { quietReadRequests } from '../dev/quiet-read';
-import { PAGE_SIZE, ceilDiv, check, log, round, type Row, type SectionResult } from './lib';
+import {
+	BENCH_NODE_VERSIONS,
+	PAGE_SIZE,
+	ceilDiv,
+	check,
+	log,
+	round,
+	type Row,
+	type SectionResult,
+} from './lib';
 
 const PROJECT = 'Bulk Project';
 const PROJECT_PATH = `/api/v2/groups/${encodeURIComponent(PROJECT)}/keywords/`;
@@ -134,11 +144,14 @@ async function primeReadCache(baseUrl: string, pages: number): Promise<void> {
 	await control(baseUrl, 'DELETE', 'requests');
 }
 
+/** n8n's Manual Trigger at its first version (it has no other behaviour to choose). */
+const MANUAL_TRIGGER_VERSION = 1;
+
 const manualTrigger = {
 	id: 'benchTrigger0001',
 	name: 'Start',
 	type: 'n8n-nodes-base.manualTrigger',
-	typeVersion: 1,
+	typeVersion: MANUAL_TRIGGER_VERSION,
 	position: [0, 300],
 	parameters: {},
 };
@@ -148,7 +161,7 @@ function keywordComNode(name: string, y: number, parameters: Record<string, unkn
 		id: `bench-${name.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 36),
 		name,
 		type: KWC_TYPE,
-		typeVersion: 1,
+		typeVersion: BENCH_NODE_VERSIONS.keywordCom,
 		position: [300, y],
 		parameters: {
 			resource: 'keyword',
@@ -339,6 +352,9 @@ function nodeTask(
 
 const mb = (bytes: number): number => round(bytes / 2 ** 20, 1);
 
+/** Selected Fields in the memory run: the keyword and its rank, as a sheet row of a rank report would hold. */
+const SELECTED_FIELDS = ['kw', 'grank'];
+
 export async function benchRealN8n({
 	keywords,
 	latencies,
@@ -405,19 +421,24 @@ export async function benchRealN8n({
 			);
 		}
 		const SIMPLE = 'Keyword.com';
-		const memOnId = await n8n.importWorkflow(
-			workflow('benchMemSimple01', 'Bench: memory, Simplify on', [keywordComNode(SIMPLE, 300, {})]),
-		);
-		const memOffId = await n8n.importWorkflow(
-			workflow('benchMemRaw00001', 'Bench: memory, Simplify off', [
-				keywordComNode(SIMPLE, 300, { simplify: false }),
-			]),
-		);
-		const memBaseId = await n8n.importWorkflow(
-			workflow('benchMemBase0001', 'Bench: memory, 1 keyword', [
-				keywordComNode(SIMPLE, 300, { returnAll: false, limit: 1 }),
-			]),
-		);
+		const SIMPLIFIED = 'Output Simplified (default)';
+		const RAW = 'Output Raw';
+		const SELECTED = `Output Selected Fields (${SELECTED_FIELDS.join(', ')})`;
+		const BASE = 'Limit 1 (n8n itself)';
+		const memoryRuns: Array<[string, string]> = [];
+		for (const [label, id, parameters] of [
+			[SIMPLIFIED, 'benchMemSimple01', {}],
+			[RAW, 'benchMemRaw00001', { output: 'raw' }],
+			[SELECTED, 'benchMemSelect01', { output: 'selected', fields: SELECTED_FIELDS }],
+			[BASE, 'benchMemBase0001', { returnAll: false, limit: 1 }],
+		] as const) {
+			memoryRuns.push([
+				label,
+				await n8n.importWorkflow(
+					workflow(id, `Bench: memory, ${label}`, [keywordComNode(SIMPLE, 300, parameters)]),
+				),
+			]);
+		}
 
 		for (const [index, latencyMs] of latencies.entries()) {
 			log(`fake: ${keywords} keywords, latency ${latencyMs} ms`);
@@ -537,13 +558,9 @@ export async function benchRealN8n({
 			);
 
 			if (index === 0) {
-				log('n8n execute: memory (Simplify on, Simplify off, 1 keyword)');
+				log(`n8n execute: memory (${memoryRuns.map(([label]) => label).join('; ')})`);
 				const measured: Record<string, Measured> = {};
-				for (const [label, id] of [
-					['Simplify on', memOnId],
-					['Simplify off', memOffId],
-					['Limit 1 (n8n itself)', memBaseId],
-				] as const) {
+				for (const [label, id] of memoryRuns) {
 					const run = await execute(n8n, id, hook, rssDir);
 					measured[label] = run;
 					const task = nodeTask(run.output, SIMPLE);
@@ -552,7 +569,7 @@ export async function benchRealN8n({
 						section: 'memory',
 						scenario: `Real n8n: n8n execute, Keyword.com Return All, ${label}`,
 						latencyMs,
-						requests: label.startsWith('Limit') ? 1 : pages,
+						requests: label === BASE ? 1 : pages,
 						ms: round(task.executionTime),
 						items: task.items.length,
 						peakRssMb: run.peakRssMb,
@@ -560,25 +577,35 @@ export async function benchRealN8n({
 						note: `stdout of n8n execute ${mb(run.stdoutBytes)} MB`,
 					});
 				}
-				const on = measured['Simplify on'].peakRssMb ?? 0;
-				const off = measured['Simplify off'].peakRssMb ?? 0;
-				const base = measured['Limit 1 (n8n itself)'].peakRssMb ?? 0;
-				const onRow = result.rows.find(
-					(r) => r.section === 'memory' && r.scenario.endsWith('Simplify on'),
-				)!;
-				onRow.ratio = round((off - base) / Math.max(1, on - base), 2);
-				onRow.ratioLabel = 'less memory above n8n itself than Simplify off';
+				const peak = (label: string) => measured[label].peakRssMb ?? 0;
+				const [simplified, raw, selected, base] = [SIMPLIFIED, RAW, SELECTED, BASE].map(peak);
+				for (const [label, value] of [
+					[SIMPLIFIED, simplified],
+					[SELECTED, selected],
+				] as const) {
+					const row = result.rows.find(
+						(r) => r.section === 'memory' && r.scenario.endsWith(label),
+					)!;
+					row.ratio = round((raw - base) / Math.max(1, value - base), 2);
+					row.ratioLabel = 'less memory above n8n itself than Output Raw';
+				}
 				check(
 					result,
 					'peak RSS measured for every memory run',
-					on > 0 && off > 0 && base > 0,
-					`${on} / ${off} / ${base} MB`,
+					simplified > 0 && raw > 0 && selected > 0 && base > 0,
+					`${simplified} / ${raw} / ${selected} / ${base} MB`,
 				);
 				check(
 					result,
-					'Simplify cuts the peak memory substantially (≥ 25 % of the peak)',
-					on <= off * 0.75,
-					`${on} MB vs ${off} MB`,
+					'Output Simplified adds at least 50 % less memory above n8n itself than Output Raw',
+					simplified - base <= (raw - base) * 0.5,
+					`${round(simplified - base)} MB vs ${round(raw - base)} MB above ${base} MB`,
+				);
+				check(
+					result,
+					'Output Selected Fields (two fields) adds no more memory than Output Simplified',
+					selected <= simplified,
+					`${selected} MB vs ${simplified} MB`,
 				);
 			}
 			await stopFake(fake);

@@ -11,7 +11,7 @@
  *
  * `--real` builds and packs the package and runs it in a real n8n (e2e/lib): the Keyword.com node at its default
  * concurrency and at 1 against n8n's HTTP Request node with its pagination, and the peak memory of `n8n execute`
- * with Simplify on and off.
+ * with Output Simplified, Raw and Selected Fields. Every node runs at its default version (BENCH_NODE_VERSIONS).
  *
  * Every ratio compares two runs of the same invocation. Results: a Markdown table on stdout and JSON in --out.
  * The exit code is 1 when a checked statement (request counts, order, ≥3×, ...) did not hold.

@@ -25,6 +25,7 @@ import {
 	runKeywordCom,
 	type Row,
 	type SectionResult,
+	BENCH_NODE_VERSIONS,
 } from './lib';
 
 export interface TriggerOptions {
@@ -76,7 +77,8 @@ export async function benchTrigger({
 			const started = performance.now();
 			const outcome = await runPoll({
 				nodeType: trigger,
-				parameters: { event, simplify: true },
+				typeVersion: BENCH_NODE_VERSIONS.keywordComTrigger,
+				parameters: { event },
 				credentials: fake.credentials(),
 				staticData,
 			});
@@ -180,7 +182,7 @@ export async function benchTrigger({
 				operation: 'getMany',
 				project: rl(name),
 				returnAll: true,
-				simplify: false,
+				output: 'raw',
 			});
 			records += run.result.items.length;
 		}

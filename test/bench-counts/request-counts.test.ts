@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { MeasuredFake, listRequests, rl, runKeywordCom, sameOrder } from '../../bench/lib';
+import {
+	BENCH_NODE_VERSIONS,
+	MeasuredFake,
+	listRequests,
+	rl,
+	runKeywordCom,
+	sameOrder,
+} from '../../bench/lib';
 import { quietReadRequests, quietReadWindows } from '../../dev/quiet-read';
 import { chartedDays, utcDay } from '../../e2e/lib/rank-days';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
@@ -166,8 +173,8 @@ describe('benchmark request counts: trigger on a 50,000-keyword account', () => 
 		await fake.reset();
 		const outcome = await runPoll({
 			nodeType: trigger,
-			typeVersion: 1,
-			parameters: { event, simplify: true },
+			typeVersion: BENCH_NODE_VERSIONS.keywordComTrigger,
+			parameters: { event },
 			credentials: fake.credentials(),
 			staticData: staticData as never,
 		});

@@ -1,0 +1,44 @@
+/**
+ * The benchmarks measure what users run: the nodes at the version a new workflow gets (`defaultVersion`), with that
+ * version's parameters (Output, not version 1's Simplify), wherever a benchmark or its counts test places a node.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+import { BENCH_NODE_VERSIONS } from '../../bench/lib';
+import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
+import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
+import { repoRoot } from '../../e2e/lib/paths';
+
+const SOURCES = [
+	...fs
+		.readdirSync(path.join(repoRoot(), 'bench'))
+		.filter((name) => name.endsWith('.ts'))
+		.map((name) => path.join('bench', name)),
+	path.join('test', 'bench-counts', 'request-counts.test.ts'),
+];
+
+describe('benchmark node versions', () => {
+	it("are the nodes' default versions", () => {
+		assert.equal(BENCH_NODE_VERSIONS.keywordCom, new KeywordCom().description.defaultVersion);
+		assert.equal(
+			BENCH_NODE_VERSIONS.keywordComTrigger,
+			new KeywordComTrigger().description.defaultVersion,
+		);
+	});
+
+	it('no benchmark places a node at a version of its own, or sets version 1 Simplify', () => {
+		const found: string[] = [];
+		for (const file of SOURCES) {
+			fs.readFileSync(path.join(repoRoot(), file), 'utf8')
+				.split('\n')
+				.forEach((line, index) => {
+					if (/typeVersion:\s*\d/.test(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
+					if (/\bsimplify:/.test(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
+				});
+		}
+		assert.deepEqual(found, []);
+	});
+});
