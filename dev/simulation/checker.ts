@@ -700,6 +700,19 @@ export class Checker implements TruthSink {
 		for (const key of poll.excusedProjects) {
 			const name = poll.failingNames?.get(key);
 			if (name === undefined) continue;
+			// A project that left groups/active and kept failing is given up, said in a warning (the documented limit):
+			// what it owed is released then, and it is not spoken of again.
+			if (
+				(poll.warnings ?? []).some(
+					(line) => line.includes(`"${name}" left groups/active`) && line.includes('given up'),
+				)
+			) {
+				for (const tracked of this.pending)
+					if (tracked.fact.project === key && tracked.releasedAt === undefined)
+						this.release(tracked, poll.at, `${key} given up after failing`);
+				warned.add(key);
+				continue;
+			}
 			if ((poll.warnings ?? []).some((line) => line.includes(`"${name}`))) {
 				warned.add(key);
 				continue;

@@ -6,8 +6,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from '../../shared/paging';
 import { toContainers } from './containers';
-import { departedWindow, markPastDeparture, settleDeparture } from './departures';
-import { type DepartureJob, type KeywordState, type ListJob } from './plan';
+import { departedWindow, givenUp, markPastDeparture, settleDeparture } from './departures';
+import { DEPARTED_FAILURES, type DepartureJob, type KeywordState, type ListJob } from './plan';
 import { GONE } from '../shared/pollContract';
 import {
 	isOutOfTime,
@@ -53,11 +53,15 @@ export async function lookUpDepartures(
 			if (isOutOfTime(error)) settleDeparture(plan.next, departure);
 			else {
 				settleDeparture(plan.next, departure, { status });
+				const polls = (departure.parked?.polls ?? 0) + 1;
 				problems.push({
 					container: departure.name,
 					status,
 					message: messageOf(error),
-					polls: (departure.parked?.polls ?? 0) + 1,
+					polls,
+					...(polls >= DEPARTED_FAILURES
+						? { text: givenUp(departure.name, polls, messageOf(error)) }
+						: {}),
 				});
 			}
 			return;

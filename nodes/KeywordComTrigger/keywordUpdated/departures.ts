@@ -50,6 +50,14 @@ export function markPastDeparture(
 	if (held > next.mark) next.mark = held;
 }
 
+/**
+ * The warning of the poll that gives up a departed container (it failed DEPARTED_FAILURES polls in a row): what it
+ * still owed is not emitted, and no later poll speaks of it again.
+ */
+export function givenUp(name: string, polls: number, message: string): string {
+	return `"${name}" left groups/active (archived or deleted) and could not be read ${polls} polls in a row (${message}); it is given up: its updates from before it left are not emitted`;
+}
+
 /** A departure's lookup could not be made (an error, or no time): it is looked up again at the next poll. */
 export function settleDeparture(
 	next: KeywordState,

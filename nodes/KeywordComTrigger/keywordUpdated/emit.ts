@@ -8,7 +8,8 @@ import { compareIds } from '../shared/windowCursor';
 import { hasFilters, keywordMove, matchFilters } from '../shared/filters';
 import { keywordItem } from './updateItem';
 import { uniqueOldestFirst, type KeywordEvent } from './windowEvents';
-import { settleJob, type KeywordState, type ListResult } from './plan';
+import { DEPARTED_FAILURES, settleJob, type KeywordState, type ListResult } from './plan';
+import { givenUp } from './departures';
 import { GONE } from '../shared/pollContract';
 import { rankChange } from '../shared/rankHistory';
 import {
@@ -61,13 +62,21 @@ export function emitRuns(
 		shaped.push(...items);
 		const result = resultOf(run);
 		if (result.kind !== 'done') complete = false;
-		if (result.kind === 'failed' || result.kind === 'gone')
+		if (result.kind === 'failed' || result.kind === 'gone') {
+			const polls = (job.parked?.polls ?? 0) + 1;
+			// A departed container failing DEPARTED_FAILURES polls in a row is given up (settleJob): said so, once.
+			const text =
+				result.kind === 'failed' && job.departed && polls >= DEPARTED_FAILURES
+					? givenUp(run.name, polls, messageOf(outcome.error))
+					: undefined;
 			problems.push({
 				container: run.name,
 				status: statusOf(outcome.error),
 				message: messageOf(outcome.error),
-				...(result.kind === 'gone' ? { gone: true } : { polls: (job.parked?.polls ?? 0) + 1 }),
+				...(result.kind === 'gone' ? { gone: true } : { polls }),
+				...(text ? { text } : {}),
 			});
+		}
 		// Parked and not reached this poll: still failing as far as anyone knows, and said so.
 		if (result.kind === 'untried' && job.parked)
 			problems.push({
