@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { mapConcurrent } from '../../shared/paging';
 import { toContainers } from './containers';
 import { departedWindow, givenUp, markPastDeparture, settleDeparture } from './departures';
-import { DEPARTED_FAILURES, type DepartureJob, type KeywordState, type ListJob } from './plan';
+import { type DepartureJob, type KeywordState, type ListJob } from './plan';
 import { GONE } from '../shared/pollContract';
 import {
 	isOutOfTime,
@@ -52,16 +52,14 @@ export async function lookUpDepartures(
 			}
 			if (isOutOfTime(error)) settleDeparture(plan.next, departure);
 			else {
-				settleDeparture(plan.next, departure, { status });
+				const gaveUp = settleDeparture(plan.next, departure, { status });
 				const polls = (departure.parked?.polls ?? 0) + 1;
 				problems.push({
 					container: departure.name,
 					status,
 					message: messageOf(error),
 					polls,
-					...(polls >= DEPARTED_FAILURES
-						? { text: givenUp(departure.name, polls, messageOf(error)) }
-						: {}),
+					...(gaveUp ? { text: givenUp(departure.name, polls, messageOf(error)) } : {}),
 				});
 			}
 			return;

@@ -58,12 +58,15 @@ export function givenUp(name: string, polls: number, message: string): string {
 	return `"${name}" left groups/active (archived or deleted) and could not be read ${polls} polls in a row (${message}); it is given up: its updates from before it left are not emitted`;
 }
 
-/** A departure's lookup could not be made (an error, or no time): it is looked up again at the next poll. */
+/**
+ * A departure's lookup could not be made (an error, or no time): it is looked up again at the next poll. True when
+ * it is given up instead (its lookup failed DEPARTED_FAILURES polls in a row): the poll says so.
+ */
 export function settleDeparture(
 	next: KeywordState,
 	departure: DepartureJob,
 	failed?: { status: string | null },
-): void {
+): boolean {
 	const entry: ContainerState = {
 		name: departure.name,
 		reportedUpTo: departure.reportedUpTo,
@@ -71,8 +74,9 @@ export function settleDeparture(
 	};
 	if (failed) {
 		entry.failure = { status: failed.status, polls: (departure.parked?.polls ?? 0) + 1 };
-		if (entry.failure.polls >= DEPARTED_FAILURES) return;
+		if (entry.failure.polls >= DEPARTED_FAILURES) return true;
 	} else if (departure.parked) entry.failure = departure.parked;
 	next.containers.set(departure.key, entry);
 	next.known.set(departure.key, departure.name);
+	return false;
 }

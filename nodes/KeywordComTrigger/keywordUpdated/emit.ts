@@ -8,7 +8,7 @@ import { compareIds } from '../shared/windowCursor';
 import { hasFilters, keywordMove, matchFilters } from '../shared/filters';
 import { keywordItem } from './updateItem';
 import { uniqueOldestFirst, type KeywordEvent } from './windowEvents';
-import { DEPARTED_FAILURES, settleJob, type KeywordState, type ListResult } from './plan';
+import { settleJob, type KeywordState, type ListResult } from './plan';
 import { givenUp } from './departures';
 import { GONE } from '../shared/pollContract';
 import { rankChange } from '../shared/rankHistory';
@@ -62,13 +62,11 @@ export function emitRuns(
 		shaped.push(...items);
 		const result = resultOf(run);
 		if (result.kind !== 'done') complete = false;
+		// A departed container failing too many polls in a row is given up by settleJob: said so, once.
+		const gaveUp = settleJob(next, job, result);
 		if (result.kind === 'failed' || result.kind === 'gone') {
 			const polls = (job.parked?.polls ?? 0) + 1;
-			// A departed container failing DEPARTED_FAILURES polls in a row is given up (settleJob): said so, once.
-			const text =
-				result.kind === 'failed' && job.departed && polls >= DEPARTED_FAILURES
-					? givenUp(run.name, polls, messageOf(outcome.error))
-					: undefined;
+			const text = gaveUp ? givenUp(run.name, polls, messageOf(outcome.error)) : undefined;
 			problems.push({
 				container: run.name,
 				status: statusOf(outcome.error),
@@ -86,7 +84,6 @@ export function emitRuns(
 					"not tried again this poll (its time or requests ran out first); it is tried first at the next poll's end",
 				polls: job.parked.polls,
 			});
-		settleJob(next, job, result);
 	});
 	shaped.sort((a, b) => a.event.at - b.event.at || compareIds(a.event.id, b.event.id));
 	return { items: shaped.map(({ item }) => item), problems, complete };

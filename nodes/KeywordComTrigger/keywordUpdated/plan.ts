@@ -279,16 +279,19 @@ export function nextWindow(
 	return windowJob(ended.key, container.name, from, mark, container.count);
 }
 
-/** Records a job's outcome in the next state. */
-export function settleJob(next: KeywordState, job: ListJob, result: ListResult): void {
-	if (job.dropped || result.kind === 'gone') return;
+/**
+ * Records a job's outcome in the next state. True when a departed container is given up by it (it failed
+ * DEPARTED_FAILURES polls in a row): the poll says so.
+ */
+export function settleJob(next: KeywordState, job: ListJob, result: ListResult): boolean {
+	if (job.dropped || result.kind === 'gone') return false;
 	const entry: ContainerState = { name: job.name, reportedUpTo: job.reportedUpTo };
 	if (job.departed) entry.departed = true;
 	if (result.kind === 'untried') {
 		entry.read = job.read;
 		if (job.parked) entry.failure = job.parked;
 		next.containers.set(job.key, entry);
-		return;
+		return false;
 	}
 	if (result.kind === 'done') {
 		// A departed container read up to its last update: nothing more will come from it. One read to the mark is at
@@ -298,16 +301,17 @@ export function settleJob(next: KeywordState, job: ListJob, result: ListResult):
 		if (departedDone) next.mark = Math.max(next.mark, job.read.windowEnd);
 		if (departedDone || (!job.departed && job.read.windowEnd >= next.mark)) {
 			next.containers.delete(job.key);
-			return;
+			return false;
 		}
 		entry.reportedUpTo = job.read.windowEnd;
 	} else entry.read = result.read;
 	if (result.kind === 'failed') {
 		entry.failure = { status: result.status, polls: (job.parked?.polls ?? 0) + 1 };
-		if (job.departed && entry.failure.polls >= DEPARTED_FAILURES) return;
+		if (job.departed && entry.failure.polls >= DEPARTED_FAILURES) return true;
 	}
 	next.containers.set(job.key, entry);
 	if (job.departed) next.known.set(job.key, job.name);
+	return false;
 }
 
 /** Whether any read is in progress or parked (the next poll has more to do). */
