@@ -9,7 +9,7 @@
  */
 import { DAY_MS } from './format';
 import { hashString } from './prng';
-import type { AiDomain, AiSearchTerm } from './state';
+import type { AiDayChange, AiDomain, AiSearchTerm } from './state';
 
 export const ENGINE_NAMES: Record<string, string> = {
 	chatgpt_gui: 'ChatGPT',
@@ -140,8 +140,35 @@ export function pairs(
 }
 
 /**
+ * How the days of one domain's series look at a moment (the fake's clock): days before the domain was created are not
+ * measured, the day not over yet holds what was measured so far (or is left out, the switch `aiToday`), and days
+ * changed by hand (FakeState.changeAiDay) are revised, missing or without the brand.
+ */
+export interface DayRules {
+	now: number;
+	/** Start (ms) of the first day measured. */
+	firstDay: number;
+	partialToday: boolean;
+	change(dayMs: number): AiDayChange | undefined;
+}
+
+/** The day's samples as revised, with the own brand taken out of a brandNotFound day. */
+function daySample(
+	brand: Brand,
+	termKey: number,
+	engine: string,
+	slot: number,
+	change: AiDayChange | undefined,
+): Sample {
+	const revised = slot + (change?.revision ?? 0) * 100_000_000;
+	const s = sample(brand, termKey, engine, revised);
+	if (!change?.brandNotFound || !brand.isOwnBrand) return s;
+	return { ...s, detected: false, position: 0, mentions: 0, citations: 0 };
+}
+
+/**
  * Samples in [from, to): hourly slots for the hourly aggregation, daily slots otherwise, grouped into buckets.
- * Returns bucket start -> samples, in time order.
+ * Returns bucket start -> samples, in time order. With `rules`, the days follow them (DayRules).
  */
 export function bucketedSamples(
 	brand: Brand,
@@ -149,15 +176,25 @@ export function bucketedSamples(
 	from: number,
 	to: number,
 	aggregation: Aggregation,
+	rules?: DayRules,
 ): Map<number, Sample[]> {
 	const slotMs = aggregation === 'hourly' ? 3_600_000 : DAY_MS;
 	const buckets = new Map<number, Sample[]>();
 	for (let t = Math.ceil(from / slotMs) * slotMs; t < to; t += slotMs) {
+		const dayMs = Math.floor(t / DAY_MS) * DAY_MS;
+		const change = rules?.change(dayMs);
+		if (rules && (dayMs < rules.firstDay || change?.missing)) continue;
+		let chosen = selected;
+		if (rules && slotMs === DAY_MS && dayMs + DAY_MS > rules.now) {
+			// Not over yet: only the answers measured so far (a share of the terms as the day goes on).
+			if (!rules.partialToday) continue;
+			chosen = selected.slice(0, Math.floor((selected.length * (rules.now - dayMs)) / DAY_MS));
+		}
 		const key = bucketStart(t, aggregation);
 		let list = buckets.get(key);
 		if (!list) buckets.set(key, (list = []));
 		const slot = Math.floor(t / slotMs) + (aggregation === 'hourly' ? 1_000_000 : 0);
-		for (const p of selected) list.push(sample(brand, p.termKey, p.engine, slot));
+		for (const p of chosen) list.push(daySample(brand, p.termKey, p.engine, slot, change));
 	}
 	return buckets;
 }

@@ -37,6 +37,10 @@ export const GROUPS_LAST_UPDATED: readonly GroupsLastUpdated[] = ['stamped', 'nu
 export type ChartOverCap = 'serve-first' | 'reject';
 export const CHART_OVER_CAP: readonly ChartOverCap[] = ['serve-first', 'reject'];
 
+/** The AI-visibility day not over yet (#26): in the series with what was measured so far, or left out. */
+export type AiToday = 'partial' | 'omitted';
+export const AI_TODAY: readonly AiToday[] = ['partial', 'omitted'];
+
 /** Largest page size the paged lists accept (#13, #20, #21); the switch maxPerPage may lower it. */
 export const MAX_PER_PAGE = 250;
 
@@ -89,6 +93,8 @@ export interface FakeBehaviour {
 	 * follows that clock (the option `dateFromClock`). Default 0.
 	 */
 	dateSkewMs: number;
+	/** The AI-visibility day not over yet by the fake's clock (#26, #27, #28). Default 'partial'. */
+	aiToday: AiToday;
 }
 
 /** What churn did after one page answer (FakeKeywordApi.churnLog). Ids are strings, as the API sends them. */
@@ -120,6 +126,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<FakeBehaviour> = Object.freeze({
 	chartMaxKeywords: null,
 	chartOverCap: 'serve-first',
 	dateSkewMs: 0,
+	aiToday: 'partial',
 });
 
 const CHURN_COUNTS = ['addKeywords', 'deleteKeywords', 'crawlKeywords', 'addAlerts'] as const;
@@ -218,6 +225,9 @@ export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknow
 				if (typeof value !== 'boolean')
 					throw new Error('projectListIncludesGroups must be true or false.');
 				next.projectListIncludesGroups = value;
+				break;
+			case 'aiToday':
+				next.aiToday = oneOf(key, value, AI_TODAY);
 				break;
 			case 'dateSkewMs':
 				if (typeof value !== 'number' || !Number.isInteger(value))

@@ -121,6 +121,21 @@ export function controlRoute(
 			});
 			return ok({ data }, 201);
 		}
+		case 'POST ai-days': {
+			const change = api.changeAiDay(nameOf(body, 'domainId'), nameOf(body, 'date'), {
+				revise: body.revise === true,
+				missing: typeof body.missing === 'boolean' ? body.missing : undefined,
+				brandNotFound: typeof body.brandNotFound === 'boolean' ? body.brandNotFound : undefined,
+			});
+			return ok({ data: change });
+		}
+		case 'POST ai-domains': {
+			const data = api.addAiDomain(nameOf(body, 'domain'), str(body.brandName));
+			return ok({ data }, 201);
+		}
+		case 'POST ai-domains/delete':
+			api.removeAiDomain(nameOf(body, 'id'));
+			return ok({ deleted: true });
 		case 'POST rank-update': {
 			const ids = Array.isArray(body.keywordIds)
 				? body.keywordIds.map((v) => String(v))

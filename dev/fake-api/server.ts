@@ -36,6 +36,7 @@ import {
 	type RequestMatch,
 } from './faults';
 import {
+	aiDomainRecord,
 	alertRecord,
 	groupRecord,
 	keywordRecord,
@@ -48,6 +49,7 @@ import {
 	FakeState,
 	KEYWORD_TYPES,
 	type AddAlertsOptions,
+	type AiDayChange,
 	type Container,
 	type KeywordInput,
 	type RankUpdateOptions,
@@ -435,6 +437,28 @@ export class FakeKeywordApi {
 	addAlerts(count: number, opts: AddAlertsOptions = {}): Array<Record<string, unknown>> {
 		this.readCache?.clear();
 		return this.state.addAlerts(count, opts).map((a) => alertRecord(a, this.behaviourValue));
+	}
+
+	/** Changes one day of an AI-visibility domain's series (FakeState.changeAiDay). */
+	changeAiDay(
+		domainId: string,
+		date: string,
+		change: { revise?: boolean; missing?: boolean; brandNotFound?: boolean },
+	): AiDayChange {
+		this.readCache?.clear();
+		return this.state.changeAiDay(domainId, date, change);
+	}
+
+	/** Adds an AI-visibility domain measured from now on; returns its record (#24). */
+	addAiDomain(domain: string, brandName?: string): Record<string, unknown> {
+		this.readCache?.clear();
+		return aiDomainRecord(this.state.addAiDomain(domain, brandName));
+	}
+
+	/** Removes an AI-visibility domain. */
+	removeAiDomain(id: string): void {
+		this.readCache?.clear();
+		this.state.removeAiDomain(id);
 	}
 
 	/** Simulates a background crawl; returns the updated keywords as list records. */

@@ -184,6 +184,16 @@ export interface AiCompetitor {
 	strength: number;
 }
 
+/** A day of an AI-visibility domain's series changed by hand (FakeState.changeAiDay). */
+export interface AiDayChange {
+	/** Measured again: each revision gives the day other values. */
+	revision?: number;
+	/** Left out of every series (a gap, or a day not ready yet). */
+	missing?: boolean;
+	/** The own brand was named in no answer that day. */
+	brandNotFound?: boolean;
+}
+
 export interface AiDomain {
 	id: string;
 	domain: string;
@@ -306,6 +316,8 @@ export class FakeState {
 	/** In creation order, so ids ascend. */
 	readonly alerts: Alert[] = [];
 	readonly aiDomains: AiDomain[] = [];
+	/** AI-visibility days changed by hand, by `<domain id>|<day start ms>` (the series read them, aiMetrics.ts). */
+	readonly aiDays = new Map<string, AiDayChange>();
 	account: Account;
 	readonly rng: Prng;
 
@@ -925,6 +937,80 @@ export class FakeState {
 	/** History limit date of the account (shown as serp_and_ranking_history_limit_date). */
 	historyLimitDate(): string {
 		return ymd(this.now() - 365 * DAY_MS);
+	}
+
+	/**
+	 * Changes one day (`YYYY-MM-DD`, UTC) of a domain's series: `revise` measures it again (other values), `missing`
+	 * leaves it out or puts it back, `brandNotFound` makes the own brand absent from every answer of that day.
+	 */
+	changeAiDay(
+		domainId: string,
+		date: string,
+		change: { revise?: boolean; missing?: boolean; brandNotFound?: boolean },
+	): AiDayChange {
+		this.getAiDomain(domainId);
+		if (!/^\d{4}-\d\d-\d\d$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+			throw invalid(`date must be YYYY-MM-DD, not "${date}".`, { parameter: 'date' });
+		const key = `${domainId}|${Date.parse(`${date}T00:00:00Z`)}`;
+		const day = { ...this.aiDays.get(key) };
+		if (change.revise) day.revision = (day.revision ?? 0) + 1;
+		if (change.missing !== undefined) day.missing = change.missing;
+		if (change.brandNotFound !== undefined) day.brandNotFound = change.brandNotFound;
+		this.aiDays.set(key, day);
+		return day;
+	}
+
+	/** How a day (its start, ms) of a domain's series was changed by hand, if it was. */
+	aiDay(domainId: string, dayMs: number): AiDayChange | undefined {
+		return this.aiDays.get(`${domainId}|${dayMs}`);
+	}
+
+	/**
+	 * A new AI-visibility domain, measured from now on, with the search terms and competitors of the first domain (or
+	 * one term and no competitor when there is none).
+	 */
+	addAiDomain(domain: string, brandName = domain): AiDomain {
+		const t = this.now();
+		const template = this.aiDomains[0];
+		const id = this.rng.hex(24);
+		const added: AiDomain = {
+			id,
+			domain,
+			brandName,
+			brandVariations: [],
+			strength: 0.3 + this.rng.int(0, 40) / 100,
+			competitors: template ? template.competitors.map((c) => ({ ...c })) : [],
+			topics: template ? template.topics.map((x) => ({ ...x })) : [],
+			searchTerms: [],
+			createdAt: t,
+			updatedAt: t,
+		};
+		const terms = template?.searchTerms ?? [];
+		added.searchTerms = (terms.length > 0 ? terms : [undefined]).map((term) => ({
+			id: this.rng.hex(24),
+			domainId: id,
+			term: term?.term ?? `${brandName} reviews`,
+			engines: term ? [...term.engines] : ['chatgpt_gui'],
+			status: 'active',
+			executionsAmount: 1,
+			interval: 'daily',
+			region: 'us',
+			websearch: true,
+			createdAt: t,
+			lastExecutionTime: t,
+			nextScheduledExecutionTime: t + DAY_MS,
+			topic: term?.topic ?? null,
+			tags: [],
+		}));
+		this.aiDomains.push(added);
+		return added;
+	}
+
+	/** Removes an AI-visibility domain (404 from then on). */
+	removeAiDomain(id: string): void {
+		const index = this.aiDomains.findIndex((d) => d.id === id);
+		if (index < 0) throw notFound(`AI visibility domain "${id}" was not found.`);
+		this.aiDomains.splice(index, 1);
 	}
 
 	getAiDomain(id: string): AiDomain {

@@ -538,6 +538,7 @@ describe('fake API: behaviour switches', () => {
 					chartMaxKeywords: null,
 					chartOverCap: 'serve-first',
 					dateSkewMs: 0,
+					aiToday: 'partial',
 				});
 				assert.deepEqual(plain.api.behaviour, DEFAULT_BEHAVIOUR);
 				assert.equal(f.api.behaviour.alertOrder, 'oldest-first');

@@ -672,6 +672,7 @@ describe('fake API: list and timestamp switches', () => {
 						chartMaxKeywords: null,
 						chartOverCap: 'serve-first',
 						dateSkewMs: 0,
+						aiToday: 'partial',
 					},
 				);
 				assert.equal(f.api.behaviour.keywordOrder, 'keyword-text');

@@ -189,10 +189,12 @@ describe('fake API: AI-visibility filters narrow the answers', () => {
 			await f.get(`/api/v2/ai-visibility/domains/${id}/metrics?search_terms[]=${enc(term)}`)
 		).json.data;
 		assert.equal(one.ownBrandMetrics.topicMetricsData.daily.length, 1);
-		// 30 daily slots (default timeframe) per engine of that one term.
+		// 30 daily slots (default timeframe) per engine of that one term; today's holds the share measured so far.
+		const engines = f.api.state.aiDomains[0].searchTerms[0].engines.length;
+		const todayShare = (FIXED_NOW % 86_400_000) / 86_400_000;
 		assert.equal(
 			one.ownBrandMetrics.validMetricsCount,
-			30 * f.api.state.aiDomains[0].searchTerms[0].engines.length,
+			29 * engines + Math.floor(engines * todayShare),
 		);
 		const engine = (
 			await f.get(`/api/v2/ai-visibility/domains/${id}/metrics?engine[]=google_ai_overview`)

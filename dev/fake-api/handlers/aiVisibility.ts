@@ -14,6 +14,7 @@ import {
 	type Aggregate,
 	type Aggregation,
 	type Brand,
+	type DayRules,
 	type Sample,
 } from '../aiMetrics';
 import {
@@ -28,6 +29,16 @@ import {
 } from '../context';
 
 const domainOf = (ctx: RequestContext): AiDomain => ctx.state.getAiDomain(ctx.params.domainId);
+
+/** How the domain's days look now (aiMetrics.ts DayRules). */
+function dayRules(ctx: RequestContext, d: AiDomain): DayRules {
+	return {
+		now: ctx.state.now(),
+		firstDay: Math.floor(d.createdAt / DAY_MS) * DAY_MS,
+		partialToday: ctx.behaviour.aiToday === 'partial',
+		change: (dayMs) => ctx.state.aiDay(d.id, dayMs),
+	};
+}
 
 /** #23 */
 export const listAiDomains: Handler = (ctx) =>
@@ -131,8 +142,9 @@ function series(
 	from: number,
 	to: number,
 	aggregation: Aggregation,
+	rules: DayRules,
 ): Series {
-	const buckets = bucketedSamples(brand, selected, from, to, aggregation);
+	const buckets = bucketedSamples(brand, selected, from, to, aggregation, rules);
 	const out: Series = {
 		timestamps: [],
 		brandNotFound: [],
@@ -188,10 +200,13 @@ export const aiMetrics: Handler = (ctx) => {
 	const from = to - days * DAY_MS;
 	const brands = brandsOf(d);
 	const own = brands[0];
+	const rules = dayRules(ctx, d);
 
-	const ownSeries = series(own, selected, from, to, aggregation);
+	const ownSeries = series(own, selected, from, to, aggregation, rules);
 	const ownNow = aggregate(ownSeries.all);
-	const ownPrev = aggregate(series(own, selected, from - days * DAY_MS, from, aggregation).all);
+	const ownPrev = aggregate(
+		series(own, selected, from - days * DAY_MS, from, aggregation, rules).all,
+	);
 	const trends: Record<string, number> = {};
 	for (const m of METRIC_NAMES) trends[m] = Math.round((ownNow[m] - ownPrev[m]) * 100) / 100;
 
@@ -221,6 +236,7 @@ export const aiMetrics: Handler = (ctx) => {
 			from,
 			to,
 			aggregation,
+			rules,
 		);
 		return {
 			topicId: g.id,
@@ -232,7 +248,7 @@ export const aiMetrics: Handler = (ctx) => {
 	});
 	const engines = [...new Set(selected.map((p) => p.engine))];
 	const engineData = engines.map((engine) => {
-		const s = series(own, pairs({ terms, engines: [engine] }), from, to, aggregation);
+		const s = series(own, pairs({ terms, engines: [engine] }), from, to, aggregation, rules);
 		return {
 			engineId: engine,
 			engineName: engineName(engine),
@@ -245,8 +261,8 @@ export const aiMetrics: Handler = (ctx) => {
 	// Every brand (own first) over the window, then ranks by visibility per bucket.
 	const brandSeries = brands.map((b) => ({
 		brand: b,
-		s: series(b, selected, from, to, aggregation),
-		prev: aggregate(series(b, selected, from - days * DAY_MS, from, aggregation).all),
+		s: series(b, selected, from, to, aggregation, rules),
+		prev: aggregate(series(b, selected, from - days * DAY_MS, from, aggregation, rules).all),
 	}));
 	const bucketCount = ownSeries.timestamps.length;
 	const ranks = brandSeries.map(() => [] as number[]);
@@ -342,10 +358,11 @@ function lastMonth(
 	const selected = pairs({ terms, engines: filters.engines });
 	const to = ctx.state.now();
 	const from = to - 30 * DAY_MS;
+	const rules = dayRules(ctx, d);
 	const perBrand = brandsOf(d).map((brand) => {
 		const samples: Array<{ termId: string; engine: string; s: Sample }> = [];
 		for (const p of selected) {
-			const buckets = bucketedSamples(brand, [p], from, to, 'daily');
+			const buckets = bucketedSamples(brand, [p], from, to, 'daily', rules);
 			for (const list of buckets.values())
 				for (const s of list) samples.push({ termId: p.term.id, engine: p.engine, s });
 		}
