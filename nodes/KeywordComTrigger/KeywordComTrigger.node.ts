@@ -12,36 +12,31 @@ import {
 import { listSearch } from '../shared/listSearch';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { accessOf } from '../shared/credentials';
-import { groupField, projectField, simplifyField } from '../shared/fields';
+import { domainField, groupField, projectField, simplifyField } from '../shared/fields';
 import { outputFields, readOutputChoice, versionOf } from '../shared/output';
 import { RECORD_CATALOGUE } from '../shared/recordKinds';
 import { redactTokenPieces } from '../shared/redact';
 import { InputError } from '../shared/validation';
 import { getTags } from '../shared/tagOptions';
 import { createApi } from './shared/triggerApi';
-import { filterFields, readFilters } from './filterFields';
+import { filterFields, readAiFilters, readAiScope, readFilters } from './filterFields';
 import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from './shared/budget';
 import type { AlertCursor } from './newAlert/alertCursor';
 import type { KeywordState } from './keywordUpdated/plan';
 import { parseScope } from './shared/scope';
-import {
-	dropBaseline,
-	findBaseline,
-	putBaseline,
-	readEventState,
-	storedState,
-	type EventName,
-	type EventState,
-} from './shared/storedState';
-import { ListFailure, pollKeywordUpdates, sampleKeywordUpdates } from './keywordUpdated/poll';
-import { pollNewAlerts, sampleAlerts } from './newAlert/poll';
+import { readEventState, storedState, type EventName, type EventState } from './shared/storedState';
+import { dropBaseline, findBaseline, putBaseline } from './shared/activationBaseline';
+import { pollKeywordUpdates } from './keywordUpdated/poll';
+import { pollNewAlerts } from './newAlert/poll';
+import { pollAiVisibility, type AiState } from './aiVisibilityUpdated/poll';
+import { fetchTestEvent } from './fetchTestEvent';
+import { describeProblem } from './shared/describeProblem';
+import { AI_DAY_FIELDS } from './aiVisibilityUpdated/dayItem';
 import {
 	MAX_REQUESTS_PER_POLL,
 	RequestAllowance,
 	type PollOutcome,
-	type PollProblem,
 	type PollSettings,
-	type TriggerApi,
 } from './shared/pollContract';
 import { takePollLock } from './shared/pollLock';
 
@@ -49,6 +44,27 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 	const event = context.getNodeParameter('event') as EventName;
 	try {
 		const options = context.getNodeParameter('options', {}) as IDataObject;
+		const rawFilters =
+			versionOf(context.getNode()) >= 2
+				? (context.getNodeParameter('filters', {}) as IDataObject)
+				: {};
+		if (event === 'aiVisibilityUpdated') {
+			return {
+				scope: { project: '', group: '', includeGroups: true },
+				output: readOutputChoice(
+					versionOf(context.getNode()),
+					(name, fallback) => context.getNodeParameter(name, fallback as never) as unknown,
+					{ simplify: true, output: true },
+				),
+				onlyRankChanges: false,
+				ai: readAiScope(
+					context.getNodeParameter('domainId', '', { extractValue: true }),
+					rawFilters,
+				),
+				aiFilters: readAiFilters(rawFilters),
+				token,
+			};
+		}
 		return {
 			scope: parseScope(
 				context.getNodeParameter('project', '', { extractValue: true }),
@@ -64,10 +80,7 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 			onlyRankChanges:
 				event === 'keywordUpdated' &&
 				(context.getNodeParameter('onlyRankChanges', false) as boolean),
-			filters:
-				versionOf(context.getNode()) >= 2
-					? readFilters(context.getNodeParameter('filters', {}) as IDataObject, event)
-					: undefined,
+			filters: versionOf(context.getNode()) >= 2 ? readFilters(rawFilters, event) : undefined,
 			token,
 		};
 	} catch (error) {
@@ -93,11 +106,17 @@ const KEYWORD_UPDATE_FIELDS = [
 function triggerOutputFields(): INodeProperties[] {
 	const [output, alertFields] = outputFields(RECORD_CATALOGUE.alert.selectable);
 	const [, keywordFields] = outputFields(KEYWORD_UPDATE_FIELDS);
+	const [, dayFields] = outputFields(AI_DAY_FIELDS);
 	const forEvent = (field: INodeProperties, event: EventName): INodeProperties => ({
 		...field,
 		displayOptions: { show: { ...field.displayOptions?.show, event: [event] } },
 	});
-	return [output, forEvent(alertFields, 'newAlert'), forEvent(keywordFields, 'keywordUpdated')];
+	return [
+		output,
+		forEvent(alertFields, 'newAlert'),
+		forEvent(keywordFields, 'keywordUpdated'),
+		forEvent(dayFields, 'aiVisibilityUpdated'),
+	];
 }
 
 export class KeywordComTrigger implements INodeType {
@@ -115,7 +134,7 @@ export class KeywordComTrigger implements INodeType {
 		defaultVersion: 2,
 		subtitle: '={{$parameter["event"]}}',
 		description:
-			'Starts the workflow on new Keyword.com rank alerts or when keyword ranks are updated',
+			'Starts the workflow on new Keyword.com rank alerts, when keyword ranks are updated, or when a day of AI visibility is complete',
 		defaults: { name: 'Keyword.com Trigger' },
 		polling: true,
 		inputs: [],
@@ -129,6 +148,12 @@ export class KeywordComTrigger implements INodeType {
 				noDataExpression: true,
 				default: 'newAlert',
 				options: [
+					{
+						name: 'AI Visibility Updated',
+						value: 'aiVisibilityUpdated',
+						description:
+							'A day of AI visibility (how AI answers name the brand) is complete. One item per domain and day, with each metric, its change from the day before, and the competitor above.',
+					},
 					{
 						name: 'Keyword Updated',
 						value: 'keywordUpdated',
@@ -145,11 +170,19 @@ export class KeywordComTrigger implements INodeType {
 			{
 				...projectField('Only report events of this project. Leave empty for every project.'),
 				required: false,
+				displayOptions: { show: { event: ['newAlert', 'keywordUpdated'] } },
+			},
+			{
+				...domainField(),
+				required: false,
+				description: 'Only report this AI-visibility domain. Leave empty for every domain.',
+				displayOptions: { show: { event: ['aiVisibilityUpdated'] } },
 			},
 			{
 				...groupField(),
 				description:
 					'Only report events of this group of the project. Leave empty for the project (and its groups, see Include Groups). Type the group name only: the node adds the [sub] separator.',
+				displayOptions: { show: { event: ['newAlert', 'keywordUpdated'] } },
 			},
 			{
 				displayName: 'Only Rank Changes',
@@ -169,6 +202,7 @@ export class KeywordComTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
+				displayOptions: { show: { event: ['newAlert', 'keywordUpdated'] } },
 				options: [
 					{
 						displayName: 'Include Groups',
@@ -193,7 +227,7 @@ export class KeywordComTrigger implements INodeType {
 		const nodeData = this.getWorkflowStaticData('node');
 
 		if (this.getMode() === 'manual')
-			return await testRun(
+			return await fetchTestEvent(
 				this,
 				event,
 				settings,
@@ -226,14 +260,16 @@ export class KeywordComTrigger implements INodeType {
 			const api = createApi(this, baseUrl, budget, credentials, undefined, allowance);
 
 			const outcome: PollOutcome<EventState> =
-				event === 'newAlert'
-					? await pollNewAlerts(api, stored?.state as AlertCursor | undefined, settings, limits)
-					: await pollKeywordUpdates(
-							api,
-							stored?.state as KeywordState | undefined,
-							settings,
-							limits,
-						);
+				event === 'aiVisibilityUpdated'
+					? await pollAiVisibility(api, stored?.state as AiState | undefined, settings, limits)
+					: event === 'newAlert'
+						? await pollNewAlerts(api, stored?.state as AlertCursor | undefined, settings, limits)
+						: await pollKeywordUpdates(
+								api,
+								stored?.state as KeywordState | undefined,
+								settings,
+								limits,
+							);
 			const elapsedMs = budget.elapsedMs();
 			if (mayHaveBeenAbandoned(fromN8n, elapsedMs) || !lock.holds()) {
 				this.logger.warn(
@@ -258,53 +294,4 @@ export class KeywordComTrigger implements INodeType {
 			lock.release();
 		}
 	}
-}
-
-/** A problem a poll got past, for n8n's log (every poll while it lasts). */
-function describeProblem(problem: PollProblem): string {
-	const status = problem.status ? ` (HTTP ${problem.status})` : '';
-	if (problem.text) return `Keyword.com Trigger: ${problem.text}${status}`;
-	if (problem.gone)
-		return `Keyword.com Trigger: "${problem.container}" is no longer in groups/active and its keyword list is gone${status}; it is no longer read`;
-	if (problem.container !== undefined) {
-		const polls = (problem.polls ?? 1) > 1 ? `, ${problem.polls} polls in a row` : '';
-		return `Keyword.com Trigger: the keyword list of "${problem.container}" could not be read${status}${polls}: ${problem.message}. Every other project and group is read as usual; this one is tried again at every poll, from where it stood.`;
-	}
-	return `Keyword.com Trigger: a request failed${status} after part of the list was read; what was read is emitted and the next poll goes on from there (${problem.message})`;
-}
-
-/** "Fetch Test Event": the latest real events, whatever the cursor; static data is left alone. */
-async function testRun(
-	context: IPollFunctions,
-	event: EventName,
-	settings: PollSettings,
-	nodeData: IDataObject,
-	api: TriggerApi,
-): Promise<INodeExecutionData[][]> {
-	let sample: IDataObject[] | string | ListFailure;
-	if (event === 'newAlert') sample = await sampleAlerts(api, settings);
-	else {
-		// Lists the trigger's polls found failing are tried too: a persistent failure shows here.
-		const state = readEventState(event, nodeData)?.state as KeywordState | undefined;
-		const parked = [...(state?.containers.values() ?? [])]
-			.filter((entry) => entry.failure !== undefined)
-			.map((entry) => entry.name);
-		sample = await sampleKeywordUpdates(api, settings, parked);
-	}
-	if (sample instanceof ListFailure) {
-		throw new NodeOperationError(
-			context.getNode(),
-			redactTokenPieces(sample.message, settings.token),
-			{
-				description:
-					'Check that the project or group still exists under this name and that the token may read it. When the trigger is active, every other project and group is read as usual, and this one is tried again at every poll.',
-			},
-		);
-	}
-	if (typeof sample === 'string') {
-		throw new NodeOperationError(context.getNode(), sample, {
-			description: 'A test run shows the latest real events; there is none yet.',
-		});
-	}
-	return [context.helpers.returnJsonArray(sample)];
 }

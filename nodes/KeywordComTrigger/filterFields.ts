@@ -4,12 +4,91 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { stringListField } from '../shared/fields';
 import { alphabetical } from '../shared/optionOrder';
 import { OUTPUT_CHOICE_VERSIONS } from '../shared/output';
-import { InputError } from '../shared/validation';
+import { checkTextList, InputError } from '../shared/validation';
+import type { AiScope } from './aiVisibilityUpdated/aiDomains';
+import type { AiFilters, Presence, ScoreDirection } from './aiVisibilityUpdated/dayFilters';
 import type { Crossing, Direction, MovementFilters } from './shared/filters';
 
 const KEYWORD_UPDATED_ONLY = { show: { '/event': ['keywordUpdated'] } };
+const RANK_EVENTS_ONLY = { show: { '/event': ['newAlert', 'keywordUpdated'] } };
+const AI_ONLY = { show: { '/event': ['aiVisibilityUpdated'] } };
+
+/** AI Visibility Updated's filters, in the Filters collection beside the rank events' ones. */
+const AI_FILTER_OPTIONS: INodeProperties[] = [
+	{
+		displayName: 'Brand Presence Changed',
+		name: 'brandPresence',
+		type: 'options',
+		default: 'lost',
+		displayOptions: AI_ONLY,
+		options: [
+			{
+				name: 'Found Again',
+				value: 'found',
+				description: 'Named in AI answers after a day without',
+			},
+			{ name: 'Lost or Found Again', value: 'either' },
+			{
+				name: 'Not Found (Lost From AI Answers)',
+				value: 'lost',
+				description: 'Named in no AI answer after a day it was',
+			},
+		],
+		description:
+			'Only days on which the brand was lost from AI answers, or found again, against the day before',
+	},
+	{
+		displayName: 'Competitor Overtook Brand',
+		name: 'competitorOvertook',
+		type: 'boolean',
+		default: true,
+		displayOptions: AI_ONLY,
+		description:
+			"Whether to only emit days on which a competitor's visibility score went above the brand's (named in overtaken_by)",
+	},
+	{
+		...stringListField(
+			'engines',
+			'Engines',
+			'Only measure these AI engines (IDs, e.g. chatgpt_gui); sent to the API as engine[]',
+		),
+		displayOptions: AI_ONLY,
+	},
+	{
+		...stringListField(
+			'topics',
+			'Topics',
+			'Only measure these topics (names); sent to the API as topics[]',
+		),
+		displayOptions: AI_ONLY,
+	},
+	{
+		displayName: 'Visibility Change Direction',
+		name: 'visibilityDirection',
+		type: 'options',
+		default: 'dropped',
+		displayOptions: AI_ONLY,
+		options: [
+			{ name: 'Dropped', value: 'dropped' },
+			{ name: 'Dropped or Rose', value: 'either' },
+			{ name: 'Rose', value: 'rose' },
+		],
+		description: 'Which way Visibility Score Changed By At Least counts',
+	},
+	{
+		displayName: 'Visibility Score Changed By At Least',
+		name: 'visibilityChangedBy',
+		type: 'number',
+		default: 5,
+		displayOptions: AI_ONLY,
+		typeOptions: { minValue: 0.01, maxValue: 100, numberPrecision: 2 },
+		description:
+			'Only days whose visibility score moved by at least this many points from the day before (see Visibility Change Direction)',
+	},
+];
 
 export function filterFields(): INodeProperties[] {
 	return [
@@ -23,9 +102,11 @@ export function filterFields(): INodeProperties[] {
 			description:
 				'Only emit the events that pass every filter set; each item lists the filters it passed in "matched". Filtered-out events are not emitted later either.',
 			options: [
+				...AI_FILTER_OPTIONS.slice(0, 2),
 				{
 					displayName: 'Crossed Top',
 					name: 'crossedTop',
+					displayOptions: RANK_EVENTS_ONLY,
 					type: 'options',
 					default: 10,
 					// By name, as n8n's UI guidelines and its options-sorted-alphabetically rule want (not by size).
@@ -41,6 +122,7 @@ export function filterFields(): INodeProperties[] {
 				{
 					displayName: 'Crossing',
 					name: 'crossing',
+					displayOptions: RANK_EVENTS_ONLY,
 					type: 'options',
 					default: 'either',
 					options: [
@@ -50,9 +132,11 @@ export function filterFields(): INodeProperties[] {
 					],
 					description: 'Which way Crossed Top counts',
 				},
+				AI_FILTER_OPTIONS[2],
 				{
 					displayName: 'Move Direction',
 					name: 'direction',
+					displayOptions: RANK_EVENTS_ONLY,
 					type: 'options',
 					default: 'either',
 					options: [
@@ -66,6 +150,7 @@ export function filterFields(): INodeProperties[] {
 				{
 					displayName: 'Moved By At Least',
 					name: 'movedBy',
+					displayOptions: RANK_EVENTS_ONLY,
 					type: 'number',
 					default: 5,
 					typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
@@ -84,6 +169,7 @@ export function filterFields(): INodeProperties[] {
 				{
 					displayName: 'Tag Names or IDs',
 					name: 'tags',
+					displayOptions: RANK_EVENTS_ONLY,
 					type: 'multiOptions',
 					default: [],
 
@@ -94,11 +180,13 @@ export function filterFields(): INodeProperties[] {
 				{
 					displayName: 'Top N',
 					name: 'topN',
+					displayOptions: RANK_EVENTS_ONLY,
 					type: 'number',
 					default: 5,
 					typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 					description: 'The size of the top when Crossed Top is "Top N"',
 				},
+				...AI_FILTER_OPTIONS.slice(3),
 			],
 		},
 	];
@@ -120,8 +208,9 @@ function oneOf<T extends string>(field: string, value: unknown, allowed: readonl
 /** The filters the Filters field sets; a value out of bounds, or a setting without what it needs, is an InputError. */
 export function readFilters(
 	raw: IDataObject,
-	event: 'newAlert' | 'keywordUpdated',
+	event: 'newAlert' | 'keywordUpdated' | 'aiVisibilityUpdated',
 ): MovementFilters {
+	if (event === 'aiVisibilityUpdated') return {};
 	const filters: MovementFilters = {};
 	if (raw.movedBy !== undefined || raw.direction !== undefined) {
 		filters.movedBy = {
@@ -161,4 +250,44 @@ export function readFilters(
 		if (tags.length > 0) filters.tags = tags;
 	}
 	return filters;
+}
+
+/** AI Visibility Updated's filters; a value out of bounds, or a setting without what it needs, is an InputError. */
+export function readAiFilters(raw: IDataObject): AiFilters {
+	const filters: AiFilters = {};
+	if (raw.visibilityChangedBy !== undefined || raw.visibilityDirection !== undefined) {
+		const points = raw.visibilityChangedBy === undefined ? 0.01 : Number(raw.visibilityChangedBy);
+		if (!Number.isFinite(points) || points <= 0 || points > 100)
+			throw new InputError(
+				'Visibility Score Changed By At Least',
+				'must be a number of points above 0 and at most 100.',
+			);
+		filters.visibilityChange = {
+			points,
+			direction: oneOf<ScoreDirection>(
+				'Visibility Change Direction',
+				raw.visibilityDirection ?? 'either',
+				['either', 'rose', 'dropped'],
+			),
+		};
+	}
+	if (raw.brandPresence !== undefined)
+		filters.brandPresence = oneOf<Presence>('Brand Presence Changed', raw.brandPresence, [
+			'either',
+			'lost',
+			'found',
+		]);
+	if (raw.competitorOvertook === true) filters.competitorOvertook = true;
+	return filters;
+}
+
+/** AI Visibility Updated's scope: the Domain field, and the Topics and Engines of the Filters. */
+export function readAiScope(domainId: unknown, raw: IDataObject): AiScope {
+	const id =
+		typeof domainId === 'string' || typeof domainId === 'number' ? String(domainId).trim() : '';
+	return {
+		domainId: id === '' ? undefined : id,
+		topics: raw.topics === undefined ? [] : checkTextList('Topics', raw.topics),
+		engines: raw.engines === undefined ? [] : checkTextList('Engines', raw.engines),
+	};
 }

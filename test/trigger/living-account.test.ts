@@ -13,7 +13,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi, type FakeBehaviour } from '../../dev/fake-api';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
-import { BASELINE_KEY } from '../../nodes/KeywordComTrigger/shared/storedState';
+import { BASELINE_KEY } from '../../nodes/KeywordComTrigger/shared/activationBaseline';
 import { clearCapturedLogs, getCapturedLogs, runPoll, type RunPollResult } from '../harness';
 import { AFTER_CRAWL_MS } from './clock';
 

@@ -52,17 +52,19 @@ import { ALL, inScope } from '../../nodes/shared/groupName';
 import type { ListOrder } from '../../nodes/shared/paging';
 import { parseScope } from '../../nodes/KeywordComTrigger/shared/scope';
 import {
-	BASELINE_KEY,
 	decodeAlertCursor,
 	decodeKeywordState,
-	dropBaseline,
 	encodeAlertCursor,
 	encodeKeywordState,
-	findBaseline,
-	putBaseline,
 	readEventState,
 	storedState,
 } from '../../nodes/KeywordComTrigger/shared/storedState';
+import {
+	BASELINE_KEY,
+	dropBaseline,
+	findBaseline,
+	putBaseline,
+} from '../../nodes/KeywordComTrigger/shared/activationBaseline';
 import { alertRecord, keywordRecord } from './memory-api';
 
 const opts = { lookback: 600, cap: 200, covers: 'all' as const };

@@ -188,6 +188,24 @@ export class MemoryApi implements TriggerApi {
 		return { data: [] };
 	}
 
+	/** #23's answer (AI Visibility Updated's tests set it); none: no domain. */
+	aiDomainList: unknown = { data: [] };
+	/** #26's answer per domain id; a function sees the query asked. */
+	aiAnswers = new Map<string, unknown>();
+
+	async aiDomains() {
+		await this.hit('ai-domains');
+		return { body: this.aiDomainList, serverTime: this.serverTime };
+	}
+
+	async aiDashboard(domainId: string, qs: Record<string, unknown>) {
+		await this.hit(`ai-metrics:${domainId}:${String(qs.timeframe)}`);
+		const answer = this.aiAnswers.get(domainId);
+		if (answer === undefined)
+			throw Object.assign(new Error(`Domain "${domainId}" was not found.`), { httpCode: '404' });
+		return typeof answer === 'function' ? (answer as (q: unknown) => unknown)(qs) : answer;
+	}
+
 	/** The API's clock its answers carry (a Date header); none by default (New Alert then goes by the data alone). */
 	dateHeader?: number;
 

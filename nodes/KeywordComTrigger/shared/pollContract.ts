@@ -9,6 +9,8 @@ import type { ServedPage } from '../../shared/paging';
 import type { Scope } from '../../shared/groupName';
 import type { PollBudget } from './budget';
 import type { MovementFilters } from './filters';
+import type { AiFilters } from '../aiVisibilityUpdated/dayFilters';
+import type { AiScope } from '../aiVisibilityUpdated/aiDomains';
 
 /** How one request is sent. */
 export interface RequestMode {
@@ -27,6 +29,10 @@ export interface TriggerApi {
 	container(name: string, mode?: RequestMode): Promise<unknown>;
 	/** The ranking history of keywords (#14), `days` days back from each one's last update. */
 	chart(ids: readonly string[], days: number): Promise<unknown>;
+	/** The AI-visibility domains (#23) and the server's clock (Unix seconds) when it answered. */
+	aiDomains(): Promise<{ body: unknown; serverTime: number }>;
+	/** One domain's AI-visibility dashboard (#26); arrays in `qs` go as `name[]`. */
+	aiDashboard(domainId: string, qs: IDataObject): Promise<unknown>;
 	/** The API's clock (Unix seconds) at its latest answer (its Date header); undefined before any answer. */
 	serverNow(): number | undefined;
 }
@@ -38,6 +44,10 @@ export interface PollSettings {
 	onlyRankChanges: boolean;
 	/** Version 2's filters (filters.ts): none set lets every event through. */
 	filters?: MovementFilters;
+	/** AI Visibility Updated: the domains and the part of their measurements read. */
+	ai?: AiScope;
+	/** AI Visibility Updated's filters (version 2): none set lets every day through. */
+	aiFilters?: AiFilters;
 	/** Removed from everything emitted. */
 	token?: string;
 }

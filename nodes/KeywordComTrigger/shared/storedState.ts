@@ -9,7 +9,7 @@
  * | Key | Meaning |
  * |---|---|
  * | `v` | the format version: 4 (1 to 3 are still read) |
- * | `e` | the event: `newAlert` or `keywordUpdated` |
+ * | `e` | the event: `newAlert`, `keywordUpdated` or `aiVisibilityUpdated` |
  * | `c` | the event's state, below |
  * | `l?` | `[slowest request, page work]` (ms) the last poll measured (budget.ts Measured) |
  * | **New Alert: `c`** | the AlertCursor (newAlert/alertCursor.ts) |
@@ -33,13 +33,16 @@
  * | `p[].d?` | departed: 1 when it has left `groups/active` (a lookup or a read of it is to come) |
  * | `m` | known: the containers in scope at the last poll, `[project_id, name]` (or `[key]` for one known by name) |
  * | `o?` | historyOrder: `n` descending (newest first), `o` ascending |
+ * | **AI Visibility Updated: `c`** | the AiState (aiVisibilityUpdated/poll.ts), version 4 only |
+ * | `d` | clockDay: the newest completed day (UTC day number) by the API's clock at that poll |
+ * | `p` | each domain in scope, `[id, upTo]`: every day up to `upTo` (UTC day number) was emitted or passed |
  *
  * Earlier versions, still read: 3 kept per container its own `w` (reportedUpTo) whether behind or not, `s` the newest
  * update seen, `u` the ranking URLs of Ranking URL Changed, `p[].q` a held-back update (read as: mark `s`, every
  * container behind it as it was, `m` their keys); 2 kept `p` as an object keyed by name (containers known by name);
  * 1 kept per name `{u: keywords_last_updated_at, c?: a New Alert cursor over crawled_at}` (done up to its newest).
  *
- * The **activation baseline**, in the workflow's global static data under `keywordComTrigger` → node id, is a stored
+ * The **activation baseline** (activationBaseline.ts), in the workflow's global static data under `keywordComTrigger` → node id, is a stored
  * state as above: the one the first poll after activation recorded. n8n's durable scheduler runs the activation poll
  * as a test poll and drops the node's static data it wrote; n8n's activation saves the workflow's global static data,
  * though, so the first scheduled poll finds "now" there and reports everything after it. It is removed by the first
@@ -55,12 +58,13 @@ import type { ContainerState, KeywordState } from '../keywordUpdated/plan';
 import type { ListRead } from './keywordListRead';
 import type { ListOrder } from '../../shared/paging';
 import { keywordStateFromVersion1 } from './storedStateVersion1';
+import type { AiState } from '../aiVisibilityUpdated/poll';
 
 export const STATE_VERSION = 4;
 
-export type EventName = 'newAlert' | 'keywordUpdated';
+export type EventName = 'newAlert' | 'keywordUpdated' | 'aiVisibilityUpdated';
 
-export type EventState = AlertCursor | KeywordState;
+export type EventState = AlertCursor | KeywordState | AiState;
 
 /** The node's static data (see the table above). */
 export interface StoredState {
@@ -76,9 +80,6 @@ export interface FoundState {
 	/** What the last poll measured: the next poll plans its first requests with it. */
 	measured?: Measured;
 }
-
-/** Key of the activation baselines in the workflow's global static data. */
-export const BASELINE_KEY = 'keywordComTrigger';
 
 function isObject(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value);
@@ -263,17 +264,36 @@ export function encodeKeywordState(state: KeywordState): IDataObject {
 	return stored;
 }
 
+/** AI Visibility Updated's state from its stored form. */
+export function decodeAiState(value: unknown): AiState | undefined {
+	if (!isObject(value) || !finiteNumber(value.d) || !Array.isArray(value.p)) return undefined;
+	const domains = new Map<string, number>();
+	for (const entry of value.p as unknown[]) {
+		if (Array.isArray(entry) && typeof entry[0] === 'string' && finiteNumber(entry[1]))
+			domains.set(entry[0], entry[1]);
+	}
+	return { clockDay: value.d, domains };
+}
+
+/** AI Visibility Updated's state in its stored form. */
+export function encodeAiState(state: AiState): IDataObject {
+	return { d: state.clockDay, p: [...state.domains] as unknown as IDataObject[] };
+}
+
 /** The state of `event` in the node's static data, or undefined (first poll, another event, unknown version). */
 export function readEventState(event: EventName, staticData: IDataObject): FoundState | undefined {
 	if (staticData.e !== event) return undefined;
 	const version = staticData.v;
 	if (version !== 4 && version !== 3 && version !== 2 && version !== 1) return undefined;
+	if (event === 'aiVisibilityUpdated' && version !== 4) return undefined;
 	const state =
-		event === 'newAlert'
-			? decodeAlertCursor(staticData.c)
-			: version === 1
-				? keywordStateFromVersion1(staticData.c, decodeWindowCursor)
-				: decodeKeywordState(staticData.c, version);
+		event === 'aiVisibilityUpdated'
+			? decodeAiState(staticData.c)
+			: event === 'newAlert'
+				? decodeAlertCursor(staticData.c)
+				: version === 1
+					? keywordStateFromVersion1(staticData.c, decodeWindowCursor)
+					: decodeKeywordState(staticData.c, version);
 	if (!state) return undefined;
 	const found: FoundState = { state };
 	const measured = staticData.l;
@@ -290,48 +310,11 @@ export function storedState(event: EventName, state: EventState, measured?: Meas
 	const c =
 		event === 'keywordUpdated'
 			? encodeKeywordState(state as KeywordState)
-			: encodeAlertCursor(state as AlertCursor);
+			: event === 'aiVisibilityUpdated'
+				? encodeAiState(state as AiState)
+				: encodeAlertCursor(state as AlertCursor);
 	const stored: StoredState = { v: STATE_VERSION, e: event, c };
 	if (measured && measured.requestMs > 0)
 		stored.l = [Math.round(measured.requestMs), Math.round(measured.pageWorkMs)];
 	return stored;
-}
-
-function baselines(globalData: IDataObject): IDataObject {
-	if (!isObject(globalData[BASELINE_KEY])) globalData[BASELINE_KEY] = {};
-	return globalData[BASELINE_KEY] as IDataObject;
-}
-
-/**
- * The activation baseline of this node for `event`, when one is there. (One marked used, `a: 1`, by an earlier
- * version of this node counts as none.)
- */
-export function findBaseline(
-	event: EventName,
-	globalData: IDataObject,
-	nodeId: string,
-): FoundState | undefined {
-	const entry = isObject(globalData[BASELINE_KEY])
-		? (globalData[BASELINE_KEY] as IDataObject)[nodeId]
-		: undefined;
-	if (!isObject(entry) || entry.a === 1) return undefined;
-	return readEventState(event, entry);
-}
-
-/** Removes this node's activation baseline (its own state is written now, and saved with the removal). */
-export function dropBaseline(globalData: IDataObject, nodeId: string): void {
-	const all = globalData[BASELINE_KEY];
-	if (!isObject(all) || !Object.prototype.hasOwnProperty.call(all, nodeId)) return;
-	delete all[nodeId];
-	if (Object.keys(all).length === 0) delete globalData[BASELINE_KEY];
-}
-
-/** Records the state a first poll placed at "now" as this node's activation baseline. */
-export function putBaseline(
-	event: EventName,
-	state: EventState,
-	globalData: IDataObject,
-	nodeId: string,
-): void {
-	baselines(globalData)[nodeId] = storedState(event, state) as unknown as IDataObject;
 }

@@ -94,6 +94,16 @@ export function createApi(
 					body: { keyword_ids: ids.map(Number) },
 				})
 			).body,
+		aiDomains: async () => {
+			const response = await get(`${API_PREFIX}/ai-visibility/domains`);
+			return {
+				body: response.body,
+				serverTime: dateOf(response.headers) ?? Math.floor(Date.now() / 1000),
+			};
+		},
+		aiDashboard: async (domainId, qs) =>
+			(await get(`${API_PREFIX}/ai-visibility/domains/${encodeURIComponent(domainId)}/metrics`, qs))
+				.body,
 		serverNow: () => serverNow,
 	};
 }

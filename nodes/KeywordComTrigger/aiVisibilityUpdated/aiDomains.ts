@@ -1,0 +1,51 @@
+/**
+ * The AI-visibility domains of the account (#23) as the trigger knows them. Pure. The document does not show the
+ * domain record: the list is `data` (or the body itself when it is a list), a domain's id is `id` (else `domain_id`
+ * or `uuid`), its name `domain` (else `name`, `url`, or the id).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { AiDomainRef } from './dayItem';
+
+/** What the event reads: one domain or all, narrowed to some topics or engines (the API's own filters). */
+export interface AiScope {
+	/** A domain id; undefined: every domain. */
+	domainId?: string;
+	topics: string[];
+	engines: string[];
+}
+
+const isObject = (value: unknown): value is IDataObject =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
+
+function text(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** The domains of a #23 answer, in its order; undefined when the answer holds no list at all. */
+export function aiDomainsOf(body: unknown): AiDomainRef[] | undefined {
+	const list = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
+	if (!Array.isArray(list)) return undefined;
+	const domains: AiDomainRef[] = [];
+	const seen = new Set<string>();
+	for (const record of list) {
+		if (!isObject(record)) continue;
+		const attributes = isObject(record.attributes) ? record.attributes : record;
+		const id = text(record.id) ?? text(attributes.domain_id) ?? text(attributes.uuid);
+		if (id === undefined || seen.has(id)) continue;
+		seen.add(id);
+		domains.push({
+			id,
+			name: text(attributes.domain) ?? text(attributes.name) ?? text(attributes.url) ?? id,
+		});
+	}
+	return domains;
+}
+
+/** The domains of the list that are in scope. */
+export function inScope(domains: AiDomainRef[], scope: AiScope): AiDomainRef[] {
+	return scope.domainId === undefined
+		? domains
+		: domains.filter((domain) => domain.id === scope.domainId);
+}

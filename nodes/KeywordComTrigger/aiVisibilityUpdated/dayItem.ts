@@ -1,0 +1,94 @@
+/**
+ * AI Visibility Updated: the item emitted for one completed day of one domain, in the Output the user chose. Pure;
+ * the token never appears.
+ *
+ * The whole day (Raw, and what Selected Fields picks from): the domain, the date, each metric with its change from
+ * the day before, brandNotFound, the brand's rank among its competitors by visibility score, the competitor just
+ * above it, the competitors that overtook it, and every competitor's score. Simplified keeps the ten fields a Slack
+ * message or a sheet row uses most.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { orNull } from '../../shared/recordKinds/catalogue';
+import type { OutputChoice } from '../../shared/output';
+import { redactDeep } from '../../shared/redact';
+import { AI_METRICS, type AiDay } from './daySeries';
+import { above, compareDays, difference, type DayComparison } from './dayFilters';
+
+/** A domain as the trigger knows it: its id and its name (the domain, e.g. `acme.com`). */
+export interface AiDomainRef {
+	id: string;
+	name: string;
+}
+
+/** Every field of a day item, in order (Selected Fields offers them). */
+export const AI_DAY_FIELDS = [
+	'domain_id',
+	'domain',
+	'date',
+	...AI_METRICS.flatMap(([, name]) => [name, `${name}_change`]),
+	'brand_not_found',
+	'brand_rank',
+	'competitor_above',
+	'overtaken_by',
+	'competitors',
+];
+
+/** The fields of Simplified (at most 10). */
+export const AI_DAY_SIMPLIFIED = [
+	'domain_id',
+	'domain',
+	'date',
+	'visibility_score',
+	'visibility_score_change',
+	'mentions',
+	'citations',
+	'brand_not_found',
+	'brand_rank',
+	'competitor_above',
+];
+
+/** The whole day, compared with the day before (undefined: not in the series). */
+export function fullDay(
+	domain: AiDomainRef,
+	day: AiDay,
+	before: AiDay | undefined,
+	comparison: DayComparison = compareDays(day, before),
+): IDataObject {
+	const item: IDataObject = { domain_id: domain.id, domain: domain.name, date: day.date };
+	for (const [metric, name] of AI_METRICS) {
+		item[name] = day.metrics[metric];
+		item[`${name}_change`] = before
+			? difference(day.metrics[metric], before.metrics[metric])
+			: null;
+	}
+	const higher = above(day).sort((a, b) => a.visibilityScore - b.visibilityScore);
+	const known = day.metrics.visibilityScore !== null && day.competitors.length > 0;
+	item.brand_not_found = day.brandNotFound;
+	item.brand_rank = known ? higher.length + 1 : null;
+	item.competitor_above = known ? (higher[0]?.name ?? null) : null;
+	item.overtaken_by = comparison.overtakenBy;
+	item.competitors = [...day.competitors]
+		.sort((a, b) => (b.visibilityScore ?? -1) - (a.visibilityScore ?? -1))
+		.map((competitor) => ({
+			name: competitor.name,
+			visibility_score: competitor.visibilityScore,
+		}));
+	return item;
+}
+
+/** The day as the user chose to see it (version 1: Simplify on = Simplified, off = every field). */
+export function dayItem(
+	full: IDataObject,
+	output: OutputChoice,
+	token: string | undefined,
+	matched?: string[],
+): IDataObject {
+	const mode = output.version < 2 ? (output.simplify ? 'simplified' : 'raw') : output.mode;
+	const fields =
+		mode === 'raw' ? Object.keys(full) : mode === 'selected' ? output.fields : AI_DAY_SIMPLIFIED;
+	const item: IDataObject = {};
+	for (const field of fields) item[field] = orNull(full[field]);
+	if (matched) item.matched = matched;
+	return redactDeep(item, token);
+}
