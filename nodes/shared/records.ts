@@ -11,6 +11,7 @@ export type RecordKind =
 	| 'account'
 	| 'searchTerm'
 	| 'metrics'
+	| 'aiPeriod'
 	| 'plain';
 
 export function flattenRecord(record: unknown): IDataObject {

@@ -347,9 +347,13 @@ describe('As an AI tool', () => {
 	});
 
 	it('a report too big for one answer keeps its plain values and names what it left out', async () => {
-		const { items } = await runOk(fake, recordCase('aiMetric getDashboard'), asTool);
+		const raw = { ...recordCase('aiMetric getDashboard'), output: 'raw' };
+		const { items } = await runOk(fake, raw, asTool);
 		assert.ok(JSON.stringify(items).length <= TOOL_RESULT_MAX_CHARACTERS);
 		assert.match(String(items[items.length - 1].note), /left out/);
+		// Simplified, the default, is one row a day: the whole month fits one answer.
+		const rows = (await runOk(fake, recordCase('aiMetric getDashboard'), asTool)).items;
+		assert.ok(rows.length >= 28 && rows.every((row) => row.note === undefined));
 	});
 
 	it('what fits is returned as it is, with no note', async () => {

@@ -382,7 +382,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 	},
 	'aiMetric getDashboard': {
 		endpoints: [26],
-		returns: 'report',
+		returns: 'records',
 		mutates: false,
 		parameters: (seed) => ({
 			resource: 'aiMetric',

@@ -14,9 +14,9 @@ import {
 import { fullDay } from '../../nodes/KeywordComTrigger/aiVisibilityUpdated/dayItem';
 import {
 	aiSeriesOf,
-	dayOf,
 	type AiDay,
 } from '../../nodes/KeywordComTrigger/aiVisibilityUpdated/daySeries';
+import { timestampMs } from '../../nodes/shared/aiSeries';
 import {
 	pollAiVisibility,
 	timeframeFor,
@@ -34,6 +34,7 @@ function day(
 	notFound: boolean | null = false,
 ): AiDay {
 	return {
+		ms: n * DAY_S * 1000,
 		day: n,
 		date: new Date(n * DAY_S * 1000).toISOString().slice(0, 10),
 		metrics: {
@@ -100,7 +101,7 @@ describe('AI Visibility Updated: days and comparisons', () => {
 			],
 		);
 		assert.equal(aiSeriesOf({ data: { ownBrandMetrics: {} } }).daily, false);
-		assert.equal(dayOf('not a date'), undefined);
+		assert.equal(timestampMs('not a date'), undefined);
 	});
 
 	it('rank among competitors, the competitor just above, overtaking, brand lost and found', () => {

@@ -20,7 +20,7 @@ export function hasOutputChoice(config: OperationConfig): boolean {
 
 /** A list answered whole (no paging): version 2 adds Return All / Limit, applied to what came back. */
 export function isWholeList(config: OperationConfig): boolean {
-	return !config.paged && config.output.type === 'records';
+	return !config.paged && config.output.type === 'records' && config.output.whole !== true;
 }
 
 function scope(field: INodeProperties, resource: string, operation: string): INodeProperties {

@@ -39,6 +39,8 @@ export type OutputSpec =
 			type: 'records';
 			kind: RecordKind;
 			select?: (body: IDataObject, input: OperationInput) => unknown[];
+			/** The records are the rows of one report: no Return All / Limit (the report's period says how many). */
+			whole?: boolean;
 	  } & Selectable)
 	/** `data` is one record: one item. */
 	| ({ type: 'record'; kind: RecordKind } & Selectable)

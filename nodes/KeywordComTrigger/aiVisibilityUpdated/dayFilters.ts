@@ -3,6 +3,7 @@
  * day that passes carries the reasons (`matched`), as Keyword Updated's items do. A day whose day before is not in the
  * series (the first day of a domain, or after a gap) passes no filter that compares with it.
  */
+import { competitorsAbove, difference } from '../../shared/aiSeries';
 import type { AiDay } from './daySeries';
 
 export type ScoreDirection = 'either' | 'rose' | 'dropped';
@@ -26,25 +27,9 @@ export interface DayComparison {
 	overtakenBy: string[];
 }
 
-/** a − b rounded to 2 decimals (scores are percentages with 2 decimals); null when either is unknown. */
-export function difference(a: number | null, b: number | null): number | null {
-	if (a === null || b === null) return null;
-	return Math.round((a - b) * 100) / 100;
-}
-
-/** Competitors whose score is above the brand's that day (unknown scores left out). */
-export function above(day: AiDay): Array<{ name: string; visibilityScore: number }> {
-	const own = day.metrics.visibilityScore;
-	if (own === null) return [];
-	return day.competitors.filter(
-		(competitor): competitor is { name: string; visibilityScore: number } =>
-			competitor.visibilityScore !== null && competitor.visibilityScore > own,
-	);
-}
-
 export function compareDays(day: AiDay, before: AiDay | undefined): DayComparison {
 	if (!before) return { scoreChange: null, brandLost: null, overtakenBy: [] };
-	const wasAbove = new Set(above(before).map((competitor) => competitor.name));
+	const wasAbove = new Set(competitorsAbove(before).map((competitor) => competitor.name));
 	const knewBefore = new Set(
 		before.competitors.filter((c) => c.visibilityScore !== null).map((c) => c.name),
 	);
@@ -60,7 +45,7 @@ export function compareDays(day: AiDay, before: AiDay | undefined): DayCompariso
 		overtakenBy:
 			before.metrics.visibilityScore === null
 				? []
-				: above(day)
+				: competitorsAbove(day)
 						.filter((c) => knewBefore.has(c.name) && !wasAbove.has(c.name))
 						.map((c) => c.name),
 	};

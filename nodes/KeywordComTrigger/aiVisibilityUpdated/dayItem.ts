@@ -12,8 +12,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { orNull } from '../../shared/recordKinds/catalogue';
 import type { OutputChoice } from '../../shared/output';
 import { redactDeep } from '../../shared/redact';
-import { AI_METRICS, type AiDay } from './daySeries';
-import { above, compareDays, difference, type DayComparison } from './dayFilters';
+import { AI_METRICS, pointRecord } from '../../shared/aiSeries';
+import type { AiDay } from './daySeries';
+import { compareDays, type DayComparison } from './dayFilters';
 
 /** A domain as the trigger knows it: its id and its name (the domain, e.g. `acme.com`). */
 export interface AiDomainRef {
@@ -55,26 +56,15 @@ export function fullDay(
 	before: AiDay | undefined,
 	comparison: DayComparison = compareDays(day, before),
 ): IDataObject {
-	const item: IDataObject = { domain_id: domain.id, domain: domain.name, date: day.date };
-	for (const [metric, name] of AI_METRICS) {
-		item[name] = day.metrics[metric];
-		item[`${name}_change`] = before
-			? difference(day.metrics[metric], before.metrics[metric])
-			: null;
-	}
-	const higher = above(day).sort((a, b) => a.visibilityScore - b.visibilityScore);
-	const known = day.metrics.visibilityScore !== null && day.competitors.length > 0;
-	item.brand_not_found = day.brandNotFound;
-	item.brand_rank = known ? higher.length + 1 : null;
-	item.competitor_above = known ? (higher[0]?.name ?? null) : null;
-	item.overtaken_by = comparison.overtakenBy;
-	item.competitors = [...day.competitors]
-		.sort((a, b) => (b.visibilityScore ?? -1) - (a.visibilityScore ?? -1))
-		.map((competitor) => ({
-			name: competitor.name,
-			visibility_score: competitor.visibilityScore,
-		}));
-	return item;
+	const { competitors, ...rest } = pointRecord(day, before);
+	return {
+		domain_id: domain.id,
+		domain: domain.name,
+		date: day.date,
+		...rest,
+		overtaken_by: comparison.overtakenBy,
+		competitors,
+	};
 }
 
 /** The day as the user chose to see it (version 1: Simplify on = Simplified, off = every field). */

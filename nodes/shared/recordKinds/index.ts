@@ -1,5 +1,6 @@
 import type { RecordKind } from '../records';
 import { accountCatalogue } from './account';
+import { aiPeriodCatalogue } from './aiPeriod';
 import { alertCatalogue } from './alert';
 import type { RecordCatalogue } from './catalogue';
 import { groupCatalogue } from './group';
@@ -10,6 +11,7 @@ import { searchTermCatalogue } from './searchTerm';
 /** One catalogue per record kind (catalogue.ts says what one holds). Plain records have none. */
 export const RECORD_CATALOGUE: Record<Exclude<RecordKind, 'plain'>, RecordCatalogue> = {
 	account: accountCatalogue,
+	aiPeriod: aiPeriodCatalogue,
 	alert: alertCatalogue,
 	group: groupCatalogue,
 	keyword: keywordCatalogue,

@@ -1,8 +1,44 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { aiPointsOf, pointRecord } from '../../../shared/aiSeries';
 import { API_PREFIX } from '../../../shared/constants';
 import { domainField } from '../../../shared/fields';
+import { versionOf } from '../../../shared/output';
 import { defineOperation } from '../../operation/define';
+import type { OperationInput } from '../../operation/types';
 import { checkOpaqueId } from '../../../shared/validation';
 import { filterFields, filterQuery } from './filters';
+
+/** Competitors named in `top_competitors`. */
+const TOP_COMPETITORS = 3;
+
+/** A period's start as the rows name it: the day, or the hour for hourly series. */
+function periodName(ms: number, aggregation: string): string {
+	const iso = new Date(ms).toISOString();
+	return aggregation === 'hourly' ? iso : iso.slice(0, 10);
+}
+
+/**
+ * Version 2, Output Simplified or Selected Fields: one row per period of the series asked for (daily by default), made
+ * of the API's parallel arrays; Raw, and version 1: the report as the API sent it, as one item.
+ */
+function dashboardRows(body: IDataObject, input: OperationInput): unknown[] {
+	const report = body.data && typeof body.data === 'object' ? body.data : body;
+	if (versionOf(input.node) < 2 || input.get('output', 'simplified') === 'raw') return [report];
+	const filters = (input.get('filters', {}) ?? {}) as IDataObject;
+	const aggregation = typeof filters.aggregation === 'string' ? filters.aggregation : 'daily';
+	const points = aiPointsOf(body, aggregation) ?? [];
+	return points.map((point, index) => {
+		const { competitors, ...record } = pointRecord(point, points[index - 1]);
+		const top = (competitors as IDataObject[]).slice(0, TOP_COMPETITORS).map((c) => c.name);
+		return {
+			date: periodName(point.ms, aggregation),
+			...record,
+			top_competitors: top.join(', '),
+			competitors,
+		};
+	});
+}
 
 /** #26 GET /api/v2/ai-visibility/domains/{domain_id}/metrics */
 export const getAiDashboard = defineOperation({
@@ -11,7 +47,7 @@ export const getAiDashboard = defineOperation({
 	name: 'Get Dashboard',
 	action: 'Get the AI visibility dashboard of a domain',
 	description:
-		'Get the AI visibility metrics of a brand and its competitors: visibility score, sentiment, mentions, citations, average position, trends and time series',
+		'Get the AI visibility of a brand and its competitors, one row per day (or per period): visibility score, sentiment, mentions, citations, average position, their changes, and the top competitors',
 	method: 'GET',
 	path: `${API_PREFIX}/ai-visibility/domains/{domainId}/metrics`,
 	fields: [domainField(), ...filterFields(true)],
@@ -19,5 +55,5 @@ export const getAiDashboard = defineOperation({
 		path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) },
 		qs: filterQuery(input, true),
 	}),
-	output: { type: 'report', legacy: 'record' },
+	output: { type: 'records', kind: 'aiPeriod', whole: true, select: dashboardRows },
 });
