@@ -380,6 +380,40 @@ export const TOP10_UPDATES = [
 	},
 ];
 
+/**
+ * What the AI-visibility drop example's trigger (AI Visibility Updated, Filters → visibility score dropped by at least
+ * 5 points) emits for a poll after midnight: its test copy starts from these (a filtered trigger's items need the
+ * trigger). Their fields are those of the real trigger's Simplified items with `matched` (test/trigger holds them).
+ */
+export const AI_DROP_DAYS = [
+	{
+		domain_id: '6650a1c2e4b0f1a2b3c4d5e6',
+		domain: 'acmeshoes.com',
+		date: '2026-01-14',
+		visibility_score: 21.4,
+		visibility_score_change: -8.6,
+		mentions: 9,
+		citations: 4,
+		brand_not_found: false,
+		brand_rank: 4,
+		competitor_above: 'Hoka',
+		matched: ['visibility_dropped'],
+	},
+	{
+		domain_id: '6650a1c2e4b0f1a2b3c4d5e7',
+		domain: 'cafe-zuerich.ch',
+		date: '2026-01-14',
+		visibility_score: 0,
+		visibility_score_change: -12.5,
+		mentions: 0,
+		citations: 0,
+		brand_not_found: true,
+		brand_rank: 4,
+		competitor_above: 'Babu’s Bakery',
+		matched: ['visibility_dropped'],
+	},
+];
+
 /** The items a node output over all its runs (a node fed by two branches runs once per branch), in run order. */
 export function nodeOutputAllRuns(run: any, nodeName: string, outputIndex = 0): any[] {
 	const tasks: any[] = run?.data?.resultData?.runData?.[nodeName] ?? [];
@@ -599,13 +633,42 @@ export const EXAMPLES: ExampleSpec[] = [
 				['id', 'domain', 'brandName'],
 				'Get AI domains',
 			);
-			const mails = nodeOutput(run, 'Email the summary') ?? [];
+			// Get Dashboard's Simplified rows (one a week), as the filter and the lines read them: no Code node.
+			withFields(
+				nodeOutput(run, 'Get the last weeks')?.[0],
+				['date', 'visibility_score', 'visibility_score_change', 'mentions', 'top_competitors'],
+				'Get the last weeks',
+			);
+			const mails = nodeOutput(run, 'Compose the e-mail') ?? [];
 			const brands: any[] = mails[0]?.brands ?? [];
 			for (const brand of brands)
-				withFields(brand, ['brand', 'domain', 'visibility', 'mentions'], 'the summary');
+				withFields(brand, ['brand', 'domain', 'visibility', 'mentions', 'line'], 'the summary');
 			return (
 				`${plural(mails.length, 'e-mail')} covering ${plural(brands.length, 'brand')} (SMTP stubbed)` +
 				(brands[0] ? `, first: ${quote(brands[0].line, 110)}` : '')
+			);
+		},
+	},
+	{
+		file: 'ai-visibility-dropped-to-slack.json',
+		title: 'AI visibility dropped → Slack',
+		fixtures: { 'On AI visibility drop': AI_DROP_DAYS },
+		summarize(run) {
+			const days = nodeOutput(run, 'On AI visibility drop') ?? [];
+			for (const day of days)
+				withFields(
+					day,
+					['domain', 'date', 'visibility_score', 'visibility_score_change', 'competitor_above'],
+					'On AI visibility drop',
+				);
+			const messages = nodeOutput(run, 'Post to Slack') ?? [];
+			messages.forEach((message, i) => {
+				if (!String(message.text).includes(`*${days[i]?.domain}*`))
+					throw new Error(`the message does not name its domain: ${message.text}`);
+			});
+			return (
+				`${plural(days.length, 'day')} whose visibility dropped (the filtered trigger's items: fixture) → ${plural(messages.length, 'Slack message')} (Slack stubbed)` +
+				(messages[0] ? `, first: ${quote(messages[0].text)}` : '')
 			);
 		},
 	},

@@ -108,8 +108,14 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			/2 keyword updates crossing the top 10 \(the filtered trigger's items: fixture\) → Switch: 1 entered, 1 left → 2 Slack messages/,
 			'the top 10 example: each crossing through its branch of the Switch to Slack',
 		);
-		assert.equal(EXAMPLES.length, 8);
-		assert.match(out, /8 of 8 example workflows ran in n8n 2\./);
+		assert.match(
+			out,
+			/2 days whose visibility dropped \(the filtered trigger's items: fixture\) → 2 Slack messages/,
+			'the AI-visibility drop example',
+		);
+		assert.match(out, /1 e-mail covering 2 brands \(SMTP stubbed\)/, 'the weekly summary');
+		assert.equal(EXAMPLES.length, 9);
+		assert.match(out, /9 of 9 example workflows ran in n8n 2\./);
 		assert.match(out, /the fake model 3\./, 'the agent example took three model calls');
 
 		const url = /n8n is running: (http:\/\/127\.0\.0\.1:(\d+))\//.exec(out);
@@ -142,7 +148,7 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			await fetch(`${baseUrl}/rest/workflows`, { headers: { cookie } })
 		).json()) as { data: any[] };
 		const withCopy = EXAMPLES.filter((spec) => spec.kind !== 'mcp');
-		assert.equal(withCopy.length, 7, 'every example but the MCP server has a test copy');
+		assert.equal(withCopy.length, 8, 'every example but the MCP server has a test copy');
 		assert.equal(
 			workflows.data.length,
 			EXAMPLES.length + withCopy.length,

@@ -56,6 +56,7 @@ import {
 	exampleModelCredential,
 	startExampleModel,
 	TOP10_UPDATES,
+	AI_DROP_DAYS,
 	nodeOutputAllRuns,
 	toolCallsOf,
 	toolRecords,
@@ -111,7 +112,7 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		removeTarball(tarball);
 	});
 
-	test('examples/ holds the eight examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
+	test('examples/ holds the nine examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
 		const files = fs
 			.readdirSync(examplesDir())
 			.filter((f) => f.endsWith('.json'))
@@ -399,17 +400,42 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		);
 	});
 
-	test('weekly AI-visibility summary: one e-mail with a line per brand', () => {
+	test('weekly AI-visibility summary: one e-mail with a line per brand, no Code node', () => {
 		const { result } = runOf(runs, 'weekly-ai-visibility-summary.json');
-		const [mail, ...more] = nodeOutput(result.output, 'Email the summary')!;
+		const workflow = loadExample('weekly-ai-visibility-summary.json');
+		assert.ok(
+			workflow.nodes.every((node: any) => node.type !== 'n8n-nodes-base.code'),
+			'built from standard nodes only',
+		);
+		const [mail, ...more] = nodeOutput(result.output, 'Compose the e-mail')!;
 		assert.equal(more.length, 0);
 		assert.deepEqual(
 			mail.brands.map((b: any) => b.domain),
 			['acmeshoes.com', 'cafe-zuerich.ch'],
 		);
+		// Last week's row of each brand: the Monday a week before the run, by n8n's clock (UTC).
+		const monday = new Date();
+		monday.setUTCDate(monday.getUTCDate() - 7 - ((monday.getUTCDay() + 6) % 7));
+		for (const brand of mail.brands) assert.equal(brand.week, monday.toISOString().slice(0, 10));
 		assert.match(mail.subject, /2 brands/);
-		assert.match(mail.text, /Acme Shoes: visibility \d+\.\d \([+-]?\d+\.\d vs last week\)/);
+		assert.match(
+			mail.text,
+			/Acme Shoes: visibility \d+\.\d \([+-]\d+\.\d vs the week before\), \d+ mentions, \d+ citations; top competitors: \w+/,
+		);
 		assert.match(mail.html, /<li>Café Zürich: visibility/);
+		assert.deepEqual(nodeOutput(result.output, 'Email the summary'), [mail]);
+	});
+
+	test('AI visibility dropped → Slack: one message per day that dropped, naming the competitor above', () => {
+		const { result } = runOf(runs, 'ai-visibility-dropped-to-slack.json');
+		assert.deepEqual(nodeOutput(result.output, 'On AI visibility drop'), AI_DROP_DAYS);
+		assert.deepEqual(
+			nodeOutput(result.output, 'Post to Slack')!.map((message) => message.text),
+			[
+				':chart_with_downwards_trend: AI visibility of *acmeshoes.com* dropped 8.6 points to 21.4 on 2026-01-14 · now below Hoka',
+				':chart_with_downwards_trend: AI visibility of *cafe-zuerich.ch* dropped 12.5 points to 0 on 2026-01-14 · now below Babu’s Bakery · named in no AI answer that day',
+			],
+		);
 	});
 
 	test('keywords from a sheet in bulk: grouped per project, duplicates counted', async () => {

@@ -52,11 +52,14 @@ const PASS_THROUGH = new Set([
 	'n8n-nodes-base.filter',
 ]);
 
+/** The nodes `name` feeds directly. */
+const feeds = (workflow: Workflow, name: string): string[] =>
+	(workflow.connections[name]?.main ?? []).flatMap((branch) => branch ?? []).map((c) => c.node);
+
 /** The nodes `source` feeds, and what those feed while they only route its items on (Switch, If, Filter). */
 function fedBy(workflow: Workflow, source: string): Set<string> {
 	const fed = new Set<string>();
-	const next = (name: string): string[] =>
-		(workflow.connections[name]?.main ?? []).flatMap((branch) => branch ?? []).map((c) => c.node);
+	const next = (name: string): string[] => feeds(workflow, name);
 	const queue = next(source);
 	while (queue.length > 0) {
 		const name = queue.shift()!;
@@ -92,15 +95,39 @@ function fieldsRead(workflow: Workflow, source: string): Map<string, string[]> {
 	return read;
 }
 
-/** The keys of the items the Keyword.com node or trigger outputs, run as the workflow has it. */
-async function outputFields(fake: Fake, node: WorkflowNode): Promise<Set<string>> {
-	const expressions = strings(node.parameters).filter((text) => text.startsWith('='));
-	// Its items would depend on its input: that needs the nodes before it, which this test does not run.
-	assert.deepEqual(
-		expressions,
-		[],
-		`"${node.name}" reads its input; run it in the e2e test instead`,
+/** The Keyword.com node that alone feeds `node`, if one does. */
+function keywordComSource(workflow: Workflow, node: WorkflowNode): WorkflowNode | undefined {
+	const sources = workflow.nodes.filter((candidate) =>
+		feeds(workflow, candidate.name).includes(node.name),
 	);
+	return sources.length === 1 && sources[0].type === ACTION ? sources[0] : undefined;
+}
+
+/** The keys of the items the Keyword.com node or trigger outputs, run as the workflow has it. */
+async function outputFields(
+	fake: Fake,
+	node: WorkflowNode,
+	workflow: Workflow,
+): Promise<Set<string>> {
+	return new Set((await outputItems(fake, node, workflow)).flatMap((item) => Object.keys(item)));
+}
+
+/**
+ * The items of the Keyword.com node or trigger, run as the workflow has it. A node whose parameters read its input is
+ * run on the first item of the Keyword.com node that feeds it (any other input needs the e2e test).
+ */
+async function outputItems(
+	fake: Fake,
+	node: WorkflowNode,
+	workflow: Workflow,
+): Promise<IDataObject[]> {
+	const expressions = strings(node.parameters).filter((text) => text.startsWith('='));
+	const source = expressions.length > 0 ? keywordComSource(workflow, node) : undefined;
+	assert.ok(
+		expressions.length === 0 || source,
+		`"${node.name}" reads the input of a node that is not Keyword.com; run it in the e2e test instead`,
+	);
+	const input = source ? (await outputItems(fake, source, workflow)).slice(0, 1) : undefined;
 	let items: IDataObject[];
 	if (node.type === TRIGGER) {
 		// A trigger with Filters emits only the updates that pass, each with `matched`, and its test event shows those
@@ -120,12 +147,15 @@ async function outputFields(fake: Fake, node: WorkflowNode): Promise<Set<string>
 		assert.equal(poll.error, undefined, poll.error?.message);
 		items = (poll.items?.[0] ?? []).map((item) => item.json);
 	} else {
-		const outcome = await run(fake, node.parameters, { typeVersion: node.typeVersion });
+		const outcome = await run(fake, node.parameters, {
+			typeVersion: node.typeVersion,
+			...(input ? { items: input.map((json) => ({ json })) } : {}),
+		});
 		assert.equal(outcome.error, undefined, outcome.error?.message);
 		items = outcome.items;
 	}
 	assert.ok(items.length > 0, `"${node.name}" output items to look at`);
-	return new Set(items.flatMap((item) => Object.keys(item)));
+	return items;
 }
 
 /** Two keywords of Acme Shoes re-crawled twice: one from outside the results to rank 1, one from rank 1 to outside. */
@@ -149,7 +179,7 @@ async function missingFields(fake: Fake, workflow: Workflow): Promise<string[]> 
 		if (node.type !== ACTION && node.type !== TRIGGER) continue;
 		const read = fieldsRead(workflow, node.name);
 		if (read.size === 0) continue;
-		const output = await outputFields(fake, node);
+		const output = await outputFields(fake, node, workflow);
 		for (const [field, readers] of read)
 			if (!output.has(field)) missing.push(`${node.name} → ${readers.join(', ')}: ${field}`);
 	}

@@ -5,6 +5,8 @@
  * filters, the Output choice, the scope and Fetch Test Event; and what an idle poll costs.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -15,6 +17,8 @@ import { MAX_SIMPLIFIED_FIELDS } from '../../nodes/shared/output';
 import { runPoll, type RunPollResult } from '../harness';
 import { assertNoTokenIn } from '../reliability/helpers';
 import { pollVersion2 } from './version2';
+import { AI_DROP_DAYS } from '../../e2e/lib/examples';
+import { EXAMPLES_DIR } from '../example-paths';
 
 const DAY = 86_400_000;
 /** 10:00 UTC: the day is partly measured. */
@@ -295,6 +299,27 @@ describe('Keyword.com Trigger: AI Visibility Updated', () => {
 			items.map((item) => [item.domain_id, item.date]),
 			domains().map((domain) => [domain.id, ymd(START - DAY)]),
 		);
+	});
+
+	it('the drop example: its trigger emits a dropped day with the fields its test copy starts from', async () => {
+		const workflow = JSON.parse(
+			readFileSync(join(EXAMPLES_DIR, 'ai-visibility-dropped-to-slack.json'), 'utf8'),
+		) as { nodes: Array<{ type: string; parameters: IDataObject }> };
+		const trigger = workflow.nodes.find((node) => node.type.endsWith('keywordComTrigger'))!;
+		const parameters = { ...trigger.parameters };
+		delete parameters.pollTimes;
+		await activate(parameters);
+		const [dropped] = domains();
+		api.changeAiDay(dropped.id, ymd(START), { brandNotFound: true });
+		clock += DAY;
+		const { items } = await poll(parameters);
+		assert.deepEqual(
+			items.map((item) => [item.domain_id, item.matched]),
+			[[dropped.id, ['visibility_dropped']]],
+		);
+		assert.deepEqual(Object.keys(items[0]), Object.keys(AI_DROP_DAYS[0]));
+		for (const fixture of AI_DROP_DAYS)
+			assert.deepEqual(Object.keys(fixture), Object.keys(items[0]));
 	});
 
 	it('bad filter values are refused before any request', async () => {

@@ -70,7 +70,7 @@ describe('example workflows use the nodes at their default versions', () => {
 	});
 
 	it('every node of the package in examples/ is at its default version', () => {
-		assert.equal(files.length, 8);
+		assert.equal(files.length, 9);
 		for (const file of files) {
 			const workflow = load(join(EXAMPLES, file));
 			assert.ok(
