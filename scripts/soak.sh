@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Account-life simulations of the Keyword.com Trigger through n8n's engine (dev/simulation/README.md):
 #   npm run soak -- --days 90 --seed N [--seeds A..B] [--mode in-memory|durable|durable-cursors|all]
-#                   [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>']
+#                   [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>']
 #                   [--shrink] [--out file.json]
 set -euo pipefail
 cd "$(dirname "$0")/.."

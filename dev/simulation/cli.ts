@@ -1,6 +1,6 @@
 /**
  * npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all]
- *                 [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn]
+ *                 [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn]
  *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--dry-run]
  *
  * Runs account-life simulations through n8n's engine (dev/simulation/README.md), prints each report and the totals.
@@ -22,15 +22,18 @@ import {
 	type TriggerEvent,
 } from './run';
 import { shrink } from './shrink';
+import { formatAiReport, simulateAiVisibility } from './aiVisibility';
 
 const SCHEDULERS: Scheduler[] = ['in-memory', 'durable', 'durable-cursors'];
-const EVENTS: TriggerEvent[] = ['newAlert', 'keywordUpdated'];
+/** AI Visibility Updated has a world of its own (aiVisibility.ts). */
+type SoakEvent = TriggerEvent | 'aiVisibilityUpdated';
+const EVENTS: SoakEvent[] = ['newAlert', 'keywordUpdated', 'aiVisibilityUpdated'];
 
 interface Args {
 	days: number;
 	seeds: string[];
 	modes: Scheduler[];
-	events: TriggerEvent[];
+	events: SoakEvent[];
 	interval: number;
 	shrink: boolean;
 	out?: string;
@@ -47,7 +50,7 @@ interface Args {
 
 function usage(message: string): never {
 	process.stderr.write(
-		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--dry-run]\n`,
+		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--dry-run]\n`,
 	);
 	process.exit(2);
 }
@@ -96,7 +99,7 @@ function parseArgs(argv: string[]): Args {
 			case '--event': {
 				const v = value();
 				if (v === 'all') args.events = EVENTS;
-				else if ((EVENTS as string[]).includes(v)) args.events = [v as TriggerEvent];
+				else if ((EVENTS as string[]).includes(v)) args.events = [v as SoakEvent];
 				else usage(`unknown event ${v}`);
 				break;
 			}
@@ -208,6 +211,37 @@ async function runPart(args: Args, part: { index: number; of: number }): Promise
 		for (const scheduler of args.modes)
 			for (const event of args.events) {
 				if (++n % part.of !== part.index) continue;
+				if (event === 'aiVisibilityUpdated') {
+					process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${args.days} days\n`);
+					const ai = await simulateAiVisibility({
+						seed,
+						days: args.days,
+						intervalMinutes: args.interval,
+						scheduler,
+					});
+					process.stdout.write(`${formatAiReport(ai)}\n`);
+					const s = ai.summary;
+					addTotals(totals, {
+						...emptyTotals(),
+						simulations: 1,
+						failed: ai.violations.length > 0 ? 1 : 0,
+						events: s.events,
+						owed: s.owed,
+						emitted: s.emitted,
+						lost: s.lost,
+						late: s.late,
+						duplicated: s.duplicated,
+						outOfScope: s.outOfScope,
+						filteredOutEmitted: s.filteredOutEmitted,
+						worstDelay: s.worstDelay,
+						polls: s.polls,
+						requestsMax: s.requestsMax,
+						idleRequestsMax: s.idleRequestsMax,
+						stateBytesMax: s.stateBytesMax,
+						failures: ai.violations.length > 0 ? [`${seed} ${scheduler} ${event}`] : [],
+					});
+					continue;
+				}
 				const config: SimulationConfig = {
 					seed,
 					days: args.days,

@@ -84,7 +84,7 @@ describe('CI workflow', () => {
 		assert.equal(cli.status, 0, cli.stderr);
 		assert.match(
 			cli.stdout,
-			/^120 simulations of 30 days: seeds 1\.\.20, in-memory, durable, durable-cursors; newAlert, keywordUpdated; 2 job\(s\)$/m,
+			/^180 simulations of 30 days: seeds 1\.\.20, in-memory, durable, durable-cursors; newAlert, keywordUpdated, aiVisibilityUpdated; 2 job\(s\)$/m,
 		);
 	});
 });
