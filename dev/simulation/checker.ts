@@ -693,7 +693,8 @@ export class Checker implements TruthSink {
 
 	/**
 	 * A failure is never silent: once a poll warned that a project's list fails, each poll that goes on from its state
-	 * warns again while the project fails and owes events (also when the poll ran out of time or requests before it).
+	 * warns again while the project fails and owes events that were there before it started (also when the poll ran
+	 * out of time or requests before it).
 	 */
 	private checkWarnings(poll: PollObservation): void {
 		const warned = new Set<ContainerKey>();
@@ -720,9 +721,13 @@ export class Checker implements TruthSink {
 			const from = poll.startedFrom;
 			const known = from !== undefined && from >= 0 && this.warnedIn.get(from)?.has(key);
 			if (!known || poll.failed || poll.mayBeSilent) continue;
+			// Events made while this very poll read the lists (churn) were not there for it to speak of.
 			const owes = [...this.pending].some(
 				(tracked) =>
-					tracked.owed && tracked.releasedAt === undefined && tracked.fact.project === key,
+					tracked.owed &&
+					tracked.releasedAt === undefined &&
+					tracked.fact.project === key &&
+					tracked.fact.visibleAt < poll.at,
 			);
 			if (owes)
 				this.violate(
