@@ -121,6 +121,12 @@ export function controlRoute(
 			});
 			return ok({ data }, 201);
 		}
+		case 'POST clock': {
+			const ms = num(body.advanceMs);
+			if (ms === undefined || ms < 0)
+				throw new ApiError(422, 'advanceMs must be a number of ms, 0 or more.');
+			return ok({ now: new Date(api.advanceClock(ms)).toISOString() });
+		}
 		case 'POST ai-days': {
 			const change = api.changeAiDay(nameOf(body, 'domainId'), nameOf(body, 'date'), {
 				revise: body.revise === true,

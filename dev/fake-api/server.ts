@@ -230,6 +230,8 @@ export class FakeKeywordApi {
 	private readonly now: () => number;
 
 	private readonly dateFromClock: boolean;
+	/** How far advanceClock moved the clock (ms). */
+	private clockShiftMs = 0;
 	private readonly seedName: SeedName;
 	private latency: number;
 	private readonly faults = new FaultTable();
@@ -252,7 +254,8 @@ export class FakeKeywordApi {
 	constructor(opts: FakeKeywordApiOptions = {}) {
 		this.token = opts.token ?? DEFAULT_TOKEN;
 		this.latency = opts.latencyMs ?? 0;
-		this.now = opts.now ?? Date.now;
+		const base = opts.now ?? Date.now;
+		this.now = () => base() + this.clockShiftMs;
 		this.dateFromClock = opts.dateFromClock === true;
 		this.seedName = opts.seed ?? 'demo';
 		this.state = this.freshState(this.seedName);
@@ -439,6 +442,18 @@ export class FakeKeywordApi {
 		return this.state.addAlerts(count, opts).map((a) => alertRecord(a, this.behaviourValue));
 	}
 
+	/**
+	 * Moves the fake's clock forward by `ms` (a fake running on the real clock: a test that needs tomorrow). From then on
+	 * the `Date` header follows the fake's clock too. Returns the fake's time now (ms).
+	 */
+	advanceClock(ms: number): number {
+		if (!Number.isFinite(ms) || ms < 0)
+			throw new Error('advanceClock takes a number of ms, 0 or more');
+		this.clockShiftMs += ms;
+		this.readCache?.clear();
+		return this.now();
+	}
+
 	/** Changes one day of an AI-visibility domain's series (FakeState.changeAiDay). */
 	changeAiDay(
 		domainId: string,
@@ -621,7 +636,7 @@ export class FakeKeywordApi {
 		headers: Record<string, string>,
 	): void {
 		if (res.destroyed || res.headersSent) return;
-		if (this.dateFromClock)
+		if (this.dateFromClock || this.clockShiftMs !== 0)
 			res.setHeader('date', new Date(this.now() + this.behaviourValue.dateSkewMs).toUTCString());
 		res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
 		res.end(text);

@@ -87,4 +87,17 @@ describe('fake API: AI-visibility days follow the clock', () => {
 		await f.call('POST', '/__control/ai-domains/delete', { id: newId });
 		assert.equal((await f.get(`/api/v2/ai-visibility/domains/${newId}`)).status, 404);
 	});
+
+	it('the clock moved forward by the control route: the data and the Date header follow it', async () => {
+		clock = NOON + 7 * DAY;
+		const moved = await f.call('POST', '/__control/clock', { advanceMs: DAY });
+		assert.equal(moved.status, 200);
+		assert.equal((moved.json as { now: string }).now, new Date(NOON + 8 * DAY).toISOString());
+		const response = await fetch(`${f.api.baseUrl}/api/v2/ai-visibility/domains`, {
+			headers: { Authorization: `Bearer ${f.api.token}` },
+		});
+		assert.equal(response.headers.get('date'), new Date(NOON + 8 * DAY).toUTCString());
+		assert.equal((await daily()).timestamps.at(-1), '2026-01-23T00:00:00.000Z');
+		assert.equal((await f.call('POST', '/__control/clock', { advanceMs: -1 })).status, 422);
+	});
 });
