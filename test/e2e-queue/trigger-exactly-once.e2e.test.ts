@@ -2,8 +2,10 @@
  * The Keyword.com Trigger where teams run n8n at scale: queue mode (one main, two workers, Postgres and Redis), in the
  * three ways n8n schedules polls — the in-memory scheduler, the durable scheduler, the durable scheduler with durable
  * poll cursors — side by side, each cluster with its own fake API and its own database. The durable clusters run with
- * N8N_SCHEDULER_POLL_TIMEOUT=5 (a 2.5 s poll budget). Every cluster has two published workflows: New Alert and Keyword
- * Updated, each trigger → Wait 8 s (so a worker can be killed while it runs one), polled at second 0 of every minute.
+ * N8N_SCHEDULER_POLL_TIMEOUT=5 (a 2.5 s poll budget). Every cluster has three published workflows: New Alert, Keyword
+ * Updated and AI Visibility Updated, each trigger → Wait 8 s (so a worker can be killed while it runs one), polled at
+ * second 0 of every minute. The fake's clock is moved a day forward three times (after activation, in b and in c), so
+ * that each AI-visibility domain's days since activation are over by the API's clock.
  *
  * One story, the same minute by minute in every cluster:
  *  0. activation, then alerts and keyword updates at once (the durable scheduler drops the activation poll's state);
@@ -14,7 +16,8 @@
  *  d. the worker that runs a triggered workflow SIGKILLed while it runs it, then started again;
  *  e. measured, not promised by n8n in every mode: the main SIGKILLed ~30 ms after a poll's last answer (after the
  *     poll emitted, before or while n8n stores the execution and the cursor).
- * Then: every alert created after activation and every keyword update made after it is in exactly one execution's
+ * Then: every alert created after activation, every keyword update made after it and every AI-visibility day of each
+ * domain from the activation's day to the last day over is in exactly one execution's
  * trigger output (0–d in every mode; e in the durable-cursors mode), no poll was abandoned by n8n for running past its
  * timeout, and no 8-character piece of the token is in any log of any process or in any execution.
  *
@@ -53,6 +56,9 @@ const ALERT_WORKFLOW = 'kwcQueueAlerts01';
 const KEYWORD_WORKFLOW = 'kwcQueueKeywords1';
 const ALERT_NODE = 'New alert';
 const KEYWORD_NODE = 'Keyword updated';
+const AI_WORKFLOW = 'kwcQueueAiVis01';
+const AI_NODE = 'AI visibility day';
+const DAY = 86_400_000;
 const BULK = 'Bulk Project';
 const BURST = 3_000;
 /** Polls at second 0 of every minute (a fixed second, so the story knows when polls run). */
@@ -76,7 +82,7 @@ function uuidFrom(text: string): string {
 function workflow(
 	id: string,
 	nodeName: string,
-	event: 'newAlert' | 'keywordUpdated',
+	event: 'newAlert' | 'keywordUpdated' | 'aiVisibilityUpdated',
 ): Record<string, any> {
 	return triggerWorkflow({
 		id,
@@ -115,6 +121,26 @@ interface Lane {
 	killedAt?: number;
 	/** What became of the killed executions, as n8n changed them (status, seconds after the kill). */
 	afterKill: Map<string, string[]>;
+	/** The UTC day (number) of the fake's clock when the AI trigger was activated. */
+	aiActivationDay?: number;
+}
+
+/** The fake's clock (its Date header) and its AI-visibility domains. */
+async function fakeNow(lane: Lane): Promise<{ now: number; domains: string[] }> {
+	const response = await fetch(`${lane.fake.baseUrl}/api/v2/ai-visibility/domains`, {
+		headers: { Authorization: `Bearer ${lane.fake.token}` },
+	});
+	const body = (await response.json()) as { data: Array<{ id: string }> };
+	return {
+		now: Date.parse(String(response.headers.get('date'))),
+		domains: body.data.map((domain) => String(domain.id)),
+	};
+}
+
+/** Moves the fake's clock a day forward: each AI-visibility domain's day is over. */
+async function nextDay(lane: Lane, scenario: Scenario): Promise<void> {
+	await lane.fake.control('POST', 'clock', { advanceMs: DAY });
+	lane.notes.push(`${scenario}: the fake's clock moved a day forward`);
 }
 
 async function addAlerts(lane: Lane, count: number, scenario: Scenario): Promise<void> {
@@ -267,9 +293,11 @@ describe(
 				await lane.cluster.importWorkflows([
 					workflow(ALERT_WORKFLOW, ALERT_NODE, 'newAlert'),
 					workflow(KEYWORD_WORKFLOW, KEYWORD_NODE, 'keywordUpdated'),
+					workflow(AI_WORKFLOW, AI_NODE, 'aiVisibilityUpdated'),
 				]);
 				await lane.cluster.publish(ALERT_WORKFLOW);
 				await lane.cluster.publish(KEYWORD_WORKFLOW);
+				await lane.cluster.publish(AI_WORKFLOW);
 				// The imports ran n8n's migrations: from here on the database records every execution as n8n creates it.
 				await lane.cluster.recordExecutionCreations();
 			});
@@ -301,8 +329,11 @@ describe(
 			await everyLane(async (lane) => {
 				await watchRequests(lane, (r) => r.path === '/api/v2/alerts', 120_000);
 				await watchRequests(lane, (r) => r.path === '/api/v2/groups/active', 120_000);
+				await watchRequests(lane, (r) => r.path === '/api/v2/ai-visibility/domains', 120_000);
+				lane.aiActivationDay = Math.floor((await fakeNow(lane)).now / DAY);
 				await addAlerts(lane, 31, 'activation');
 				await crawl(lane, 'Café Zürich', 'activation');
+				await nextDay(lane, 'activation');
 			});
 			console.log(`# 0. events added right after activation: ${elapsed()}`);
 			// The first scheduled poll reads them.
@@ -334,6 +365,7 @@ describe(
 			await everyLane(async (lane) => {
 				await addAlerts(lane, BURST, 'b');
 				await crawl(lane, BULK, 'b');
+				await nextDay(lane, 'b');
 				await lane.fake.control('POST', 'latency', { ms: 1_000 });
 			});
 			const burstDone = async (lane: Lane): Promise<boolean> => {
@@ -371,6 +403,7 @@ describe(
 				await reviveAll(lane, 'c');
 				await addAlerts(lane, 25, 'c');
 				await crawl(lane, 'Café Zürich', 'c');
+				await nextDay(lane, 'c');
 			});
 			await untilSecond(25);
 
@@ -454,6 +487,25 @@ describe(
 				// (recorded by the database itself: whatever became of the execution afterwards, crashed ones included).
 				const alertRuns = await lane.cluster.triggerEmissions(ALERT_WORKFLOW, ALERT_NODE);
 				const keywordRuns = await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE);
+				const aiRuns = await lane.cluster.triggerEmissions(AI_WORKFLOW, AI_NODE);
+				const days = tally(aiRuns, (item) => `${String(item.domain_id)}@${String(item.date)}`);
+				const clock = await fakeNow(lane);
+				const lastOver = Math.floor(clock.now / DAY) - 1;
+				const expectedDays = new Map<string, Scenario>();
+				for (const domain of clock.domains)
+					for (let day = lane.aiActivationDay ?? lastOver + 1; day <= lastOver; day++)
+						expectedDays.set(
+							`${domain}@${new Date(day * DAY).toISOString().slice(0, 10)}`,
+							'activation',
+						);
+				const d = countEmissions(expectedDays, days, () => true);
+				const strayDays = [...days.keys()].filter((key) => !expectedDays.has(key));
+				if (expectedDays.size < 2 * 3)
+					failures.push(`${lane.mode}: only ${expectedDays.size} AI-visibility days owed`);
+				if (d.missing.length > 0 || d.repeated.length > 0 || strayDays.length > 0)
+					failures.push(
+						`${lane.mode}: AI-visibility days: ${d.missing.length} never emitted (${d.missing.slice(0, 4).join(', ')}), ${d.repeated.length} more than once (${d.repeated.slice(0, 4).join(', ')}), ${strayDays.length} not owed (${strayDays.slice(0, 4).join(', ')})`,
+					);
 				const alerts = tally(alertRuns, (item) => String(item.id));
 				const crawls = tally(keywordRuns, (item) => `${item.id}@${item.crawled_at}`);
 				const promised = (s: Scenario) => s !== 'e' || lane.mode === 'durable-cursors';
@@ -463,15 +515,15 @@ describe(
 				const strayCrawls = [...crawls.keys()].filter((key) => !lane.crawls.has(key));
 				const measured = countEmissions(lane.alerts, alerts, (s) => s === 'e');
 				const statuses: Record<string, number> = {};
-				for (const run of [...alertRuns, ...keywordRuns])
+				for (const run of [...alertRuns, ...keywordRuns, ...aiRuns])
 					statuses[run.status] = (statuses[run.status] ?? 0) + 1;
-				const killed = [...alertRuns, ...keywordRuns]
+				const killed = [...alertRuns, ...keywordRuns, ...aiRuns]
 					.filter((run) => lane.killedExecutions.includes(run.id))
 					.map((run) => `${run.id}: ${run.status} (${run.items.length} items at creation)`);
 				for (const [id, history] of lane.afterKill)
 					lane.notes.push(`d: execution ${id} after the kill: ${history.join(' → ')}`);
 				console.log(
-					`# ${lane.mode}: alerts ${a.once}/${[...lane.alerts.values()].filter(promised).length} once, keyword updates ${k.once}/${[...lane.crawls.values()].filter(promised).length} once; ` +
+					`# ${lane.mode}: alerts ${a.once}/${[...lane.alerts.values()].filter(promised).length} once, keyword updates ${k.once}/${[...lane.crawls.values()].filter(promised).length} once, AI-visibility days ${d.once}/${expectedDays.size} once; ` +
 						`executions ${JSON.stringify(statuses)}; killed in d: ${killed.join(', ') || 'none'}; ` +
 						`e (main killed after a poll's answer): ${measured.once} of 10 alerts once, ${measured.missing.length} lost, ${measured.repeated.length} twice`,
 				);
@@ -506,7 +558,7 @@ describe(
 					failures.push(
 						`${lane.mode}: the durable scheduler ${durable ? 'did not start' : 'started'}`,
 					);
-				if (evidence.pollJobs.length !== (durable ? 2 : 0))
+				if (evidence.pollJobs.length !== (durable ? 3 : 0))
 					failures.push(`${lane.mode}: ${evidence.pollJobs.length} durable poll jobs`);
 				if (evidence.pollerStates.length > 0 !== (lane.mode === 'durable-cursors'))
 					failures.push(`${lane.mode}: ${evidence.pollerStates.length} poller_state rows`);
@@ -525,7 +577,7 @@ describe(
 					failures.push(
 						`${lane.mode}: n8n abandoned ${abandoned.length} poll(s) for running past the timeout`,
 					);
-				const everything = `${lane.cluster.logs()}\n${JSON.stringify([alertRuns, keywordRuns])}`;
+				const everything = `${lane.cluster.logs()}\n${JSON.stringify([alertRuns, keywordRuns, aiRuns])}`;
 				const leaked = leakPieces(lane.fake.token).filter((piece) => everything.includes(piece));
 				if (leaked.length > 0)
 					failures.push(`${lane.mode}: a piece of the token is in a log or an execution`);
