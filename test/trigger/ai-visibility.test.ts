@@ -322,6 +322,26 @@ describe('Keyword.com Trigger: AI Visibility Updated', () => {
 			assert.deepEqual(Object.keys(fixture), Object.keys(items[0]));
 	});
 
+	it('version 1: Simplify on gives the simplified fields, off every field', async () => {
+		const v1 = async (parameters: IDataObject, staticData: IDataObject) =>
+			await runPoll({
+				nodeType: new KeywordComTrigger(),
+				typeVersion: 1,
+				parameters: { ...AI, ...parameters },
+				credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
+				staticData,
+			});
+		const first = await v1({}, {});
+		assert.equal(first.error, undefined, first.error?.message);
+		clock += DAY;
+		const state = restart(first.staticData);
+		const simplified = itemsOf(await v1({}, state));
+		assert.equal(simplified.length, 2);
+		assert.ok(Object.keys(simplified[0]).length <= MAX_SIMPLIFIED_FIELDS);
+		const whole = itemsOf(await v1({ simplify: false }, state));
+		assert.ok('top3_change' in whole[0] && 'competitors' in whole[0]);
+	});
+
 	it('bad filter values are refused before any request', async () => {
 		const from = api.requests.length;
 		const result = await pollVersion2(api, { ...AI, filters: { visibilityChangedBy: -3 } }, {});
