@@ -43,7 +43,7 @@ export async function fetchTestEvent(
 		);
 	}
 	if (typeof sample === 'string') {
-		throw new NodeOperationError(context.getNode(), sample, {
+		throw new NodeOperationError(context.getNode(), redactTokenPieces(sample, settings.token), {
 			description: 'A test run shows the latest real events; there is none yet.',
 		});
 	}

@@ -9,6 +9,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { apiTimeMs } from './time';
+
 /** The metrics of a period, as the API names them, and as the items name them. */
 export const AI_METRICS = [
 	['visibilityScore', 'visibility_score'],
@@ -44,14 +46,14 @@ function numberAt(values: unknown[], index: number): number | null {
 	return typeof number === 'number' && Number.isFinite(number) ? number : null;
 }
 
-/** An API timestamp (ISO 8601, or Unix seconds or ms) in ms, or undefined. */
+/**
+ * An API timestamp (ISO 8601, or Unix seconds or ms) in ms, or undefined. A time without an offset is UTC (time.ts),
+ * never the n8n host's time zone: a day read a day off would be judged complete while it is still in progress.
+ */
 export function timestampMs(timestamp: unknown): number | undefined {
-	let ms: number;
 	if (typeof timestamp === 'number' && Number.isFinite(timestamp))
-		ms = timestamp < 100_000_000_000 ? timestamp * 1000 : timestamp;
-	else if (typeof timestamp === 'string') ms = Date.parse(timestamp);
-	else return undefined;
-	return Number.isNaN(ms) ? undefined : ms;
+		return timestamp < 100_000_000_000 ? timestamp * 1000 : timestamp;
+	return typeof timestamp === 'string' ? apiTimeMs(timestamp) : undefined;
 }
 
 /** The report itself: `data`, or the body when it has none. */

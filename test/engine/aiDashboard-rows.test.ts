@@ -96,6 +96,16 @@ describe('Get Dashboard, version 2: one row per period', () => {
 		}
 	});
 
+	it('the rows follow the aggregation the query was sent with (an expression’s spaces trimmed)', async () => {
+		const weekly = { aggregation: 'weekly', timeframe: '3m' };
+		const rows = (await runOk(fake, dashboard({ filters: weekly }), v2)).items;
+		const spaced = (
+			await runOk(fake, dashboard({ filters: { ...weekly, aggregation: ' weekly ' } }), v2)
+		).items;
+		assert.ok(rows.length > 0);
+		assert.deepEqual(spaced, rows);
+	});
+
 	it('Raw keeps the API’s answer; version 1 keeps its report', async () => {
 		for (const [parameters, version] of [
 			[dashboard({ output: 'raw' }), v2],

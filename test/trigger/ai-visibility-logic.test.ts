@@ -154,6 +154,30 @@ describe('AI Visibility Updated: days and comparisons', () => {
 		assert.equal(fullDay({ id: 'd', name: 'd' }, day(15, 20, []), undefined).brand_rank, null);
 	});
 
+	it('a timestamp without an offset is UTC, whatever the n8n host’s time zone', () => {
+		const zone = process.env.TZ;
+		process.env.TZ = 'Europe/Berlin';
+		try {
+			const series = aiSeriesOf({
+				ownBrandMetrics: {
+					historicalData: {
+						daily: {
+							timestamps: ['2026-11-24 00:00:00', '2026-11-25T00:00:00'],
+							visibilityScore: [1, 2],
+						},
+					},
+				},
+			});
+			assert.deepEqual(
+				series.days.map((d) => d.date),
+				['2026-11-24', '2026-11-25'],
+			);
+		} finally {
+			if (zone === undefined) delete process.env.TZ;
+			else process.env.TZ = zone;
+		}
+	});
+
 	it('reads the domain list in other shapes', () => {
 		assert.deepEqual(aiDomainsOf([{ id: 7, name: 'acme.com' }, { id: 7 }, { uuid: 'u-1' }]), [
 			{ id: '7', name: 'acme.com' },
@@ -191,6 +215,35 @@ describe('AI Visibility Updated: days and comparisons', () => {
 
 describe('AI Visibility Updated: one poll on an in-memory API', () => {
 	const limits = (api: MemoryApi) => ({ budget: new PollBudget(30_000, api.now) });
+
+	it('a budget that ends before every domain is read: the rest wait for the next poll, unreported, nothing lost', async () => {
+		const api = new MemoryApi();
+		api.serverTime = 101 * DAY_S + 3_600;
+		api.latencyMs = 1_000;
+		const ids = Array.from({ length: 12 }, (_, i) => `d${i}`);
+		api.aiDomainList = { data: ids.map((id) => ({ id, domain: `${id}.example` })) };
+		for (const id of ids) api.aiAnswers.set(id, answer(98, [10, 20, 30, 5], [15, 15, 15, 15]));
+		const settings = {
+			scope: { project: '', group: '', includeGroups: true },
+			output: { version: 2, simplify: false, mode: 'simplified' as const, fields: [] },
+			onlyRankChanges: false,
+		};
+		let state = { clockDay: 99, domains: new Map(ids.map((id) => [id, 99])) };
+		const emitted: string[] = [];
+		let polls = 0;
+		while (emitted.length < ids.length && polls < 10) {
+			polls++;
+			const outcome = await pollAiVisibility(api, state, settings, {
+				budget: new PollBudget(3_500, api.now),
+			});
+			assert.deepEqual(outcome.problems, [], 'a request not started is no failure');
+			emitted.push(...outcome.items.map((item) => String(item.domain_id)));
+			if (emitted.length < ids.length) assert.equal(outcome.complete, false);
+			state = outcome.state;
+		}
+		assert.ok(polls > 1, 'the budget cut the first poll short');
+		assert.deepEqual([...emitted].sort(), [...ids].sort(), 'each domain’s day once');
+	});
 
 	it('a failing domain is reported by name and keeps its place; the other one emits', async () => {
 		const api = new MemoryApi();

@@ -19,6 +19,7 @@ import { assertNoTokenIn } from '../reliability/helpers';
 import { pollVersion2 } from './version2';
 import { AI_DROP_DAYS } from '../../e2e/lib/examples';
 import { EXAMPLES_DIR } from '../example-paths';
+import { leakPieces } from '../leak-pieces';
 
 const DAY = 86_400_000;
 /** 10:00 UTC: the day is partly measured. */
@@ -320,6 +321,19 @@ describe('Keyword.com Trigger: AI Visibility Updated', () => {
 		assert.deepEqual(Object.keys(items[0]), Object.keys(AI_DROP_DAYS[0]));
 		for (const fixture of AI_DROP_DAYS)
 			assert.deepEqual(Object.keys(fixture), Object.keys(items[0]));
+	});
+
+	it('Fetch Test Event with the token pasted as the domain: the error holds no piece of it', async () => {
+		const result = await runPoll({
+			nodeType: new KeywordComTrigger(),
+			typeVersion: 2,
+			parameters: { ...AI, domainId: { __rl: true, mode: 'id', value: api.token } },
+			credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
+			mode: 'manual',
+		});
+		assert.ok(result.error, 'an error');
+		const text = `${result.error.message} ${JSON.stringify(result.error)}`;
+		for (const piece of leakPieces(api.token)) assert.ok(!text.includes(piece), text);
 	});
 
 	it('version 1: Simplify on gives the simplified fields, off every field', async () => {

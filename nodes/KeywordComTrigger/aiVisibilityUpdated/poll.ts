@@ -149,8 +149,10 @@ export async function pollAiVisibility(
 	const due = domains
 		.filter((domain) => (next.get(domain.id) as number) < lastComplete)
 		.sort((a, b) => (next.get(a.id) as number) - (next.get(b.id) as number));
-	const granted = due.filter(() => limits.budget.mayStart() && allowance.grant(1) === 1);
-	const results = await mapConcurrent(granted, READ_CONCURRENCY, async (domain) => {
+	// Asked just before each request: one that would not be answered within the budget (or past the request cap) is
+	// not started, and its domain keeps its place for the next poll.
+	const results = await mapConcurrent(due, READ_CONCURRENCY, async (domain) => {
+		if (!limits.budget.mayStart() || allowance.grant(1) !== 1) return { domain, skipped: true };
 		const upTo = next.get(domain.id) as number;
 		try {
 			const answer = await limits.budget.timed(
@@ -170,6 +172,7 @@ export async function pollAiVisibility(
 	});
 	const items: IDataObject[] = [];
 	for (const result of results) {
+		if (result.skipped) continue;
 		if (result.problem) {
 			problems.push(result.problem);
 			continue;
@@ -182,7 +185,7 @@ export async function pollAiVisibility(
 	return {
 		items,
 		state: { clockDay, domains: next },
-		complete: granted.length === due.length,
+		complete: results.every((result) => !result.skipped),
 		problems,
 	};
 }

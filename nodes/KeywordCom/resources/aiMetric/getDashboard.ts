@@ -6,7 +6,7 @@ import { domainField } from '../../../shared/fields';
 import { versionOf } from '../../../shared/output';
 import { defineOperation } from '../../operation/define';
 import type { OperationInput } from '../../operation/types';
-import { checkOpaqueId } from '../../../shared/validation';
+import { checkAggregation, checkOpaqueId } from '../../../shared/validation';
 import { filterFields, filterQuery } from './filters';
 
 /** Competitors named in `top_competitors`. */
@@ -18,15 +18,28 @@ function periodName(ms: number, aggregation: string): string {
 	return aggregation === 'hourly' ? iso : iso.slice(0, 10);
 }
 
+/** The report as one item, as before rows: `data` when it is an object, else the answer without `links`. */
+function reportOf(body: IDataObject): IDataObject {
+	const data = body.data;
+	if (data && typeof data === 'object' && !Array.isArray(data)) return data as IDataObject;
+	const rest = { ...body };
+	delete rest.links;
+	return rest;
+}
+
 /**
  * Version 2, Output Simplified or Selected Fields: one row per period of the series asked for (daily by default), made
  * of the API's parallel arrays; Raw, and version 1: the report as the API sent it, as one item.
  */
 function dashboardRows(body: IDataObject, input: OperationInput): unknown[] {
-	const report = body.data && typeof body.data === 'object' ? body.data : body;
-	if (versionOf(input.node) < 2 || input.get('output', 'simplified') === 'raw') return [report];
+	if (versionOf(input.node) < 2 || input.get('output', 'simplified') === 'raw')
+		return [reportOf(body)];
 	const filters = (input.get('filters', {}) ?? {}) as IDataObject;
-	const aggregation = typeof filters.aggregation === 'string' ? filters.aggregation : 'daily';
+	// The value the query was sent with (checked, trimmed): the rows are read from that series.
+	const aggregation =
+		filters.aggregation === undefined
+			? 'daily'
+			: checkAggregation('Aggregation', filters.aggregation);
 	const points = aiPointsOf(body, aggregation) ?? [];
 	return points.map((point, index) => {
 		const { competitors, ...record } = pointRecord(point, points[index - 1]);
