@@ -28,7 +28,8 @@
  *   URL unknown; an alert emitted with `tags_unknown` (its keyword's tags could not be read);
  * - a late alert stamped more than 4 minutes early or in a crowd of more than 150 (the trigger keeps 5 minutes and
  *   200 ids); a keyword churn added with the ranks of an earlier crawl.
- * A project's crawls before it was archived are owed (the trigger reads an archived project's list once more).
+ * A project's crawls before it was archived are owed (the trigger reads an archived project's list once more); a crawl
+ * made while it is archived (the API crawls no archived project; the fake's churn may, under a read) is neither.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -353,10 +354,14 @@ export class Checker implements TruthSink {
 				this.options.scope.includeGroups !== false &&
 				this.options.scopeKeys.includes(fact.project));
 		const verdict = this.verdict(fact, fact.visibleAt);
+		const whileArchived =
+			fact.kind === 'keyword' &&
+			[fact.container, fact.project].some((key) => key !== undefined && this.archived.has(key));
 		const tracked: Tracked = {
 			fact,
 			owed:
 				!before &&
+				!whileArchived &&
 				!activationSecond &&
 				byName &&
 				!fact.tolerated &&
@@ -414,6 +419,9 @@ export class Checker implements TruthSink {
 		tracked.releasedWhy = why;
 	}
 
+	/** Projects and groups archived now (their crawls from now on are neither owed nor forbidden). */
+	private readonly archived = new Set<ContainerKey>();
+
 	containerChanged(
 		key: ContainerKey,
 		project: ContainerKey,
@@ -436,7 +444,11 @@ export class Checker implements TruthSink {
 			}
 			return;
 		}
-		if (change === 'restored') return;
+		if (change === 'archived') this.archived.add(key);
+		if (change === 'restored') {
+			this.archived.delete(key);
+			return;
+		}
 		// An archived project's crawls stay owed (its list is read once more); a deleted one's are gone.
 		if (change !== 'deleted') return;
 		const wholeProject = key === project;
