@@ -163,8 +163,14 @@ export function controlRoute(
 					crawled_at: k.crawledAt,
 					// The crawl before (a first rank has none), for whoever needs the move: 0 = outside the results.
 					previous_rank: k.history.length > 1 ? k.history[1] : null,
-					rankingurl: k.urlHistory[0] ?? null,
-					previous_rankingurl: k.urlHistory[1] ?? null,
+					// As the API shows them: NOT FOUND outside the top results.
+					rankingurl: (k.history[0] ?? 0) > 0 ? (k.urlHistory[0] ?? null) : 'NOT FOUND',
+					previous_rankingurl:
+						k.history.length > 1
+							? k.history[1] > 0
+								? (k.urlHistory[1] ?? null)
+								: 'NOT FOUND'
+							: null,
 					tags: k.tags,
 				})),
 			});

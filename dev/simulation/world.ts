@@ -812,6 +812,18 @@ function alertTruth(a: Alert, state: FakeKeywordApi['state']): AlertTruth {
 	};
 }
 
+/**
+ * A crawl's ranking URL as the API shows it: `NOT FOUND` outside the top results (rank 0), whatever URL the keyword
+ * kept from before; undefined when there is no such crawl.
+ */
+export function shownRankingUrl(
+	rank: number | undefined,
+	url: string | undefined,
+): string | undefined {
+	if (rank === undefined) return undefined;
+	return rank > 0 ? url : 'NOT FOUND';
+}
+
 /** A keyword's last crawl as the world reports it: its rank, the one before, both ranking URLs, its tags. */
 function crawlTruth(k: Keyword): CrawlTruth {
 	return {
@@ -820,8 +832,8 @@ function crawlTruth(k: Keyword): CrawlTruth {
 		rank: k.history[0] ?? 0,
 		category: k.container.name,
 		previousRank: k.history.length > 1 ? k.history[1] : undefined,
-		url: k.urlHistory[0],
-		previousUrl: k.urlHistory[1],
+		url: shownRankingUrl(k.history[0] ?? 0, k.urlHistory[0]),
+		previousUrl: shownRankingUrl(k.history[1], k.urlHistory[1]),
 		tags: [...k.tags],
 	};
 }

@@ -68,9 +68,17 @@ export class RankingUrlHistory {
 	}
 
 	private settle(event: KeywordEvent, entries: UrlEntry[]): void {
-		this.changed.set(
-			`${event.id}@${event.at}`,
-			rankingUrlChanged(entries, event.at, rankingUrlOf(event.record)),
-		);
+		// A keyword's first update has no URL before it, whatever the chart shows for the days before it was tracked
+		// (an API may fill them in as "NOT FOUND").
+		const verdict = isFirstUpdate(event)
+			? undefined
+			: rankingUrlChanged(entries, event.at, rankingUrlOf(event.record));
+		this.changed.set(`${event.id}@${event.at}`, verdict);
 	}
+}
+
+/** Whether the record's rank history holds this update only (`grankhistory` of one entry). */
+function isFirstUpdate(event: KeywordEvent): boolean {
+	const history = ((event.record.attributes ?? {}) as { grankhistory?: unknown }).grankhistory;
+	return Array.isArray(history) && history.length <= 1;
 }
