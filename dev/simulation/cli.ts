@@ -22,6 +22,7 @@ import {
 	type TriggerEvent,
 } from './run';
 import { shrink } from './shrink';
+import type { Summary } from './checker';
 import { formatAiReport, simulateAiVisibility } from './aiVisibility';
 
 const SCHEDULERS: Scheduler[] = ['in-memory', 'durable', 'durable-cursors'];
@@ -202,6 +203,30 @@ function addTotals(into: Totals, from: Totals): void {
 /** The line a part (a child process of `--jobs`) ends with: its totals. */
 const TOTALS_MARK = 'SOAK-TOTALS ';
 
+/** One simulation's numbers as totals (`label` names it when it failed). */
+function totalsOf(s: Summary, failed: boolean, label: string): Totals {
+	return {
+		...emptyTotals(),
+		simulations: 1,
+		failed: failed ? 1 : 0,
+		events: s.events,
+		owed: s.owed,
+		emitted: s.emitted,
+		lost: s.lost,
+		late: s.late,
+		duplicated: s.duplicated,
+		outOfScope: s.outOfScope,
+		filteredOutEmitted: s.filteredOutEmitted,
+		movedEmittedAgain: s.movedEmittedAgain,
+		worstDelay: s.worstDelay,
+		polls: s.polls,
+		requestsMax: s.requestsMax,
+		idleRequestsMax: s.idleRequestsMax,
+		stateBytesMax: s.stateBytesMax,
+		failures: failed ? [label] : [],
+	};
+}
+
 /** One simulation per seed × scheduler × event, in that order; a part runs every `of`-th of them. */
 async function runPart(args: Args, part: { index: number; of: number }): Promise<Totals> {
 	const totals = emptyTotals();
@@ -220,26 +245,10 @@ async function runPart(args: Args, part: { index: number; of: number }): Promise
 						scheduler,
 					});
 					process.stdout.write(`${formatAiReport(ai)}\n`);
-					const s = ai.summary;
-					addTotals(totals, {
-						...emptyTotals(),
-						simulations: 1,
-						failed: ai.violations.length > 0 ? 1 : 0,
-						events: s.events,
-						owed: s.owed,
-						emitted: s.emitted,
-						lost: s.lost,
-						late: s.late,
-						duplicated: s.duplicated,
-						outOfScope: s.outOfScope,
-						filteredOutEmitted: s.filteredOutEmitted,
-						worstDelay: s.worstDelay,
-						polls: s.polls,
-						requestsMax: s.requestsMax,
-						idleRequestsMax: s.idleRequestsMax,
-						stateBytesMax: s.stateBytesMax,
-						failures: ai.violations.length > 0 ? [`${seed} ${scheduler} ${event}`] : [],
-					});
+					addTotals(
+						totals,
+						totalsOf(ai.summary, ai.violations.length > 0, `${seed} ${scheduler} ${event}`),
+					);
 					continue;
 				}
 				const config: SimulationConfig = {
@@ -255,27 +264,10 @@ async function runPart(args: Args, part: { index: number; of: number }): Promise
 				process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${args.days} days\n`);
 				const result = await simulate(config);
 				process.stdout.write(`${formatReport(result)}\n`);
-				const s = result.summary;
-				addTotals(totals, {
-					...emptyTotals(),
-					simulations: 1,
-					failed: result.violations.length > 0 ? 1 : 0,
-					events: s.events,
-					owed: s.owed,
-					emitted: s.emitted,
-					lost: s.lost,
-					late: s.late,
-					duplicated: s.duplicated,
-					outOfScope: s.outOfScope,
-					filteredOutEmitted: s.filteredOutEmitted,
-					movedEmittedAgain: s.movedEmittedAgain,
-					worstDelay: s.worstDelay,
-					polls: s.polls,
-					requestsMax: s.requestsMax,
-					idleRequestsMax: s.idleRequestsMax,
-					stateBytesMax: s.stateBytesMax,
-					failures: result.violations.length > 0 ? [`${seed} ${scheduler} ${event}`] : [],
-				});
+				addTotals(
+					totals,
+					totalsOf(result.summary, result.violations.length > 0, `${seed} ${scheduler} ${event}`),
+				);
 				if (result.violations.length === 0 || !args.shrink) continue;
 				process.stderr.write(`shrinking ${describeRun(result)}\n`);
 				const small = await shrink(config, result, {
