@@ -48,14 +48,25 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 			versionOf(context.getNode()) >= 2
 				? (context.getNodeParameter('filters', {}) as IDataObject)
 				: {};
+		// The scope is checked first, then the output (the order an error is reported in).
+		const scope =
+			event === 'aiVisibilityUpdated'
+				? { project: '', group: '', includeGroups: true }
+				: parseScope(
+						context.getNodeParameter('project', '', { extractValue: true }),
+						context.getNodeParameter('group', '', { extractValue: true }),
+						options.includeGroups !== false,
+					);
+		// Version 1: Simplify; version 2: the Output choice, as in the action node.
+		const output = readOutputChoice(
+			versionOf(context.getNode()),
+			(name, fallback) => context.getNodeParameter(name, fallback as never) as unknown,
+			{ simplify: true, output: true },
+		);
 		if (event === 'aiVisibilityUpdated') {
 			return {
-				scope: { project: '', group: '', includeGroups: true },
-				output: readOutputChoice(
-					versionOf(context.getNode()),
-					(name, fallback) => context.getNodeParameter(name, fallback as never) as unknown,
-					{ simplify: true, output: true },
-				),
+				scope,
+				output,
 				onlyRankChanges: false,
 				ai: readAiScope(
 					context.getNodeParameter('domainId', '', { extractValue: true }),
@@ -66,17 +77,8 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 			};
 		}
 		return {
-			scope: parseScope(
-				context.getNodeParameter('project', '', { extractValue: true }),
-				context.getNodeParameter('group', '', { extractValue: true }),
-				options.includeGroups !== false,
-			),
-			// Version 1: Simplify; version 2: the Output choice, as in the action node.
-			output: readOutputChoice(
-				versionOf(context.getNode()),
-				(name, fallback) => context.getNodeParameter(name, fallback as never) as unknown,
-				{ simplify: true, output: true },
-			),
+			scope,
+			output,
 			onlyRankChanges:
 				event === 'keywordUpdated' &&
 				(context.getNodeParameter('onlyRankChanges', false) as boolean),
