@@ -149,10 +149,14 @@ export async function freePorts(count: number, avoid: number[] = []): Promise<nu
 export class LogSink {
 	private readonly chunks: string[] = [];
 
+	/** When each chunk arrived (ms since the epoch): n8n's text log has no timestamps. */
+	private readonly arrivals: number[] = [];
+
 	constructor(readonly file: string) {}
 
 	append(text: string): void {
 		this.chunks.push(text);
+		this.arrivals.push(Date.now());
 		try {
 			fs.appendFileSync(this.file, text);
 		} catch {
@@ -166,6 +170,19 @@ export class LogSink {
 
 	tail(lines = 60): string {
 		return this.text().split('\n').slice(-lines).join('\n');
+	}
+
+	/** Every line with the time it arrived (that of the chunk that ended it). */
+	timedLines(): Array<{ at: number; line: string }> {
+		const out: Array<{ at: number; line: string }> = [];
+		let partial = '';
+		this.chunks.forEach((chunk, i) => {
+			const lines = (partial + chunk).split('\n');
+			partial = lines.pop() ?? '';
+			for (const line of lines) out.push({ at: this.arrivals[i], line });
+		});
+		if (partial) out.push({ at: this.arrivals[this.arrivals.length - 1], line: partial });
+		return out;
 	}
 }
 

@@ -222,6 +222,8 @@ export class KeywordComTrigger implements INodeType {
 	methods = { listSearch, loadOptions: { getTags } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// n8n's poll timeout runs from here: reading the credential (a database query) counts against the budget.
+		const startedAt = Date.now();
 		const event = this.getNodeParameter('event') as EventName;
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const { token, baseUrl } = accessOf(credentials);
@@ -255,7 +257,7 @@ export class KeywordComTrigger implements INodeType {
 		try {
 			const globalData = this.getWorkflowStaticData('global');
 			const stored = readEventState(event, nodeData) ?? findBaseline(event, globalData, nodeId);
-			const budget = new PollBudget(budgetMs, Date.now, hardMs, stored?.measured);
+			const budget = new PollBudget(budgetMs, Date.now, hardMs, stored?.measured, startedAt);
 			// Every HTTP try of the poll counts, retries too (the transport asks the allowance before each).
 			const allowance = new RequestAllowance(MAX_REQUESTS_PER_POLL);
 			const limits = { budget, allowance };

@@ -569,13 +569,20 @@ describe(
 				lane.notes.push(
 					`scheduler: ${evidence.pollJobs.length} poll jobs, poll tasks ${JSON.stringify(evidence.pollTasks)}, ${evidence.pollerStates.length} poller_state rows`,
 				);
-				const abandoned = lane.cluster
-					.logs('main')
-					.split('\n')
-					.filter((line) => line.includes('Poll exceeded its timeout'));
+				const mainLog = lane.cluster.timedLogLines('main');
+				const abandoned = mainLog.flatMap(({ at, line }, i) =>
+					line.includes('Poll exceeded its timeout')
+						? [{ at, before: mainLog.slice(i - 6, i) }]
+						: [],
+				);
 				if (abandoned.length > 0)
 					failures.push(
 						`${lane.mode}: n8n abandoned ${abandoned.length} poll(s) for running past the timeout`,
+					);
+				// When and after what, to tell which poll and why (n8n's text log has neither time nor workflow).
+				for (const { at, before } of abandoned)
+					lane.notes.push(
+						`abandoned poll at ${((at - started) / 60_000).toFixed(2)} min, after: ${before.map((l) => `[${((l.at - started) / 1000).toFixed(1)} s] ${l.line.slice(0, 160)}`).join(' | ')}`,
 					);
 				const everything = `${lane.cluster.logs()}\n${JSON.stringify([alertRuns, keywordRuns, aiRuns])}`;
 				const leaked = leakPieces(lane.fake.token).filter((piece) => everything.includes(piece));

@@ -81,7 +81,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(
 		data: Record<string, ICredentialDataDecryptedObject> = {},
 		credentialTypes: ICredentialType[] = defaultCredentialTypes(),
-		private readonly options: { loopbackOnly?: boolean } = {},
+		private readonly options: {
+			loopbackOnly?: boolean;
+			/** How long reading a credential takes (n8n reads it from its database; a busy one is slow). */
+			readDelayMs?: number;
+		} = {},
 	) {
 		super();
 		for (const type of credentialTypes) this.credentialTypes.set(type.name, type);
@@ -178,6 +182,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		raw?: boolean,
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
+		if (this.options.readDelayMs)
+			await new Promise((resolve) => setTimeout(resolve, this.options.readDelayMs));
 		const stored = this.data[type];
 		if (stored === undefined) {
 			throw new UnexpectedError(

@@ -49,6 +49,8 @@ export interface RunPollOptions {
 	 * the default 45 s). Omitted: n8n-core's own default (5 minutes, the in-memory scheduler's).
 	 */
 	pollBudgetMs?: number;
+	/** How long n8n takes to read the credential (from its database), ms. Default: no wait. */
+	credentialReadMs?: number;
 }
 
 export interface RunPollResult {
@@ -118,7 +120,7 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	const credentialsHelper = new TestCredentialsHelper(
 		options.credentials,
 		options.credentialTypes ?? defaultCredentialTypes(),
-		{ loopbackOnly: options.loopbackOnly },
+		{ loopbackOnly: options.loopbackOnly, readDelayMs: options.credentialReadMs },
 	);
 	const additionalData = createAdditionalData(credentialsHelper, undefined, nextExecutionId());
 	const emitted: INodeExecutionData[][][] = [];

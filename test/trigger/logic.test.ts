@@ -221,17 +221,15 @@ describe('poll budget', () => {
 		await budget.timed(async () => {
 			now += 1_000;
 		});
-		assert.ok(
-			budget.mayStart(),
-			'1.25 s left of 2.5 s (minus the reserve) fits another 1 s request',
-		);
+		assert.ok(budget.mayStart(), '1.5 s left of 2.5 s fits another 1 s request (with its margin)');
 		await budget.timed(async () => {
 			now += 1_000;
 		});
-		assert.equal(budget.mayStart(), false, '0.25 s left does not fit a third');
+		assert.equal(budget.mayStart(), false, '0.5 s left does not fit a third');
 		const roomy = new PollBudget(36_000, () => now);
 		assert.ok(roomy.mayStart());
-		assert.equal(roomy.deadline, now + 36_000 - 250);
+		assert.equal(roomy.deadline, now + 36_000, 'requests may take the whole budget');
+		assert.equal(roomy.hardDeadline, now + 36_000 + 5_000 - 250, 'handing over is kept free');
 	});
 });
 
@@ -289,7 +287,7 @@ describe("budget: the time to shape what is in hand, n8n's timeout behind its bu
 			pageWorkMs: 40,
 		});
 		// Each page's own work, as the last poll measured it.
-		assert.equal(measured.affordable(1_000), Math.floor((36_000 - 250 - 1_000) / 40));
+		assert.equal(measured.affordable(1_000), Math.floor((36_000 - 1_000) / 40));
 		now = 35_000;
 		assert.equal(measured.affordable(100), 1, 'the last poll only sizes: one request still goes');
 	});

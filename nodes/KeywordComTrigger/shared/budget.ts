@@ -20,7 +20,11 @@ export const DEFAULT_POLL_BUDGET_MS = 30_000;
  */
 export const MAX_POLL_BUDGET_MS = 40_000;
 
-/** Kept free at the end of the budget: handing the items to n8n. */
+/**
+ * Kept free before the hard deadline: handing the items to n8n. Not taken from the requests' time: shaping goes on
+ * past the budget up to the hard deadline, and a short budget (2.5 s at a 5 s timeout) needs all of it for a second
+ * round of requests at 1 s each, without which a poll under the durable scheduler keeps nothing.
+ */
 export const BUDGET_RESERVE_MS = 250;
 
 /**
@@ -123,14 +127,16 @@ export class PollBudget {
 	 * @param now the clock
 	 * @param hardMs the hard deadline, from the start (default: the budget plus 5 s)
 	 * @param lastPoll what the last poll measured (so the first requests are planned as well as the later ones)
+	 * @param startedAt when the poll started (default: now); n8n's timeout runs from there, not from this budget
 	 */
 	constructor(
 		readonly totalMs: number,
 		private readonly now: () => number = Date.now,
 		readonly hardMs: number = totalMs + 5_000,
 		lastPoll?: Measured,
+		startedAt?: number,
 	) {
-		this.started = now();
+		this.started = startedAt ?? now();
 		this.hint = positive(lastPoll?.requestMs);
 		this.pageWorkHint = positive(lastPoll?.pageWorkMs);
 	}
@@ -150,7 +156,7 @@ export class PollBudget {
 
 	/** Time (ms since the epoch) every request must be over by: the budget, less the time to shape what is in hand. */
 	get deadline(): number {
-		return this.started + this.totalMs - BUDGET_RESERVE_MS - this.itemsInHand * ITEM_COST_MS;
+		return this.started + this.totalMs - this.itemsInHand * ITEM_COST_MS;
 	}
 
 	/** Time (ms since the epoch) the poll's work must be over by (shaping stops here). */
