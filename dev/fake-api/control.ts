@@ -9,7 +9,7 @@ import { ApiError, errorBody } from './errors';
 import { countForJson, FAULT_KINDS, type FaultKind } from './faults';
 import { groupRecord } from './records';
 import type { SeedName } from './seed';
-import type { KeywordInput } from './state';
+import { shownRankingUrl, type KeywordInput } from './state';
 import type { FakeKeywordApi } from './server';
 
 export interface ControlAnswer {
@@ -163,14 +163,8 @@ export function controlRoute(
 					crawled_at: k.crawledAt,
 					// The crawl before (a first rank has none), for whoever needs the move: 0 = outside the results.
 					previous_rank: k.history.length > 1 ? k.history[1] : null,
-					// As the API shows them: NOT FOUND outside the top results.
-					rankingurl: (k.history[0] ?? 0) > 0 ? (k.urlHistory[0] ?? null) : 'NOT FOUND',
-					previous_rankingurl:
-						k.history.length > 1
-							? k.history[1] > 0
-								? (k.urlHistory[1] ?? null)
-								: 'NOT FOUND'
-							: null,
+					rankingurl: shownRankingUrl(k.history[0] ?? 0, k.urlHistory[0]) ?? null,
+					previous_rankingurl: shownRankingUrl(k.history[1], k.urlHistory[1]) ?? null,
 					tags: k.tags,
 				})),
 			});

@@ -307,6 +307,18 @@ export function dedupeKey(
 	].join('\u0000');
 }
 
+/**
+ * A crawl's ranking URL as the API shows it: `NOT FOUND` outside the top results (rank 0), whatever URL the keyword
+ * kept from before; undefined when there is no such crawl.
+ */
+export function shownRankingUrl(
+	rank: number | undefined,
+	url: string | undefined,
+): string | undefined {
+	if (rank === undefined) return undefined;
+	return rank > 0 ? url : 'NOT FOUND';
+}
+
 export class FakeState {
 	readonly containers = new Map<string, Container>();
 	readonly containersById = new Map<number, Container>();

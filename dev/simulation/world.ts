@@ -7,7 +7,7 @@
  * control routes on the real clock, for the simulation in a real n8n. The world itself never looks at the trigger.
  */
 import type { FakeKeywordApi } from '../fake-api';
-import type { Alert, Keyword } from '../fake-api/state';
+import { shownRankingUrl, type Alert, type Keyword } from '../fake-api/state';
 import { Prng } from '../fake-api/prng';
 import type { ContainerKey, MidPoll, WorldEvent } from './plan';
 
@@ -810,18 +810,6 @@ function alertTruth(a: Alert, state: FakeKeywordApi['state']): AlertTruth {
 		keywordId: String(a.keywordId),
 		tags: [...(state.keywords.get(a.keywordId)?.tags ?? [])],
 	};
-}
-
-/**
- * A crawl's ranking URL as the API shows it: `NOT FOUND` outside the top results (rank 0), whatever URL the keyword
- * kept from before; undefined when there is no such crawl.
- */
-export function shownRankingUrl(
-	rank: number | undefined,
-	url: string | undefined,
-): string | undefined {
-	if (rank === undefined) return undefined;
-	return rank > 0 ? url : 'NOT FOUND';
 }
 
 /** A keyword's last crawl as the world reports it: its rank, the one before, both ranking URLs, its tags. */

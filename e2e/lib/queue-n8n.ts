@@ -490,12 +490,12 @@ export class QueueN8n extends N8nInstance {
 
 	// ----- logs ---------------------------------------------------------------------------------------------------
 
-	/** One process's complete log (`main`, `worker-<i>`, or `cli`), or all of them, each under a header line. */
 	/** One process's log lines (across its restarts), each with the time it arrived. */
 	timedLogLines(name: QueueProcessName): Array<{ at: number; line: string }> {
 		return this.slot(name).log.timedLines();
 	}
 
+	/** One process's complete log (`main`, `worker-<i>`, or `cli`), or all of them, each under a header line. */
 	logs(name?: QueueProcessName | 'cli'): string {
 		if (name === 'cli') return this.cliSlot.log.text();
 		if (name) return this.slot(name).log.text();

@@ -572,7 +572,7 @@ describe(
 				const mainLog = lane.cluster.timedLogLines('main');
 				const abandoned = mainLog.flatMap(({ at, line }, i) =>
 					line.includes('Poll exceeded its timeout')
-						? [{ at, before: mainLog.slice(i - 6, i) }]
+						? [{ at, before: mainLog.slice(Math.max(0, i - 6), i) }]
 						: [],
 				);
 				if (abandoned.length > 0)

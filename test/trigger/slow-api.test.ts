@@ -50,6 +50,7 @@ async function lane(
 	budgetMs: number,
 	persistence: Persistence,
 	setUp: (fake: FakeApiProcess) => Promise<void>,
+	credentialReadMs = 0,
 ): Promise<Lane> {
 	// The fake's clock a few minutes behind: nothing looks "updated this very second" (covered by the unit tests).
 	const fake = await FakeApiProcess.start({ seed: 'empty', clockBehindMs: 5 * 60_000 });
@@ -64,7 +65,7 @@ async function lane(
 		items: [],
 		polls: 0,
 		slowest: 0,
-		credentialReadMs: 0,
+		credentialReadMs,
 	};
 }
 
@@ -224,11 +225,9 @@ describe(
 		it("New Alert: with a 1.2 s credential read, each poll ends within its budget counted from n8n's call", async () => {
 			const ALERT = { event: 'newAlert' };
 			const lanes = await Promise.all(
-				PERSISTENCE.map(async (persistence) => {
-					const run = await lane(2_500, persistence, async () => {});
-					run.credentialReadMs = 1_200;
-					return run;
-				}),
+				PERSISTENCE.map(
+					async (persistence) => await lane(2_500, persistence, async () => {}, 1_200),
+				),
 			);
 			await Promise.all(
 				lanes.map(async (run) => {
