@@ -180,6 +180,34 @@ describe('New Alert: exactly once in every list order', () => {
 		run.assertExactlyOnce(burst);
 	});
 
+	it('an API serving smaller pages than asked: idle polls cost 1 request at every list length (seed 26)', async () => {
+		// Pages are numbered by the size served: a first request planned with the 250 asked for lands on another page.
+		for (const order of ['newest-first', 'oldest-first'] as const) {
+			for (const served of [200, 120]) {
+				for (let total = 190; total <= 1_300; total += 37) {
+					const run = new Run(order);
+					run.api.maxAlertsPerPage = served;
+					run.add(total, run.now - 900);
+					await run.poll();
+					assert.equal(run.cursor?.pageSize, served, 'the size served is kept');
+					const fresh = run.add(1, ++run.now);
+					await run.poll();
+					for (let idle = 0; idle < 3; idle++) {
+						const before = run.api.calls.length;
+						assert.deepEqual(await run.poll(), []);
+						const calls = run.api.calls.slice(before);
+						assert.equal(
+							calls.length,
+							1,
+							`${order}, ${served} a page, ${total} alerts: ${calls.join(' ')}`,
+						);
+					}
+					run.assertExactlyOnce(fresh);
+				}
+			}
+		}
+	});
+
 	it('a list that switches order between polls is followed (sort parameters ignored from one day on)', async () => {
 		const run = new Run('newest-first');
 		run.add(500, run.now - 900);

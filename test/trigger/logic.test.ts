@@ -111,7 +111,7 @@ describe('cursor: ordering and floors', () => {
 			assert.equal(decodeAlertCursor(bad), undefined);
 		}
 		// Every key, as stored since version 3, reads back and is stored again the same.
-		const stored = { t: 9, f: [8, '4'], k: ['5', '6'], i: 0, o: 'd', x: 12, n: 400 };
+		const stored = { t: 9, f: [8, '4'], k: ['5', '6'], i: 0, o: 'd', x: 12, n: 400, z: 200 };
 		assert.deepEqual(decodeAlertCursor(stored), {
 			newest: 9,
 			floor: [8, '4'],
@@ -120,6 +120,7 @@ describe('cursor: ordering and floors', () => {
 			listOrder: 'descending',
 			floorIndex: 12,
 			listLength: 400,
+			pageSize: 200,
 		});
 		assert.deepEqual(encodeAlertCursor(decodeAlertCursor(stored)!), stored);
 	});

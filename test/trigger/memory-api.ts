@@ -22,8 +22,14 @@ export interface MemKeyword {
 }
 
 /** One page of `all` (records built only for that page: lists run to 50,000 here). */
-function page<T, R>(all: T[], pageNo: number, perPage: number, toRecord: (item: T) => R) {
-	const size = Math.min(Math.max(1, perPage), 250);
+function page<T, R>(
+	all: T[],
+	pageNo: number,
+	perPage: number,
+	toRecord: (item: T) => R,
+	maxPerPage = 250,
+) {
+	const size = Math.min(Math.max(1, perPage), maxPerPage);
 	const totalPages = Math.max(1, Math.ceil(all.length / size));
 	const data = all.slice((pageNo - 1) * size, pageNo * size).map(toRecord);
 	return {
@@ -106,6 +112,8 @@ export class MemoryApi implements TriggerApi {
 	alertTies: 'by-id' | 'mixed' = 'by-id';
 	keywordOrder: 'ascending' | 'descending' = 'ascending';
 	historyOrder: 'newest-first' | 'oldest-first' = 'newest-first';
+	/** Largest page of the alert list: a larger per_page is clamped to it (and said in per_page). */
+	maxAlertsPerPage = 250;
 	calls: string[] = [];
 	/** Called before each request is answered: throw to fail it, or change the data under the reader. */
 	beforeRequest?: (call: string) => void;
@@ -136,7 +144,7 @@ export class MemoryApi implements TriggerApi {
 
 	async alertsPage(pageNo: number, perPage: number) {
 		await this.hit(`alerts:${pageNo}`);
-		return page(this.sortedAlerts(), pageNo, perPage, alertRecord);
+		return page(this.sortedAlerts(), pageNo, perPage, alertRecord, this.maxAlertsPerPage);
 	}
 
 	async activeGroups() {

@@ -21,6 +21,28 @@ export interface AlertCursor extends WindowCursor {
 	floorIndex?: number;
 	/** The list's length when `floorIndex` was estimated. */
 	listLength?: number;
+	/**
+	 * The page size the API serves when it is below ALERT_PAGE_SIZE (it served a smaller page than asked). Pages are
+	 * numbered by it, so the first page a poll asks for must be planned with it.
+	 */
+	pageSize?: number;
+}
+
+/** The page size a read plans with: the one the API was seen to serve, else the largest there is. */
+export function pageSizeOf(cursor: AlertCursor | undefined): number {
+	return cursor?.pageSize ?? ALERT_PAGE_SIZE;
+}
+
+/**
+ * The page size to keep after a read: the one the API served (`served`), kept only when below ALERT_PAGE_SIZE; a read
+ * that learned nothing keeps the one known.
+ */
+export function keptPageSize(
+	known: number | undefined,
+	served: number | undefined,
+): number | undefined {
+	const size = served ?? known;
+	return size !== undefined && size > 0 && size < ALERT_PAGE_SIZE ? size : undefined;
 }
 
 /** Where the floor is in the list: AlertCursor.floorIndex and listLength. */
@@ -39,7 +61,8 @@ export function floorStart(
 	const floorIndex = kept ? cursor.floorIndex : undefined;
 	const listLength = kept ? cursor.listLength : knownTotal;
 	const total = knownTotal ?? listLength ?? 0;
-	const index = floorIndex ?? (order === 'descending' ? ALERT_PAGE_SIZE : Math.max(0, total - 1));
+	const index =
+		floorIndex ?? (order === 'descending' ? pageSizeOf(cursor) : Math.max(0, total - 1));
 	return { edge: floorKey(cursor.floor), index, total: listLength ?? total };
 }
 

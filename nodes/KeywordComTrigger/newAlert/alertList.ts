@@ -21,7 +21,7 @@ import {
 	type Stamped,
 	type TieOrder,
 } from '../shared/windowCursor';
-import { floorStart, type AlertCursor } from './alertCursor';
+import { floorStart, keptPageSize, pageSizeOf, type AlertCursor } from './alertCursor';
 import { timeSequenceOf, type TimeSequence } from '../shared/listOrder';
 import {
 	READ_CONCURRENCY,
@@ -33,8 +33,10 @@ import {
 	type ServedList,
 } from '../shared/pollContract';
 
-/** Page sizes a read may ask for (varied so pages overlap, see shared/paging/). */
-const PAGE_SIZES: PageSizes = { min: Math.ceil(ALERT_PAGE_SIZE / 2), max: ALERT_PAGE_SIZE };
+/** Page sizes a read may ask for: varied so pages overlap (see shared/paging/), up to the size the API serves. */
+function pageSizesUpTo(size: number): PageSizes {
+	return { min: Math.ceil(size / 2), max: size };
+}
 
 export type FetchAlerts = (page: number, perPage: number) => Promise<ServedList>;
 
@@ -49,6 +51,8 @@ export interface AlertRead {
 	error?: unknown;
 	/** Why a read that failed nothing still made no progress (reported every poll while it lasts). */
 	stalled?: string;
+	/** The page size the API served, when the read learned it (AlertCursor.pageSize). */
+	servedPageSize?: number;
 }
 
 /** A page too short to show an order counts as newest first (the order asked for). */
@@ -66,6 +70,7 @@ export async function readNewestAlerts(
 	const first = await fetch(1, ALERT_PAGE_SIZE);
 	const events = toAlertEvents(first.records);
 	const shown = timeSequenceOf(events);
+	// Page numbers follow the size served (first.perPage), whatever was asked.
 	const lastPage = lastPageOf(first, ALERT_PAGE_SIZE);
 	if (shown.sequence === 'ascending' && lastPage > 1) {
 		const newest = toAlertEvents((await fetch(lastPage, ALERT_PAGE_SIZE)).records);
@@ -120,21 +125,23 @@ export async function readAlertsFromFloor(
 	limits: PollLimits,
 	allowance: RequestAllowance,
 	knownTotal?: number,
+	pageSize = pageSizeOf(cursor),
 ): Promise<AlertRead | undefined> {
 	// Oldest to newest.
 	const direction = order === 'descending' ? 'backward' : 'forward';
 	const start = floorStart(cursor, order, knownTotal);
+	const sizes = pageSizesUpTo(pageSize);
 	const outcome = await readInBatches(start, {
 		fetch,
 		direction,
 		keyOf: alertKey,
 		compare: timeOrder(tie),
-		sizes: PAGE_SIZES,
+		sizes,
 		// As many at once as the budget needs to read what is left, from the floor to the newest end.
 		concurrency: (position) => {
 			const left = direction === 'backward' ? position.index : position.total - position.index;
-			// Pages overlap by a record or a few: about 230 new alerts a page.
-			const pages = Math.ceil(Math.max(0, left) / (PAGE_SIZES.max - 20)) + 1;
+			// Pages overlap by a record or a few: about the page size less 20 new alerts a page.
+			const pages = Math.ceil(Math.max(0, left) / Math.max(1, sizes.max - 20)) + 1;
 			return limits.budget.concurrencyFor(pages, READ_CONCURRENCY);
 		},
 		mayContinue: () => limits.budget.mayStart(),
@@ -156,6 +163,7 @@ export async function readAlertsFromFloor(
 		order,
 		tie,
 		error: failed,
+		servedPageSize: outcome.sizes.max < sizes.max ? outcome.sizes.max : undefined,
 	};
 }
 
@@ -170,6 +178,8 @@ export async function probeAndReadAlerts(
 	const first = await fetchOne(1, ALERT_PAGE_SIZE);
 	const firstEvents = toAlertEvents(first.records);
 	const { sequence, tie } = timeSequenceOf(firstEvents, tieOf(cursor));
+	// Asked for the largest page: the size served is the API's (and tells when it has grown back).
+	const servedPageSize = first.perPage;
 	// A first page that cannot tell (all of one second) keeps the order the list showed before.
 	const known =
 		cursor.listOrder === 'ascending' || cursor.listOrder === 'descending'
@@ -177,7 +187,7 @@ export async function probeAndReadAlerts(
 			: undefined;
 	const order = sequence ?? known;
 	if (isOnePage(first, ALERT_PAGE_SIZE)) {
-		return { events: firstEvents, covers: 'all', order: orderOf(order), tie };
+		return { events: firstEvents, covers: 'all', order: orderOf(order), tie, servedPageSize };
 	}
 	if (order === 'descending' || order === 'ascending') {
 		// Newest first and the floor already on page 1 (alerts before it there): everything new is on it.
@@ -191,6 +201,7 @@ export async function probeAndReadAlerts(
 				position: { edge: undefined, index: 0, total: first.total ?? firstEvents.length },
 				order,
 				tie,
+				servedPageSize,
 			};
 		}
 		const read = await readAlertsFromFloor(
@@ -201,10 +212,14 @@ export async function probeAndReadAlerts(
 			limits,
 			allowance,
 			first.total,
+			keptPageSize(cursor.pageSize, servedPageSize) ?? ALERT_PAGE_SIZE,
 		);
-		if (read) return read;
+		if (read) return { ...read, servedPageSize: read.servedPageSize ?? servedPageSize };
 	}
-	return await readAllAlerts(fetch, first, cursor, tie, limits, allowance, sequence);
+	return {
+		...(await readAllAlerts(fetch, first, cursor, tie, limits, allowance, sequence)),
+		servedPageSize,
+	};
 }
 
 /**

@@ -16,7 +16,12 @@ import {
 	filteredAlertItems,
 } from './alertRecords';
 import { advance, compareKeys, tieOf, timeOrder } from '../shared/windowCursor';
-import { newestFloorPosition, nextFloorPosition, type AlertCursor } from './alertCursor';
+import {
+	keptPageSize,
+	newestFloorPosition,
+	nextFloorPosition,
+	type AlertCursor,
+} from './alertCursor';
 import { SETTLE_SECONDS } from '../keywordUpdated/mark';
 import {
 	orderOf,
@@ -89,6 +94,8 @@ export async function pollNewAlerts(
 		listOrder: read.order,
 		...nextFloorPosition(cursor, advanced.cursor, read.order, read.events, read.position),
 	};
+	const pageSize = keptPageSize(cursor.pageSize, read.servedPageSize);
+	if (pageSize !== undefined) next.pageSize = pageSize;
 
 	// Filtered-out alerts still moved the cursor: they are never looked at again.
 	const records = advanced.fresh
@@ -153,6 +160,8 @@ async function alertBaseline(
 		tie,
 	});
 	const state: AlertCursor = { ...advanced.cursor, listOrder: order };
+	const pageSize = keptPageSize(undefined, first.perPage);
+	if (pageSize !== undefined) state.pageSize = pageSize;
 	if (order === 'unordered' && !complete) {
 		// Not every page fitted in this poll: the newest alert seen stands for "now".
 		state.floor = [state.newest, null];

@@ -19,6 +19,7 @@
  * | `i?` | tie: -1 ids descending within a second, 0 mixed; absent: ascending |
  * | `o?` | listOrder: `a` ascending (oldest first), `d` descending, `u` unordered |
  * | `x?`, `n?` | floorIndex, listLength: the floor's estimated list index, and the list's length then (both or none) |
+ * | `z?` | pageSize: the page size the API serves, when below the 250 asked for |
  * | **Keyword Updated: `c`** | the KeywordState (keywordUpdated/plan.ts) |
  * | `s` | mark: every container in scope not in `p` has reported its keywords crawled up to it (Unix seconds) |
  * | `p` | containers behind the mark: a list (never an object keyed by name: a project may be called `__proto__`) of |
@@ -122,13 +123,14 @@ export function decodeWindowCursor(value: unknown): WindowCursor | undefined {
 export function decodeAlertCursor(value: unknown): AlertCursor | undefined {
 	const cursor: AlertCursor | undefined = decodeWindowCursor(value);
 	if (!cursor) return undefined;
-	const { o, x, n } = value as IDataObject;
+	const { o, x, n, z } = value as IDataObject;
 	const listOrder = fromLetter(ORDER_LETTERS.alerts, o);
 	if (listOrder) cursor.listOrder = listOrder;
 	if (finiteNumber(x) && finiteNumber(n)) {
 		cursor.floorIndex = x;
 		cursor.listLength = n;
 	}
+	if (finiteNumber(z) && z > 0) cursor.pageSize = z;
 	return cursor;
 }
 
@@ -140,6 +142,7 @@ export function encodeAlertCursor(cursor: AlertCursor): IDataObject {
 	if (o !== undefined) stored.o = o;
 	if (cursor.floorIndex !== undefined) stored.x = cursor.floorIndex;
 	if (cursor.listLength !== undefined) stored.n = cursor.listLength;
+	if (cursor.pageSize !== undefined) stored.z = cursor.pageSize;
 	return stored;
 }
 

@@ -35,6 +35,8 @@ export interface BatchReadOutcome<K> {
 	fresh: Array<{ key: K; record: unknown }>;
 	/** Where the read stopped; pass it back to go on. */
 	position: ReadPosition<K>;
+	/** The page sizes to ask for from now on: those given, or those learned from what the API served. */
+	sizes: PageSizes;
 	/** The read reached the end of the list. */
 	complete: boolean;
 	/** Why it stopped before the end. */
@@ -59,8 +61,14 @@ export async function readInBatches<K>(
 	const fresh: Array<{ key: K; record: unknown }> = [];
 	let requests = 0;
 	const finish = (
-		outcome: Omit<BatchReadOutcome<K>, 'fresh' | 'position' | 'requests'>,
-	): BatchReadOutcome<K> => ({ fresh, position: read.position, requests, ...outcome });
+		outcome: Omit<BatchReadOutcome<K>, 'fresh' | 'position' | 'sizes' | 'requests'>,
+	): BatchReadOutcome<K> => ({
+		fresh,
+		position: read.position,
+		sizes: read.sizes,
+		requests,
+		...outcome,
+	});
 	// How fast the list moves under the read (records a request, see planWindows): totals served since the first answer.
 	let answered = 0;
 	let firstTotal = 0;
