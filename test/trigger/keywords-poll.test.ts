@@ -19,7 +19,15 @@ import {
 } from '../../nodes/KeywordComTrigger/shared/storedState';
 import { ALL, type Scope } from '../../nodes/shared/groupName';
 import { pollKeywordUpdates } from '../../nodes/KeywordComTrigger/keywordUpdated/poll';
-import type { PollSettings } from '../../nodes/KeywordComTrigger/shared/pollContract';
+import {
+	RequestAllowance,
+	servedList,
+	type PollSettings,
+} from '../../nodes/KeywordComTrigger/shared/pollContract';
+import {
+	readKeywordList,
+	type ListRead,
+} from '../../nodes/KeywordComTrigger/shared/keywordListRead';
 import { MemoryApi, type MemKeyword } from './memory-api';
 
 /** Version 1's Simplify on (the items these suites were written for). */
@@ -381,6 +389,41 @@ describe('Keyword Updated: exactly once while lists change and time runs out', (
 });
 
 describe('Keyword Updated: time and requests', () => {
+	it('an API serving fewer keywords a page than asked: a read resumed by the next poll asks for the right page first', async () => {
+		// Page numbers count in the size served: a first page planned with the 250 asked for would land elsewhere.
+		for (const served of [200, 120]) {
+			for (let total = 400; total <= 2_600; total += 97) {
+				const api = new MemoryApi();
+				api.maxKeywordsPerPage = served;
+				for (let n = 0; n < total; n++)
+					api.keywords.push({ id: 100_000 + n, category: 'P', crawled_at: 5, history: [3] });
+				const fetch = async (page: number, perPage: number) =>
+					servedList(await api.keywordPage('P', page, perPage));
+				const limits = { budget: api.budget(36_000) };
+				let outcome = await readKeywordList(
+					fetch,
+					{ windowEnd: 10, lastIndex: -1, listLength: 0 },
+					limits,
+					new RequestAllowance(2),
+					2,
+				);
+				let read = 0;
+				while (outcome.read !== 'done') {
+					read += outcome.records.length;
+					// As n8n keeps it between polls.
+					const kept = JSON.parse(JSON.stringify(outcome.read)) as ListRead;
+					assert.equal(kept.pageSize, served, 'the size served is kept');
+					outcome = await readKeywordList(fetch, kept, limits, new RequestAllowance(1), 1);
+					assert.ok(
+						outcome.records.length > 0,
+						`${served} a page, ${total} keywords: one request reads on from index ${kept.lastIndex}`,
+					);
+				}
+				assert.equal(read + outcome.records.length, total, 'every keyword read once');
+			}
+		}
+	});
+
 	it('a read in progress goes on even in a poll whose whole budget is 1.2 s', async () => {
 		const run = new Run();
 		const ids = run.add('P', 20_000);

@@ -114,6 +114,8 @@ export class MemoryApi implements TriggerApi {
 	historyOrder: 'newest-first' | 'oldest-first' = 'newest-first';
 	/** Largest page of the alert list: a larger per_page is clamped to it (and said in per_page). */
 	maxAlertsPerPage = 250;
+	/** Largest page of a keyword list, likewise. */
+	maxKeywordsPerPage = 250;
 	calls: string[] = [];
 	/** Called before each request is answered: throw to fail it, or change the data under the reader. */
 	beforeRequest?: (call: string) => void;
@@ -173,7 +175,13 @@ export class MemoryApi implements TriggerApi {
 
 	async keywordPage(name: string, pageNo: number, perPage: number) {
 		await this.hit(`keywords:${name}:${pageNo}`);
-		return page(this.listOf(name), pageNo, perPage, (k) => keywordRecord(k, this.historyOrder));
+		return page(
+			this.listOf(name),
+			pageNo,
+			perPage,
+			(k) => keywordRecord(k, this.historyOrder),
+			this.maxKeywordsPerPage,
+		);
 	}
 
 	/** #2: a project or group listed by groups/active (or holding keywords); else a 404. */

@@ -6,9 +6,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	pageSizesUpTo,
 	readInBatches,
 	type ListOrder,
-	type PageSizes,
 	type ReadPosition,
 } from '../../shared/paging';
 import { ALERT_PAGE_SIZE, alertKey, toAlertEvents, type AlertEvent } from './alertRecords';
@@ -32,11 +32,6 @@ import {
 	type RequestAllowance,
 	type ServedList,
 } from '../shared/pollContract';
-
-/** Page sizes a read may ask for: varied so pages overlap (see shared/paging/), up to the size the API serves. */
-function pageSizesUpTo(size: number): PageSizes {
-	return { min: Math.ceil(size / 2), max: size };
-}
 
 export type FetchAlerts = (page: number, perPage: number) => Promise<ServedList>;
 

@@ -6,10 +6,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	compareIds,
+	pageSizesUpTo,
 	readInBatches,
 	windowAround,
 	type ListOrder,
-	type PageSizes,
 } from '../../shared/paging';
 import { idSequenceOf } from './listOrder';
 import {
@@ -34,7 +34,10 @@ export interface ListRead {
 	listLength: number;
 	/** The list's order by id (absent: ascending; unordered: read page by page). */
 	idOrder?: ListOrder;
-	/** Read page by page: the page size the API serves (when it serves fewer than asked). */
+	/**
+	 * The page size the API serves, when it served fewer than asked: page numbers count in it, so the read plans its
+	 * next page with it.
+	 */
 	pageSize?: number;
 	/** Read page by page: the ids of the last records read (the next page is read on from them). */
 	anchors?: string[];
@@ -46,9 +49,6 @@ export function keywordId(record: unknown): string | undefined {
 	const id = (record as IDataObject).id;
 	return id === undefined || id === null || id === '' ? undefined : String(id);
 }
-
-/** Page sizes a read may ask for (varied so pages overlap, see shared/paging/). */
-const PAGE_SIZES: PageSizes = { min: Math.ceil(KEYWORD_PAGE_SIZE / 2), max: KEYWORD_PAGE_SIZE };
 
 /** About how many new keywords one page brings (pages overlap by a record or a few). */
 export const KEYWORDS_PER_PAGE = KEYWORD_PAGE_SIZE - 20;
@@ -104,7 +104,7 @@ export async function readKeywordList(
 			direction: 'forward',
 			keyOf: keywordId,
 			compare: (a, b) => (read.idOrder === 'descending' ? compareIds(b, a) : compareIds(a, b)),
-			sizes: PAGE_SIZES,
+			sizes: pageSizesUpTo(Math.min(KEYWORD_PAGE_SIZE, read.pageSize ?? KEYWORD_PAGE_SIZE)),
 			// The budget may ask for more at once than the usual (see ListReads) once the list's length is known.
 			concurrency: (position) =>
 				Math.max(
@@ -127,6 +127,7 @@ export async function readKeywordList(
 	const { edge, index, total } = outcome.position;
 	const next: ListRead = { windowEnd: read.windowEnd, lastIndex: index, listLength: total };
 	if (edge !== undefined) next.lastId = edge;
+	if (outcome.sizes.max < KEYWORD_PAGE_SIZE) next.pageSize = outcome.sizes.max;
 	if (outcome.stoppedBy === 'unordered') {
 		// Not ordered by id after all: on page by page from here.
 		next.idOrder = 'unordered';
@@ -176,7 +177,7 @@ async function readPageByPage(
 	};
 	for (;;) {
 		if (!limits.budget.mayStart() || allowance.grant(1) === 0) return { records, read: standing() };
-		const sizes: PageSizes = { min: Math.ceil(size / 2), max: size };
+		const sizes = pageSizesUpTo(size);
 		const from = anchors.length > 0 ? Math.max(0, x - back + 1) : x + 1;
 		const window =
 			x < 0 ? { page: 1, perPage: size, start: 0 } : windowAround(from, 'forward', sizes);

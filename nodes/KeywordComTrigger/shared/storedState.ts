@@ -29,7 +29,7 @@
  * | `r.h`, `r.e?` | windowEnd; lastId, the last keyword read |
  * | `r.x`, `r.n` | lastIndex, its estimated list index (-1 before the first page); listLength then |
  * | `r.o?` | idOrder: `d` descending, `?` unordered (read page by page); absent: ascending |
- * | `r.z?`, `r.a?` | page by page: pageSize, the size the API serves; anchors, the ids of the last records read |
+ * | `r.z?`, `r.a?` | pageSize, the size the API serves when below 250; anchors (page by page), the ids of the last records read |
  * | `p[].f?` | failure: `{s, n}`, its last HTTP status (or null) and the polls in a row it failed |
  * | `p[].d?` | departed: 1 when it has left `groups/active` (a lookup or a read of it is to come) |
  * | `m` | known: the containers in scope at the last poll, `[project_id, name]` (or `[key]` for one known by name) |

@@ -24,6 +24,7 @@ export { alertSecondsOf, compareIds, identityOf, orderOfList, type ListOrder } f
 export { parsePage, type PageStyle } from './pages';
 export { mapConcurrent } from './slots';
 export {
+	pageSizesUpTo,
 	windowAround,
 	type Direction,
 	type PageSizes,

@@ -55,6 +55,14 @@ export interface PageSizes {
 }
 
 /**
+ * The sizes a read asks for, up to `largest` (the API's largest page, or the size it was seen to serve): from half of
+ * it, so that a page can always be placed to hold the last record read.
+ */
+export function pageSizesUpTo(largest: number): PageSizes {
+	return { min: Math.ceil(largest / 2), max: largest };
+}
+
+/**
  * The window holding `index` with the most records after it in reading order, of a size in `sizes`. Reading forward
  * the edge should sit near the window's start; backward, near its end.
  */
