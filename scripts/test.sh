@@ -46,6 +46,10 @@ run_tests "unit, fake API, harness and engine tests (n8n's execution engine, rea
   'build/test/engine/**/*.test.js' 'build/test/trigger/**/*.test.js' 'build/test/reliability/**/*.test.js' \
   'build/test/bench-counts/**/*.test.js' || status=1
 
+# Each poll's wall-clock time against its budget: alone, so that no other test file competes for the two cores.
+run_tests "the trigger against an API that takes 1 s a request, alone (each poll within its budget)" \
+  --test-concurrency=1 'build/test/timing/**/*.test.js' || status=1
+
 run_tests "account-life simulation through n8n's engine (a simulated fortnight per scheduler mode and event, the checker checked, regressions)" \
   --test-concurrency=1 'build/test/simulation/**/*.test.js' || status=1
 
