@@ -1,7 +1,9 @@
 /**
  * The trigger against a slow API, through n8n's engine (test/harness runPoll) with real HTTP to the fake: every
  * request takes 1 s, and the poll gets the budget n8n's durable scheduler gives it at its default 45 s timeout (36 s)
- * and at a 5 s timeout (2.5 s). Each poll must end inside its budget, and across polls a 10,000-alert burst and a
+ * and at a 5 s timeout (2.5 s). Each poll's requests end by its budget and the poll ends by its hard deadline (the
+ * items read are shaped past the budget, see budget.ts), well inside n8n's timeout: a busy machine's slower shaping
+ * fits there, a poll that went on requesting past its budget does not. Across polls a 10,000-alert burst and a
  * 50,000-keyword update are emitted exactly once, oldest first, whichever way n8n keeps the state between polls:
  * - 'every-poll': durable cursors (committed after every poll) and the in-memory scheduler (the live object);
  * - 'on-emit': the durable scheduler without durable cursors, where a poll that emits nothing keeps nothing (each
@@ -19,6 +21,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeApiProcess } from '../../e2e/lib';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
+import {
+	hardDeadlineMs,
+	pollBudgetMs,
+	timeoutBehind,
+} from '../../nodes/KeywordComTrigger/shared/budget';
 import { runPoll } from '../harness';
 
 type Persistence = 'every-poll' | 'on-emit';
@@ -42,6 +49,8 @@ interface Lane {
 	items: IDataObject[];
 	polls: number;
 	slowest: number;
+	/** Polls that went on shaping past the budget (within the hard deadline). */
+	pastBudget: number;
 	/** How long n8n takes to read the credential before the node's own work (0: at once). */
 	credentialReadMs: number;
 }
@@ -65,6 +74,7 @@ async function lane(
 		items: [],
 		polls: 0,
 		slowest: 0,
+		pastBudget: 0,
 		credentialReadMs,
 	};
 }
@@ -86,10 +96,12 @@ async function poll(run: Lane, parameters: INodeParameters): Promise<IDataObject
 	const took = Date.now() - started;
 	run.slowest = Math.max(run.slowest, took);
 	assert.equal(result.error, undefined, result.error?.message);
+	const hardMs = hardDeadlineMs(run.budgetMs, pollBudgetMs(run.budgetMs));
 	assert.ok(
-		took <= run.budgetMs + OVERHEAD_MS,
-		`a poll took ${took} ms of its ${run.budgetMs} ms budget`,
+		took <= hardMs + OVERHEAD_MS,
+		`a poll took ${took} ms: budget ${run.budgetMs} ms, hard deadline ${hardMs} ms, n8n's timeout ${timeoutBehind(run.budgetMs)} ms`,
 	);
+	if (took > run.budgetMs) run.pastBudget++;
 	const items = (result.items?.[0] ?? []).map((item) => item.json);
 	const activation = run.polls === 0;
 	run.nodeData =
@@ -156,7 +168,7 @@ describe(
 						`${label(run.budgetMs, run.persistence)}: every alert once, oldest first`,
 					);
 					console.log(
-						`# New Alert, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms, ${(await run.fake.requests()).length} requests`,
+						`# New Alert, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms (${run.pastBudget} past the budget), ${(await run.fake.requests()).length} requests`,
 					);
 					if (run.budgetMs < 5_000)
 						assert.ok(run.polls >= 4, 'the burst took several polls: each made progress');
@@ -206,7 +218,7 @@ describe(
 						`${label(run.budgetMs, run.persistence)}: every keyword once`,
 					);
 					console.log(
-						`# Keyword Updated, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms, ${(await run.fake.requests()).length} requests`,
+						`# Keyword Updated, ${label(run.budgetMs, run.persistence)}: ${run.polls} polls, slowest ${run.slowest} ms (${run.pastBudget} past the budget), ${(await run.fake.requests()).length} requests`,
 					);
 					if (run.budgetMs < 5_000)
 						assert.ok(run.polls >= 4, 'the update took several polls: each made progress');
