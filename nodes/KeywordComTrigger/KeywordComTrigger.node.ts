@@ -39,6 +39,7 @@ import {
 	type PollSettings,
 } from './shared/pollContract';
 import { takePollLock } from './shared/pollLock';
+import { rememberSeen, seenLastPoll } from './keywordUpdated/seenLastPoll';
 
 function readSettings(context: IPollFunctions, token: string | undefined): PollSettings {
 	const event = context.getNodeParameter('event') as EventName;
@@ -246,7 +247,8 @@ export class KeywordComTrigger implements INodeType {
 		const where = { workflowId: this.getWorkflow().id, node: this.getNode().name };
 		const nodeId = this.getNode().id ?? this.getNode().name;
 		// One poll at a time per node (two Poll Times firing together would emit the same events twice).
-		const lock = takePollLock(`${this.getWorkflow().id ?? ''}:${nodeId}`, hardMs + 5_000);
+		const pollKey = `${this.getWorkflow().id ?? ''}:${nodeId}`;
+		const lock = takePollLock(pollKey, hardMs + 5_000);
 		if (!lock) {
 			this.logger.debug(
 				'Keyword.com Trigger: a poll of this node is still running; this one does nothing',
@@ -273,6 +275,7 @@ export class KeywordComTrigger implements INodeType {
 								stored?.state as KeywordState | undefined,
 								settings,
 								limits,
+								seenLastPoll(pollKey),
 							);
 			const elapsedMs = budget.elapsedMs();
 			if (mayHaveBeenAbandoned(fromN8n, elapsedMs) || !lock.holds()) {
@@ -284,6 +287,7 @@ export class KeywordComTrigger implements INodeType {
 			}
 			// Only now, after the poll returned, is the state replaced (a throw leaves it as it was).
 			Object.assign(nodeData, storedState(event, outcome.state, budget.measured()));
+			if (event === 'keywordUpdated') rememberSeen(pollKey, outcome.state as KeywordState);
 			// A first poll places "now", also where n8n's activation saves it even when it drops the node's static
 			// data; once the node's own state is written, that baseline has done its work.
 			if (stored) dropBaseline(globalData, nodeId);

@@ -411,6 +411,39 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 		});
 	});
 
+	it('one the kept state never knew but this process’s last poll saw is looked up when it leaves, from that state’s mark', () => {
+		// n8n kept the state of a poll before P[sub]C was restored (durable scheduler, no poll emitted since); the last
+		// poll saw it listed; it was crawled and archived before this one.
+		const [p, c, d, e, q] = ['P', 'P[sub]C', 'P[sub]D', 'P[sub]E', 'Q'];
+		const seen = new Map([p, c, d, e, q].map((name) => [nameKey(name), name]));
+		const plan = planKeywordPoll(
+			stateOf(2_000, {}, [p]),
+			// D still listed; E's name now another container's; Q out of the scope.
+			[...containers({ [p]: 2_000, [d]: 1_500 }), { key: 'id:99', name: e, updatedAt: 1_000 }],
+			parseScope(p, '', true),
+			9_000,
+			[],
+			seen,
+		);
+		assert.deepEqual(plan.departures, [{ key: nameKey(c), name: c, reportedUpTo: 2_000 }]);
+		const window = departedWindow(
+			plan.departures[0],
+			{ updatedAt: 8_000, sameContainer: true },
+			9_000,
+		);
+		assert.deepEqual(window && [window.reportedUpTo, window.read.windowEnd], [2_000, 8_000]);
+		// Where the state is the last poll's own (in-memory scheduler, durable cursors), it adds nothing.
+		const current = planKeywordPoll(
+			stateOf(2_000, {}, [p, c]),
+			containers({ [p]: 2_000 }),
+			ALL,
+			9_000,
+			[],
+			new Map([p, c].map((name) => [nameKey(name), name])),
+		);
+		assert.deepEqual(current.departures, [{ key: nameKey(c), name: c, reportedUpTo: 2_000 }]);
+	});
+
 	it('a parked read not reached this poll keeps its failure, as it stood', () => {
 		const state = stateOf(5_000, {
 			A: {

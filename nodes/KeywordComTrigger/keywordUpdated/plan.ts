@@ -191,7 +191,8 @@ export function firstState(
 /**
  * Which lists a poll reads, given `groups/active`. `now` is the API's clock for update times when it answered.
  * `started` are the reads already going on (readsInProgress): their key and name are brought up to date here (a
- * rename), and they are marked departed or dropped when their container left.
+ * rename), and they are marked departed or dropped when their container left. `seen`: what this process's last poll
+ * knew (seenLastPoll.ts), where the state may be older.
  */
 export function planKeywordPoll(
 	state: KeywordState,
@@ -199,6 +200,7 @@ export function planKeywordPoll(
 	scope: Scope,
 	now: number | undefined,
 	started: readonly ListJob[] = [],
+	seen?: ReadonlyMap<string, string>,
 ): KeywordPlan {
 	const mark = markAt(containers, now, state.mark);
 	const next: KeywordState = { mark, containers: new Map(), known: new Map() };
@@ -259,6 +261,13 @@ export function planKeywordPoll(
 	// Known at the last poll, gone from groups/active now, not behind: what became of it is looked up.
 	for (const [key, name] of state.known) {
 		if (byKey.has(key) || state.containers.has(key) || listedNames.has(name)) continue;
+		departures.push({ key, name, reportedUpTo: state.mark });
+	}
+	// Known to this process's last poll and not to the state this one starts from (seenLastPoll.ts): gone now, so
+	// looked up as well, from the mark of that state.
+	for (const [key, name] of seen ?? []) {
+		if (byKey.has(key) || state.known.has(key) || state.containers.has(key)) continue;
+		if (startedKeys.has(key) || listedNames.has(name) || !inScope(name, scope)) continue;
 		departures.push({ key, name, reportedUpTo: state.mark });
 	}
 	return { jobs: [...jobs, ...parked], departures, next };

@@ -49,6 +49,7 @@ export async function pollKeywordUpdates(
 	state: KeywordState | undefined,
 	settings: PollSettings,
 	limits: PollLimits,
+	seen?: ReadonlyMap<string, string>,
 ): Promise<PollOutcome<KeywordState>> {
 	const allowance =
 		limits.allowance ?? new RequestAllowance(limits.maxRequests ?? MAX_REQUESTS_PER_POLL);
@@ -64,7 +65,7 @@ export async function pollKeywordUpdates(
 		? new RankingUrlHistory(api, limits, allowance)
 		: undefined;
 	const onPage = urls ? urlLookup(urls, settings, state.historyOrder) : undefined;
-	const read = await readLists(api, state, settings, limits, allowance, listing, onPage);
+	const read = await readLists(api, state, settings, limits, allowance, listing, onPage, seen);
 	const { runs, listed, listingError } = read;
 	const progress = runs.some(
 		({ outcome }) => outcome.read === 'done' || outcome.records.length > 0,
@@ -145,6 +146,7 @@ async function readLists(
 	allowance: RequestAllowance,
 	listing: Promise<{ body: unknown; serverTime: number }>,
 	onPage: PageHook | undefined,
+	seen: ReadonlyMap<string, string> | undefined,
 ): Promise<ListsRead> {
 	const reads = new ListReads(api, limits, allowance, onPage);
 	const started = readsInProgress(state);
@@ -158,7 +160,7 @@ async function readLists(
 	}
 	const containers = listed ? toContainers(listed.body) : [];
 	const plan = listed
-		? planKeywordPoll(state, containers, settings.scope, listed.serverTime, started)
+		? planKeywordPoll(state, containers, settings.scope, listed.serverTime, started, seen)
 		: {
 				jobs: [],
 				departures: [],
