@@ -497,10 +497,11 @@ export class World {
 
 	/**
 	 * After a poll: the changes armed for the middle of it that were made are booked now (at the poll's time); those
-	 * the poll gave no chance to (it asked for no keyword list) are made now, between polls.
+	 * the poll gave no chance to (it asked for no keyword list) are made now, between polls. Returns how many there
+	 * were.
 	 */
-	async settleArmed(): Promise<void> {
-		if (this.armed.length === 0) return;
+	async settleArmed(): Promise<number> {
+		if (this.armed.length === 0) return 0;
 		const d = this.driver;
 		const made = (await d.takeChanges?.()) ?? new Map<number, boolean>();
 		await d.disarmChanges?.();
@@ -519,6 +520,7 @@ export class World {
 			await this.makeChange(again.change);
 			again.commit();
 		}
+		return armed.length;
 	}
 
 	/**

@@ -136,6 +136,18 @@ for (const event of ['newAlert', 'keywordUpdated'] as const) {
 				);
 			});
 		}
+		it('catches a trigger whose idle polls send 2 requests (idle-cost)', async () => {
+			// Each poll that emits nothing sends its last request once more (booked with the fake as it would be).
+			const twice: PollWrapper = (outcome, context) => {
+				const requests = context.api.requests;
+				if ((!outcome || outcome[0].length === 0) && requests.length > 0)
+					requests.push(requests[requests.length - 1]);
+				return outcome;
+			};
+			const result = await simulate(config(event, twice));
+			const kinds = new Set(result.violations.map((v) => v.kind));
+			assert.ok(kinds.has('idle-cost'), formatReport(result));
+		});
 		it('catches a scoped trigger that emits an event of another project (out-of-scope)', async () => {
 			// Scope the trigger on one project; the broken one adds an event of another.
 			const scoped: SimulationConfig = { ...config(event), scope: {} };
