@@ -38,6 +38,11 @@ import {
 	settleDeparture,
 } from '../../nodes/KeywordComTrigger/keywordUpdated/departures';
 import {
+	rememberSeen,
+	seenLastPoll,
+} from '../../nodes/KeywordComTrigger/keywordUpdated/seenLastPoll';
+import {
+	DEPARTED_FAILURES,
 	firstState,
 	nextWindow,
 	planKeywordPoll,
@@ -415,7 +420,7 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 		// n8n kept the state of a poll before P[sub]C was restored (durable scheduler, no poll emitted since); the last
 		// poll saw it listed; it was crawled and archived before this one.
 		const [p, c, d, e, q] = ['P', 'P[sub]C', 'P[sub]D', 'P[sub]E', 'Q'];
-		const seen = new Map([p, c, d, e, q].map((name) => [nameKey(name), name]));
+		const seen = new Map([p, c, d, e, q].map((name) => [nameKey(name), { name }]));
 		const plan = planKeywordPoll(
 			stateOf(2_000, {}, [p]),
 			// D still listed; E's name now another container's; Q out of the scope.
@@ -439,9 +444,66 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 			ALL,
 			9_000,
 			[],
-			new Map([p, c].map((name) => [nameKey(name), name])),
+			new Map([p, c].map((name) => [nameKey(name), { name }])),
 		);
 		assert.deepEqual(current.departures, [{ key: nameKey(c), name: c, reportedUpTo: 2_000 }]);
+	});
+
+	it('what the last poll saw of one that left goes on: its newer name, and its failing polls until it is given up', () => {
+		// Renamed from Foo to Bar in a poll n8n did not keep, then archived: looked up as Bar.
+		const renamed = planKeywordPoll(
+			stateOf(2_000, {}, ['Foo']),
+			[],
+			ALL,
+			9_000,
+			[],
+			new Map([[nameKey('Foo'), { name: 'Bar' }]]),
+		);
+		assert.deepEqual(renamed.departures, [
+			{ key: nameKey('Foo'), name: 'Bar', reportedUpTo: 2_000 },
+		]);
+
+		// C left and its lookup has failed for polls the kept state does not know of: the count goes on from them.
+		const failing = stateOf(2_000, {});
+		const next = stateOf(2_000, {
+			C: { reportedUpTo: 2_000, departed: true, failure: { status: '500', polls: 3 } },
+		});
+		rememberSeen('workflow:node', next);
+		const seen = seenLastPoll('workflow:node');
+		assert.deepEqual(seen?.get(nameKey('C')), {
+			name: 'C',
+			failure: { status: '500', polls: 3 },
+		});
+		const plan = planKeywordPoll(failing, [], ALL, 9_000, [], seen);
+		assert.deepEqual(plan.departures[0].parked, { status: '500', polls: 3 });
+		// Its lookup answers at last, its list fails: the window's read counts on as well.
+		const window = departedWindow(
+			plan.departures[0],
+			{ updatedAt: 5_000, sameContainer: true },
+			9_000,
+		);
+		assert.ok(window);
+		assert.deepEqual(window.parked, { status: '500', polls: 3 });
+		assert.equal(
+			settleJob(plan.next, window, { kind: 'failed', status: '500', read: window.read }),
+			false,
+			'4 polls: kept',
+		);
+		assert.equal(byName(plan.next).C.failure?.polls, 4);
+		const lastTry = { name: 'C', failure: { status: '500', polls: DEPARTED_FAILURES - 1 } };
+		const atLast = planKeywordPoll(
+			stateOf(2_000, {}),
+			[],
+			ALL,
+			9_000,
+			[],
+			new Map([[nameKey('C'), lastTry]]),
+		);
+		assert.equal(
+			settleDeparture(atLast.next, atLast.departures[0], { status: '500' }),
+			true,
+			`given up after ${DEPARTED_FAILURES} polls in a row`,
+		);
 	});
 
 	it('a parked read not reached this poll keeps its failure, as it stood', () => {

@@ -34,6 +34,8 @@ export function departedWindow(
 		...windowJob(departure.key, departure.name, departure.reportedUpTo, end, found.count),
 		departed: true,
 		until: updatedAt,
+		// Failing polls count on from its lookup's to its list's: it is given up after DEPARTED_FAILURES in a row.
+		...(departure.parked && { parked: departure.parked }),
 	};
 }
 

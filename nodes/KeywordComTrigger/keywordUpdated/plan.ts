@@ -23,6 +23,7 @@
  * one that leaves `groups/active` between two polls is noticed (an archive right after a crawl).
  */
 import { inScope, type Scope } from '../../shared/groupName';
+import type { SeenContainer } from './seenLastPoll';
 import type { ListOrder } from '../../shared/paging';
 import type { ListRead } from '../shared/keywordListRead';
 import { GONE } from '../shared/pollContract';
@@ -200,7 +201,7 @@ export function planKeywordPoll(
 	scope: Scope,
 	now: number | undefined,
 	started: readonly ListJob[] = [],
-	seen?: ReadonlyMap<string, string>,
+	seen?: ReadonlyMap<string, SeenContainer>,
 ): KeywordPlan {
 	const mark = markAt(containers, now, state.mark);
 	const next: KeywordState = { mark, containers: new Map(), known: new Map() };
@@ -259,16 +260,18 @@ export function planKeywordPoll(
 	}
 
 	// Known at the last poll, gone from groups/active now, not behind: what became of it is looked up.
-	for (const [key, name] of state.known) {
+	for (const [key, knownName] of state.known) {
+		// By the name this process's last poll saw, where the state is older (renamed since it was kept).
+		const name = seen?.get(key)?.name ?? knownName;
 		if (byKey.has(key) || state.containers.has(key) || listedNames.has(name)) continue;
 		departures.push({ key, name, reportedUpTo: state.mark });
 	}
 	// Known to this process's last poll and not to the state this one starts from (seenLastPoll.ts): gone now, so
 	// looked up as well, from the mark of that state.
-	for (const [key, name] of seen ?? []) {
+	for (const [key, { name, failure }] of seen ?? []) {
 		if (byKey.has(key) || state.known.has(key) || state.containers.has(key)) continue;
 		if (startedKeys.has(key) || listedNames.has(name) || !inScope(name, scope)) continue;
-		departures.push({ key, name, reportedUpTo: state.mark });
+		departures.push({ key, name, reportedUpTo: state.mark, ...(failure && { parked: failure }) });
 	}
 	return { jobs: [...jobs, ...parked], departures, next };
 }

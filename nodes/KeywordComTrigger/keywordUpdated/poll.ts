@@ -39,6 +39,7 @@ import {
 	type TriggerApi,
 } from '../shared/pollContract';
 import { lookUpDepartures } from './departureLookups';
+import type { SeenContainer } from './seenLastPoll';
 import { emitRuns } from './emit';
 import { ListReads, type JobRun, type PageHook } from './listReads';
 import { HISTORY_CHUNK, RankingUrlHistory } from './rankingUrlHistory';
@@ -49,7 +50,7 @@ export async function pollKeywordUpdates(
 	state: KeywordState | undefined,
 	settings: PollSettings,
 	limits: PollLimits,
-	seen?: ReadonlyMap<string, string>,
+	seen?: ReadonlyMap<string, SeenContainer>,
 ): Promise<PollOutcome<KeywordState>> {
 	const allowance =
 		limits.allowance ?? new RequestAllowance(limits.maxRequests ?? MAX_REQUESTS_PER_POLL);
@@ -146,7 +147,7 @@ async function readLists(
 	allowance: RequestAllowance,
 	listing: Promise<{ body: unknown; serverTime: number }>,
 	onPage: PageHook | undefined,
-	seen: ReadonlyMap<string, string> | undefined,
+	seen: ReadonlyMap<string, SeenContainer> | undefined,
 ): Promise<ListsRead> {
 	const reads = new ListReads(api, limits, allowance, onPage);
 	const started = readsInProgress(state);

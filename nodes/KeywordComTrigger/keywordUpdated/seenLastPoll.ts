@@ -9,23 +9,34 @@
  * too (departures.ts). It only ever adds a lookup: the events come from the API and the stored state, never from
  * here. A restart forgets it (that crawl then comes with the restore); elsewhere it holds nothing the state does not.
  */
-import type { KeywordState } from './plan';
+import type { Failure, KeywordState } from './plan';
+
+/** A container the last poll knew: its name then, and for one that left, how its lookup or read was failing. */
+export interface SeenContainer {
+	name: string;
+	failure?: Failure;
+}
 
 /** Trigger nodes remembered at most (the oldest forgotten first): workflows come and go in a long-running n8n. */
 const MAX_NODES = 1_000;
 
-const seen = new Map<string, ReadonlyMap<string, string>>();
+const seen = new Map<string, ReadonlyMap<string, SeenContainer>>();
 
 /** What the last kept poll of `node` (workflow id and node id) knew, if this process ran it. */
-export function seenLastPoll(node: string): ReadonlyMap<string, string> | undefined {
+export function seenLastPoll(node: string): ReadonlyMap<string, SeenContainer> | undefined {
 	return seen.get(node);
 }
 
-/** Remembers what the state a poll keeps knows: its known containers and those it is still reading. */
+/** Remembers what the state a poll keeps knows: its known containers and those it is still reading or looking up. */
 export function rememberSeen(node: string, state: KeywordState): void {
-	const names = new Map(state.known);
-	for (const [key, entry] of state.containers) if (!names.has(key)) names.set(key, entry.name);
+	const known = new Map<string, SeenContainer>();
+	for (const [key, name] of state.known) known.set(key, { name });
+	for (const [key, entry] of state.containers) {
+		// One that left and fails: its count goes on from here, so that it is given up in time (departures.ts).
+		const failure = entry.departed ? entry.failure : undefined;
+		known.set(key, failure ? { name: entry.name, failure } : { name: entry.name });
+	}
 	seen.delete(node);
-	seen.set(node, names);
+	seen.set(node, known);
 	if (seen.size > MAX_NODES) seen.delete(seen.keys().next().value as string);
 }
