@@ -271,7 +271,7 @@ export function planKeywordPoll(
 	for (const [key, { name, failure }] of seen ?? []) {
 		if (byKey.has(key) || state.known.has(key) || state.containers.has(key)) continue;
 		if (startedKeys.has(key) || listedNames.has(name) || !inScope(name, scope)) continue;
-		departures.push({ key, name, reportedUpTo: state.mark, ...(failure && { parked: failure }) });
+		departures.push(departureOf(key, { name, reportedUpTo: state.mark, failure }));
 	}
 	return { jobs: [...jobs, ...parked], departures, next };
 }

@@ -1,12 +1,13 @@
 /**
  * Keyword Updated: the projects and groups in scope that this n8n process's last kept poll of a trigger node knew
- * (listed, or still being read after they left `groups/active`), key → name. In this process's memory only.
+ * (listed, or still being read or looked up after they left `groups/active`), by key: the name, and a departed
+ * one's failure. In this process's memory only.
  *
  * Why: a project that leaves `groups/active` is noticed by comparing with the state the poll starts from. n8n's
  * durable scheduler without durable poll cursors keeps a poll's state only when the poll emits, so under a filter
  * that state may be days old: a project created or restored since then, crawled and archived between two polls, was
  * in no state a poll started from, and its crawl would wait for its restore. What the last poll knew is looked up
- * too (departures.ts). It only ever adds a lookup: the events come from the API and the stored state, never from
+ * too (planKeywordPoll). It only ever adds a lookup: the events come from the API and the stored state, never from
  * here. A restart forgets it (that crawl then comes with the restore); elsewhere it holds nothing the state does not.
  */
 import type { Failure, KeywordState } from './plan';
