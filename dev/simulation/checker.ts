@@ -11,7 +11,8 @@
  * - Liveness: each event in scope that the filters let through is emitted within `maxDelay` polls of becoming
  *   visible, counting only polls without weather that concerns it (a global fault, a latency spike, a tight budget, a
  *   killed poll or a restart excuse a poll for every event; a failing project excuses its own events). A poll that
- *   spent the whole request cap counts for no event: a crawl bigger than one poll's cap arrives at the cap's pace.
+ *   spent the whole request cap counts for no event: a crawl bigger than one poll's cap arrives at the cap's pace; so
+ *   does one that ran into its time budget (a busy machine or a slow API: a backlog then takes more polls).
  * - Resources: requests per poll (every HTTP try), the stored state's size against its documented bound, a poll's
  *   wall time against its budget, and an idle poll's cost (1 request) once the world has been quiet for two polls
  *   and the poll before did not spend the whole cap.
@@ -76,6 +77,15 @@ export interface CheckerOptions {
 	/** Slack on a poll's wall time over its budget (ms). */
 	timeSlackMs?: number;
 }
+
+/** The budget the trigger assumes where n8n tells it none (the in-memory scheduler; README). */
+const ASSUMED_BUDGET_MS = 30_000;
+
+/**
+ * A poll that ran this share of its budget stopped reading for time: it starts no request that could not be answered
+ * within the budget (1.2 times its slowest so far), so it stops short of the budget by up to a request's time.
+ */
+const BUDGET_SPENT_SHARE = 0.75;
 
 export interface PollObservation {
 	index: number;
@@ -283,6 +293,8 @@ export class Checker implements TruthSink {
 	private readonly pollRequests: number[] = [];
 	/** Polls the weather excused (a fault, a timeout, a kill): what they left unread is read by the next ones. */
 	private readonly pollExcused: boolean[] = [];
+	/** Polls that ran into their time budget, by index. */
+	private readonly pollSpentBudget: boolean[] = [];
 	/** Failing projects each poll warned about, by poll index. */
 	private readonly warnedIn = new Map<number, Set<ContainerKey>>();
 	private readonly maxDelay: number;
@@ -576,7 +588,7 @@ export class Checker implements TruthSink {
 
 	/** Whether a poll counts towards the delay of an event. */
 	private countsFor(tracked: Tracked, poll: PollObservation): boolean {
-		if (poll.excused || this.atCap(poll.requests)) return false;
+		if (poll.excused || this.atCap(poll.requests) || this.spentBudget(poll)) return false;
 		const project = tracked.fact.project;
 		return !(
 			tracked.fact.kind === 'keyword' &&
@@ -757,9 +769,15 @@ export class Checker implements TruthSink {
 		return requests >= (this.options.maxRequestsPerPoll ?? 240);
 	}
 
+	/** Whether a poll ran into its time budget: it worked at the pace the machine and the API allowed. */
+	private spentBudget(poll: PollObservation): boolean {
+		return poll.wallMs >= BUDGET_SPENT_SHARE * (poll.budgetMs ?? ASSUMED_BUDGET_MS);
+	}
+
 	private checkResources(poll: PollObservation): void {
 		this.requestCounts.push(poll.requests);
 		this.pollRequests[poll.index] = poll.requests;
+		this.pollSpentBudget[poll.index] = this.spentBudget(poll);
 		this.pollExcused[poll.index] = poll.excused;
 		const maxRequests = this.options.maxRequestsPerPoll ?? 240;
 		if (poll.requests > maxRequests)
@@ -809,8 +827,9 @@ export class Checker implements TruthSink {
 	 */
 	private changedSinceState(poll: PollObservation): boolean {
 		const from = poll.startedFrom;
-		// A poll after one that spent the whole cap may still be reading what that one could not reach.
+		// A poll after one that spent the whole cap or its budget may still be reading what that one could not reach.
 		if (from !== undefined && from >= 0 && this.atCap(this.pollRequests[from] ?? 0)) return true;
+		if (from !== undefined && from >= 0 && this.pollSpentBudget[from]) return true;
 		// A poll after an excused one may be finishing a read the fault cut short (wide soak, seed 4: a 502 on a
 		// list's second page; the next poll reads both pages again and finds nothing new).
 		if (from !== undefined && from >= 0 && this.pollExcused[from]) return true;

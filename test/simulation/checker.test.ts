@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { ViolationKind } from '../../dev/simulation/checker';
+import { Checker, type ViolationKind } from '../../dev/simulation/checker';
 import { planAccountLife, type Rates } from '../../dev/simulation/plan';
 import { formatReport } from '../../dev/simulation/report';
 import {
@@ -207,3 +207,50 @@ for (const event of ['newAlert', 'keywordUpdated'] as const) {
 		});
 	});
 }
+
+describe('the checker, polls that ran into their time budget', () => {
+	/** One keyword crawl owed, then `polls` polls that emit nothing, each running `wallMs` of `budgetMs`. */
+	function kindsAfter(wallMs: number, budgetMs: number | undefined, requests = 40): Set<string> {
+		const checker = new Checker({ event: 'keywordUpdated', scope: {}, scopeKeys: [] });
+		checker.activated(0);
+		checker.fact({
+			kind: 'keyword',
+			key: 'k:7@100',
+			id: '7',
+			at: 100,
+			category: 'Acme',
+			container: 'P1',
+			project: 'P1',
+			visibleAt: 100_000,
+			rank: 3,
+		});
+		for (let index = 1; index <= 3; index++)
+			checker.poll({
+				index,
+				at: index * 300_000,
+				label: 'poll',
+				excused: false,
+				excusedProjects: new Set(),
+				items: [],
+				requests,
+				stateBytes: 100,
+				containersInScope: 1,
+				wallMs,
+				budgetMs,
+				startedFrom: index - 1,
+			});
+		return new Set(checker.violations.map((v) => v.kind));
+	}
+
+	it('holds a poll that read for 1 s to the delay (late)', () => {
+		assert.ok(kindsAfter(1_000, undefined).has('late'));
+		assert.ok(kindsAfter(1_000, 36_000).has('late'));
+	});
+
+	it("counts a poll that ran into its budget (n8n's, or the 30 s assumed) for no event", () => {
+		assert.ok(!kindsAfter(29_000, undefined).has('late'));
+		assert.ok(!kindsAfter(35_500, 36_000).has('late'));
+		// 25 s of a 36 s budget is not the budget spent.
+		assert.ok(kindsAfter(25_000, 36_000).has('late'));
+	});
+});
