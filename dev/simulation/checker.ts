@@ -14,8 +14,9 @@
  *   spent the whole request cap counts for no event: a crawl bigger than one poll's cap arrives at the cap's pace; so
  *   does one that ran into its time budget (a busy machine or a slow API: a backlog then takes more polls).
  * - Resources: requests per poll (every HTTP try), the stored state's size against its documented bound, a poll's
- *   wall time against its budget, and an idle poll's cost (1 request) once the world has been quiet for two polls
- *   and the poll before did not spend the whole cap.
+ *   wall time against its hard deadline (requests end at the budget; shaping may run on to that deadline), and an
+ *   idle poll's cost (1 request) once the world has been quiet for two polls and the poll before did not spend the
+ *   whole cap or its budget.
  *
  * What is neither owed nor forbidden (the documented limits, each judged from the world's truth):
  * - an event stamped in the second of activation (the trigger's "now" is that second);
@@ -34,6 +35,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { hardDeadlineMs, pollBudgetMs } from '../../nodes/KeywordComTrigger/shared/budget';
 import type { ContainerKey } from './plan';
 import type { FilterSetting, ScopeSetting, TriggerOptions } from './settings';
 import type { Fact, TruthSink } from './world';
@@ -74,7 +76,7 @@ export interface CheckerOptions {
 	/** Polls within which an event must be emitted. Default 2. */
 	maxDelay?: number;
 	maxRequestsPerPoll?: number;
-	/** Slack on a poll's wall time over its budget (ms). */
+	/** Slack on a poll's wall time over its hard deadline (ms). */
 	timeSlackMs?: number;
 }
 
@@ -809,13 +811,16 @@ export class Checker implements TruthSink {
 		this.wallMsMax = Math.max(this.wallMsMax, poll.wallMs);
 		this.wallMsTotal += poll.wallMs;
 		if (poll.wallMs > 300) this.slowPolls++;
-		const slack = this.options.timeSlackMs ?? 750;
-		if (poll.budgetMs !== undefined && poll.wallMs > poll.budgetMs + slack)
+		if (poll.budgetMs === undefined) return;
+		// Requests end at the budget; shaping what was read may run on to the hard deadline (docs/exactly-once.md).
+		const deadline = hardDeadlineMs(poll.budgetMs, pollBudgetMs(poll.budgetMs));
+		const slack = this.options.timeSlackMs ?? 400;
+		if (poll.wallMs > deadline + slack)
 			this.violate(
 				'time',
 				poll.index,
 				poll.at,
-				`the poll ran ${Math.round(poll.wallMs)} ms, its budget was ${poll.budgetMs} ms`,
+				`the poll ran ${Math.round(poll.wallMs)} ms, its budget was ${poll.budgetMs} ms and its hard deadline ${deadline} ms`,
 			);
 	}
 

@@ -253,4 +253,15 @@ describe('the checker, polls that ran into their time budget', () => {
 		// 25 s of a 36 s budget is not the budget spent.
 		assert.ok(kindsAfter(25_000, 36_000).has('late'));
 	});
+
+	it('holds a poll to its hard deadline, not its budget (time)', () => {
+		// 36 s budget at a 45 s timeout: requests end at 36 s, shaping may run on to 43 s.
+		assert.ok(!kindsAfter(42_000, 36_000).has('time'));
+		assert.ok(kindsAfter(44_000, 36_000).has('time'));
+		// 2.5 s at 5 s: 3.75 s.
+		assert.ok(!kindsAfter(3_500, 2_500).has('time'));
+		assert.ok(kindsAfter(4_500, 2_500).has('time'));
+		// Without a budget from n8n (the in-memory scheduler has no time-out), no time is held.
+		assert.ok(!kindsAfter(60_000, undefined).has('time'));
+	});
 });
