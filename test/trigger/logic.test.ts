@@ -506,6 +506,36 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 		);
 	});
 
+	it('a read that ends after its container left is looked up for what came after its window', () => {
+		// A's list failed while its read (window to 4,000) was in progress; A was crawled at 6,000, then archived.
+		const state = stateOf(5_000, {
+			A: {
+				reportedUpTo: 1_000,
+				read: { windowEnd: 4_000, lastIndex: -1, listLength: 0 },
+				failure: { status: '500', polls: 4 },
+			},
+		});
+		const plan = planKeywordPoll(state, containers({ B: 5_000 }), ALL, 9_000);
+		assert.deepEqual(
+			plan.jobs.map((job) => [job.name, job.departed]),
+			[['A', true]],
+		);
+		// Its read ends: its last update is not known (no lookup told it), so it is not forgotten yet.
+		settleJob(plan.next, plan.jobs[0], { kind: 'done' });
+		assert.deepEqual(byName(plan.next).A, { reportedUpTo: 4_000, departed: true });
+		const after = planKeywordPoll(plan.next, containers({ B: 5_000 }), ALL, 9_300);
+		assert.deepEqual(after.departures, [{ key: 'name:A', name: 'A', reportedUpTo: 4_000 }]);
+		const window = departedWindow(
+			after.departures[0],
+			{ updatedAt: 6_000, sameContainer: true },
+			9_300,
+		);
+		assert.deepEqual(window && [window.reportedUpTo, window.read.windowEnd], [4_000, 6_000]);
+		// Read to its last update, it is forgotten.
+		settleJob(after.next, window!, { kind: 'done' });
+		assert.equal(byName(after.next).A, undefined);
+	});
+
 	it('a parked read not reached this poll keeps its failure, as it stood', () => {
 		const state = stateOf(5_000, {
 			A: {

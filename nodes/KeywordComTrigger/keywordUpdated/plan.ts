@@ -307,8 +307,10 @@ export function settleJob(next: KeywordState, job: ListJob, result: ListResult):
 	}
 	if (result.kind === 'done') {
 		// A departed container read up to its last update: nothing more will come from it. One read to the mark is at
-		// it: nothing to keep (an earlier window of it settled in this poll is superseded).
-		const departedDone = job.departed && job.read.windowEnd >= (job.until ?? 0);
+		// it: nothing to keep (an earlier window of it settled in this poll is superseded). A departed one whose last
+		// update no lookup told (its read began before it left) stays, departed: the next poll looks it up (#2) for
+		// what was crawled after this window and before it left.
+		const departedDone = job.departed && job.until !== undefined && job.read.windowEnd >= job.until;
 		// Its last update reported: the mark may stand there, so that a restore starts after it.
 		if (departedDone) next.mark = Math.max(next.mark, job.read.windowEnd);
 		if (departedDone || (!job.departed && job.read.windowEnd >= next.mark)) {
