@@ -534,6 +534,20 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 		// Read to its last update, it is forgotten.
 		settleJob(after.next, window!, { kind: 'done' });
 		assert.equal(byName(after.next).A, undefined);
+
+		// A window ending past the mark moves the mark there even before the lookup: a restore after a lookup that
+		// never answers (or finds the name taken) starts after what was reported.
+		const ahead = stateOf(5_000, {
+			A: {
+				reportedUpTo: 5_000,
+				read: { windowEnd: 6_000, lastIndex: -1, listLength: 0 },
+				departed: true,
+			},
+		});
+		const last = planKeywordPoll(ahead, containers({ B: 5_000 }), ALL, 9_000);
+		settleJob(last.next, last.jobs[0], { kind: 'done' });
+		assert.equal(last.next.mark, 6_000);
+		assert.deepEqual(byName(last.next).A, { reportedUpTo: 6_000, departed: true });
 	});
 
 	it('a parked read not reached this poll keeps its failure, as it stood', () => {

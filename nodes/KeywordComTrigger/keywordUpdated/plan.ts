@@ -311,8 +311,9 @@ export function settleJob(next: KeywordState, job: ListJob, result: ListResult):
 		// update no lookup told (its read began before it left) stays, departed: the next poll looks it up (#2) for
 		// what was crawled after this window and before it left.
 		const departedDone = job.departed && job.until !== undefined && job.read.windowEnd >= job.until;
-		// Its last update reported: the mark may stand there, so that a restore starts after it.
-		if (departedDone) next.mark = Math.max(next.mark, job.read.windowEnd);
+		// Reported up to its window's end: the mark may stand there, so that a restore starts after it, whether or not a
+		// lookup follows (one that never answers, or finds its name taken, forgets it behind the mark otherwise).
+		if (job.departed) next.mark = Math.max(next.mark, job.read.windowEnd);
 		if (departedDone || (!job.departed && job.read.windowEnd >= next.mark)) {
 			next.containers.delete(job.key);
 			return false;
