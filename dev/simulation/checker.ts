@@ -740,6 +740,20 @@ export class Checker implements TruthSink {
 				warned.add(key);
 				continue;
 			}
+			// One of its groups that left and kept failing, given up the same way: what that group owed is released.
+			for (const line of poll.warnings ?? []) {
+				const group = new RegExp(`"(${escapeRegExp(name)}\\[sub\\].*)" left groups/active`).exec(
+					line,
+				);
+				if (!group || !line.includes('given up')) continue;
+				for (const tracked of this.pending) {
+					const fact = tracked.fact;
+					if (fact.project !== key || fact.container === key || tracked.releasedAt !== undefined)
+						continue;
+					if (fact.category === group[1] && this.archived.has(fact.container ?? ''))
+						this.release(tracked, poll.at, `${fact.container} given up after failing`);
+				}
+			}
 			if ((poll.warnings ?? []).some((line) => line.includes(`"${name}`))) {
 				warned.add(key);
 				continue;
@@ -908,4 +922,8 @@ export class Checker implements TruthSink {
 			slowPolls: this.slowPolls,
 		};
 	}
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
