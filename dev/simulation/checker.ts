@@ -846,12 +846,17 @@ export class Checker implements TruthSink {
 	 */
 	private changedSinceState(poll: PollObservation): boolean {
 		const from = poll.startedFrom;
-		// A poll after one that spent the whole cap or its budget may still be reading what that one could not reach.
-		if (from !== undefined && from >= 0 && this.atCap(this.pollRequests[from] ?? 0)) return true;
-		if (from !== undefined && from >= 0 && this.pollSpentBudget[from]) return true;
-		// A poll after an excused one may be finishing a read the fault cut short (wide soak, seed 4: a 502 on a
-		// list's second page; the next poll reads both pages again and finds nothing new).
-		if (from !== undefined && from >= 0 && this.pollExcused[from]) return true;
+		// A poll after one that spent the whole cap or its budget may still be reading what that one could not reach;
+		// one after an excused poll may be finishing a read the fault cut short (wide soak, seed 4: a 502 on a list's
+		// second page; the next poll reads both pages again and finds nothing new).
+		if (
+			from !== undefined &&
+			from >= 0 &&
+			(this.atCap(this.pollRequests[from] ?? 0) ||
+				this.pollSpentBudget[from] ||
+				this.pollExcused[from])
+		)
+			return true;
 		if (from === undefined || poll.lastActivityAt === undefined) return false;
 		const lookback =
 			this.options.event === 'newAlert' ? (LOOKBACK_SECONDS + SETTLE_SECONDS + 1) * 1000 : 0;
