@@ -388,6 +388,114 @@ describe('Keyword Updated: exactly once while lists change and time runs out', (
 	});
 });
 
+describe('Keyword Updated: a list that reorders itself under the read (by rank)', () => {
+	/**
+	 * Reads `list` page by page (no id order) over polls of 1 to 3 requests; `change` runs before each request, told
+	 * the index of the last record served.
+	 */
+	async function readAcrossPolls(
+		list: string[],
+		change: (request: number, lastServed: number) => void,
+	) {
+		let lastServed = -1;
+		const fetch = async (page: number, perPage: number) => {
+			change(++requests, lastServed);
+			const start = (page - 1) * perPage;
+			lastServed = Math.min(list.length, start + perPage) - 1;
+			return {
+				records: list.slice(start, start + perPage).map((id) => ({ id })),
+				total: list.length,
+				perPage,
+			};
+		};
+		let requests = 0;
+		const limits = { budget: new MemoryApi().budget(36_000) };
+		const taken: string[] = [];
+		let read: ListRead | 'done' = {
+			windowEnd: 10,
+			lastIndex: -1,
+			listLength: 0,
+			idOrder: 'unordered',
+		};
+		for (let poll = 0; read !== 'done' && poll < 200; poll++) {
+			// As n8n keeps it between polls.
+			const kept = JSON.parse(JSON.stringify(read)) as ListRead;
+			const outcome = await readKeywordList(
+				fetch,
+				kept,
+				limits,
+				new RequestAllowance(1 + (poll % 3)),
+				1,
+			);
+			for (const record of outcome.records) taken.push(String((record as IDataObject).id));
+			read = outcome.read;
+		}
+		assert.equal(read, 'done', 'the read ends');
+		return taken;
+	}
+
+	it('the last keyword read crawled between two pages and moved further on: none skipped', async () => {
+		const list = Array.from({ length: 700 }, (_, n) => String(100_000 + n));
+		const moved = list[249];
+		const taken = await readAcrossPolls(list, (request) => {
+			if (request === 2) list.splice(400, 0, ...list.splice(249, 1));
+		});
+		assert.deepEqual(
+			list.filter((id) => !taken.includes(id)),
+			[],
+			'every keyword read',
+		);
+		assert.equal(taken.filter((id) => id === moved).length, 1, 'the one moved read once');
+	});
+
+	it('property: keywords crawled under the read move anywhere, others are added and deleted: every keyword that stayed in place is read once', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 300, max: 1_500 }),
+				fc.array(
+					fc.record({
+						// [near the last record served (an anchor), from, to]
+						moves: fc.array(fc.tuple(fc.boolean(), fc.nat(), fc.nat()), { maxLength: 3 }),
+						deletes: fc.array(fc.nat(), { maxLength: 2 }),
+						adds: fc.array(fc.nat(), { maxLength: 2 }),
+					}),
+					{ minLength: 1, maxLength: 40 },
+				),
+				async (length, changes) => {
+					const list = Array.from({ length }, (_, n) => String(100_000 + n));
+					// Crawled, added or deleted under the read: the window leaves them to the next read.
+					const touched = new Set<string>();
+					let next = 900_000;
+					const taken = await readAcrossPolls(list, (request, lastServed) => {
+						if (request > changes.length) return;
+						const step = changes[request - 1];
+						for (const [nearRead, from, to] of step.moves) {
+							const at = nearRead ? Math.max(0, lastServed - (from % 8)) : from;
+							const [id] = list.splice(at % list.length, 1);
+							touched.add(id);
+							list.splice(to % (list.length + 1), 0, id);
+						}
+						for (const at of step.deletes)
+							if (list.length > 1) touched.add(list.splice(at % list.length, 1)[0]);
+						for (const at of step.adds) {
+							const id = String(next++);
+							touched.add(id);
+							list.splice(at % (list.length + 1), 0, id);
+						}
+					});
+					const counts = new Map<string, number>();
+					for (const id of taken) counts.set(id, (counts.get(id) ?? 0) + 1);
+					for (const id of list) {
+						if (touched.has(id)) continue;
+						assert.equal(counts.get(id) ?? 0, 1, `keyword ${id}, in place throughout, read once`);
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+});
+
 describe('Keyword Updated: time and requests', () => {
 	it('an API serving fewer keywords a page than asked: a read resumed by the next poll asks for the right page first', async () => {
 		// Page numbers count in the size served: a first page planned with the 250 asked for would land elsewhere.

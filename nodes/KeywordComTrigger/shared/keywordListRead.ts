@@ -145,10 +145,37 @@ export const ANCHORS = 5;
 const MAX_BACK = ANCHORS * 16;
 
 /**
+ * Where a read page by page stands in a page: `index` of the last anchor that has not moved (-1: the page holds none).
+ * A list that reorders itself (by rank) moves a keyword crawled under the read anywhere, an anchor too: taken for the
+ * read's place, one moved further on would skip every record between. Two anchors still side by side, in the order
+ * read, have not moved (a moved one lands among records not read): the read stands after the last such pair
+ * (`paired`). Without one (a single anchor in the page, or records came between them), at the middle one of those
+ * found, a moved one being at either end.
+ */
+export function anchorPosition(
+	ids: ReadonlyArray<string | undefined>,
+	anchors: readonly string[],
+): { index: number; paired: boolean } {
+	const order = new Map(anchors.map((id, n) => [id, n]));
+	const found: number[] = [];
+	ids.forEach((id, n) => {
+		if (id !== undefined && order.has(id)) found.push(n);
+	});
+	const rank = (n: number) => order.get(ids[n]!)!;
+	for (let n = found.length - 1; n > 0; n--)
+		if (found[n] === found[n - 1] + 1 && rank(found[n]) > rank(found[n - 1]))
+			return { index: found[n], paired: true };
+	return {
+		index: found.length === 0 ? -1 : found[Math.floor((found.length - 1) / 2)],
+		paired: false,
+	};
+}
+
+/**
  * A list not ordered by id: page after page from where the read stands (`lastIndex` = last index read, `anchors` =
  * the ids of the last records read). Each page is asked so that it holds those records again (page sizes vary, as for
- * an ordered list) and is read on from the last of them it holds, wherever it is: a record added or deleted before the
- * read's place between two requests shifts the rest, and the anchors say where the read really is. A page that holds
+ * an ordered list) and is read on from where they stand (anchorPosition), wherever that is: a record added or deleted
+ * before the read's place between two requests shifts the rest, and the anchors say where the read really is. A page that holds
  * none (all of them deleted meanwhile) is asked further back, then read by index. The API may serve fewer records a
  * page than asked (a capped page size): the size it serves is learned (`pageSize`), and only an empty page, or the
  * page count, ends the read. A list that reorders itself between two requests (by rank, as ranks change) can still
@@ -202,18 +229,22 @@ async function readPageByPage(
 		const ids = served.records.map(keywordId);
 		let after = -1;
 		if (anchors.length > 0) {
-			for (let n = anchors.length - 1; n >= 0 && after < 0; n--) after = ids.indexOf(anchors[n]);
-			if (after < 0 && count > 0 && back < MAX_BACK && start > 0) {
-				// None of the anchors here: they moved further back than thought (or were deleted). Ask further back.
+			const found = anchorPosition(ids, anchors);
+			after = found.index;
+			if (!found.paired && anchors.length > 1 && count > 0 && back < MAX_BACK && start > 0) {
+				// No two anchors side by side here: they moved further back than thought (or were deleted, or the one
+				// here moved under the read). Ask further back.
 				back *= 4;
 				continue;
 			}
 		}
 		// No anchor (deleted, all of them; or none yet where an ordered read turned out not to be): read on by index.
 		if (after < 0 && x >= 0) after = Math.min(count, x - start + 1) - 1;
+		const anchored = new Set(anchors);
 		served.records.slice(after + 1).forEach((record, n) => {
 			const id = ids[after + 1 + n];
-			if (id !== undefined && taken.has(id)) return;
+			// An anchor further on moved there under the read (crawled): it was read before.
+			if (id !== undefined && (taken.has(id) || anchored.has(id))) return;
 			if (id !== undefined) taken.add(id);
 			records.push(record);
 		});
