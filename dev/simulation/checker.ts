@@ -727,32 +727,32 @@ export class Checker implements TruthSink {
 		for (const key of poll.excusedProjects) {
 			const name = poll.failingNames?.get(key);
 			if (name === undefined) continue;
-			// A project that left groups/active and kept failing is given up, said in a warning (the documented limit):
-			// what it owed is released then, and it is not spoken of again.
-			if (
-				(poll.warnings ?? []).some(
-					(line) => line.includes(`"${name}" left groups/active`) && line.includes('given up'),
-				)
-			) {
-				for (const tracked of this.pending)
-					if (tracked.fact.project === key && tracked.releasedAt === undefined)
-						this.release(tracked, poll.at, `${key} given up after failing`);
+			// A project, or one of its groups, that left groups/active and kept failing is given up, said in a warning that
+			// names it (the documented limit): what it owed is released then, and a project is not spoken of again.
+			const givenUp = (poll.warnings ?? []).flatMap((line) => {
+				const named = new RegExp(
+					`"(${escapeRegExp(name)}(?:\\[sub\\].*)?)" left groups/active`,
+				).exec(line);
+				return named && line.includes('given up') ? [named[1]] : [];
+			});
+			const projectGivenUp = givenUp.includes(name);
+			for (const tracked of this.pending) {
+				const fact = tracked.fact;
+				if (fact.project !== key || tracked.releasedAt !== undefined) continue;
+				const groupGivenUp =
+					fact.container !== key &&
+					givenUp.includes(fact.category) &&
+					this.archived.has(fact.container ?? '');
+				if (projectGivenUp || groupGivenUp)
+					this.release(
+						tracked,
+						poll.at,
+						`${projectGivenUp ? key : fact.container} given up after failing`,
+					);
+			}
+			if (projectGivenUp) {
 				warned.add(key);
 				continue;
-			}
-			// One of its groups that left and kept failing, given up the same way: what that group owed is released.
-			for (const line of poll.warnings ?? []) {
-				const group = new RegExp(`"(${escapeRegExp(name)}\\[sub\\].*)" left groups/active`).exec(
-					line,
-				);
-				if (!group || !line.includes('given up')) continue;
-				for (const tracked of this.pending) {
-					const fact = tracked.fact;
-					if (fact.project !== key || fact.container === key || tracked.releasedAt !== undefined)
-						continue;
-					if (fact.category === group[1] && this.archived.has(fact.container ?? ''))
-						this.release(tracked, poll.at, `${fact.container} given up after failing`);
-				}
 			}
 			if ((poll.warnings ?? []).some((line) => line.includes(`"${name}`))) {
 				warned.add(key);
