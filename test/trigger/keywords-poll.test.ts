@@ -396,10 +396,13 @@ describe('Keyword Updated: a list that reorders itself under the read (by rank)'
 	async function readAcrossPolls(
 		list: string[],
 		change: (request: number, lastServed: number) => void,
+		{ perPoll = (poll: number) => 1 + (poll % 3), maxPerPage = 250, maxPolls = 200 } = {},
 	) {
 		let lastServed = -1;
-		const fetch = async (page: number, perPage: number) => {
+		const fetch = async (page: number, asked: number) => {
 			change(++requests, lastServed);
+			// As the API: pages of at most its largest size, and the size used said in the answer.
+			const perPage = Math.min(asked, maxPerPage);
 			const start = (page - 1) * perPage;
 			lastServed = Math.min(list.length, start + perPage) - 1;
 			return {
@@ -417,27 +420,27 @@ describe('Keyword Updated: a list that reorders itself under the read (by rank)'
 			listLength: 0,
 			idOrder: 'unordered',
 		};
-		for (let poll = 0; read !== 'done' && poll < 200; poll++) {
+		for (let poll = 0; read !== 'done' && poll < maxPolls; poll++) {
 			// As n8n keeps it between polls.
 			const kept = JSON.parse(JSON.stringify(read)) as ListRead;
 			const outcome = await readKeywordList(
 				fetch,
 				kept,
 				limits,
-				new RequestAllowance(1 + (poll % 3)),
+				new RequestAllowance(perPoll(poll)),
 				1,
 			);
 			for (const record of outcome.records) taken.push(String((record as IDataObject).id));
 			read = outcome.read;
 		}
 		assert.equal(read, 'done', 'the read ends');
-		return taken;
+		return { taken, requests };
 	}
 
 	it('the last keyword read crawled between two pages and moved further on: none skipped', async () => {
 		const list = Array.from({ length: 700 }, (_, n) => String(100_000 + n));
 		const moved = list[249];
-		const taken = await readAcrossPolls(list, (request) => {
+		const { taken } = await readAcrossPolls(list, (request) => {
 			if (request === 2) list.splice(400, 0, ...list.splice(249, 1));
 		});
 		assert.deepEqual(
@@ -466,7 +469,7 @@ describe('Keyword Updated: a list that reorders itself under the read (by rank)'
 					// Crawled, added or deleted under the read: the window leaves them to the next read.
 					const touched = new Set<string>();
 					let next = 900_000;
-					const taken = await readAcrossPolls(list, (request, lastServed) => {
+					const { taken } = await readAcrossPolls(list, (request, lastServed) => {
 						if (request > changes.length) return;
 						const step = changes[request - 1];
 						for (const [nearRead, from, to] of step.moves) {
@@ -493,6 +496,41 @@ describe('Keyword Updated: a list that reorders itself under the read (by rank)'
 			),
 			{ numRuns: 300 },
 		);
+	});
+
+	it('no changes: every keyword read once, in about as many requests as pages, whatever page size the API serves', async () => {
+		// The size asked for varies from page to page (pages overlap): only a page shorter than asked tells a cap.
+		for (const maxPerPage of [250, 200, 120, 50]) {
+			for (const length of [3_000, 10_000]) {
+				const list = Array.from({ length }, (_, n) => String(100_000 + ((n * 7_919) % 1_000_003)));
+				const { taken, requests } = await readAcrossPolls(list, () => {}, {
+					perPoll: () => 240,
+					maxPerPage,
+					maxPolls: 50,
+				});
+				assert.equal(new Set(taken).size, length, `${maxPerPage} a page, ${length}: every keyword`);
+				assert.equal(taken.length, length, `${maxPerPage} a page, ${length}: each once`);
+				const pages = Math.ceil(length / maxPerPage);
+				assert.ok(
+					requests <= Math.ceil(pages * 1.4) + 2,
+					`${maxPerPage} a page, ${length} keywords: ${requests} requests for ${pages} pages`,
+				);
+			}
+		}
+	});
+
+	it('one request a poll, the last keywords read deleted between two polls: the read goes on, each keyword once', async () => {
+		const list = Array.from({ length: 1_000 }, (_, n) => String(100_000 + n));
+		const { taken } = await readAcrossPolls(
+			list,
+			(request) => {
+				// Before the second poll: the 5 anchors and the 20 keywords before them.
+				if (request === 2) list.splice(225, 25);
+			},
+			{ perPoll: () => 1 },
+		);
+		for (const id of list)
+			assert.equal(taken.filter((t) => t === id).length, 1, `keyword ${id} read once`);
 	});
 });
 

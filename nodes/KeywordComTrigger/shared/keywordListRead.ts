@@ -147,39 +147,56 @@ const MAX_BACK = ANCHORS * 16;
 /**
  * Where a read page by page stands in a page: `index` of the last anchor that has not moved (-1: the page holds none).
  * A list that reorders itself (by rank) moves a keyword crawled under the read anywhere, an anchor too: taken for the
- * read's place, one moved further on would skip every record between. Two anchors still side by side, in the order
- * read, have not moved (a moved one lands among records not read): the read stands after the last such pair
- * (`paired`). Without one (a single anchor in the page, or records came between them), at the middle one of those
- * found, a moved one being at either end.
+ * read's place, one moved further on would skip every record between, one moved back would have records read again.
+ * Anchors that did not move are still side by side in the order read (one that left between them leaves no gap): the
+ * read stands after the longest such run, the one nearest where the last anchor should be (`expected`, an index in
+ * the page) when two are as long. A run that is not the last one is safe too: what follows it is anchors (not taken
+ * again) or records added or moved in. `sure`: that run has two anchors or more; a single one may be one that moved.
  */
 export function anchorPosition(
 	ids: ReadonlyArray<string | undefined>,
 	anchors: readonly string[],
-): { index: number; paired: boolean } {
+	expected: number,
+): { index: number; sure: boolean } {
 	const order = new Map(anchors.map((id, n) => [id, n]));
-	const found: number[] = [];
-	ids.forEach((id, n) => {
-		if (id !== undefined && order.has(id)) found.push(n);
-	});
-	const rank = (n: number) => order.get(ids[n]!)!;
-	for (let n = found.length - 1; n > 0; n--)
-		if (found[n] === found[n - 1] + 1 && rank(found[n]) > rank(found[n - 1]))
-			return { index: found[n], paired: true };
-	return {
-		index: found.length === 0 ? -1 : found[Math.floor((found.length - 1) / 2)],
-		paired: false,
+	let best: { last: number; length: number; distance: number } | undefined;
+	let run: { last: number; rank: number; length: number } | undefined;
+	const judge = () => {
+		if (!run) return;
+		// Where the last anchor would be if this run stood where the read left it.
+		const distance = Math.abs(run.last + (anchors.length - 1 - run.rank) - expected);
+		if (
+			!best ||
+			run.length > best.length ||
+			(run.length === best.length && distance < best.distance)
+		)
+			best = { last: run.last, length: run.length, distance };
 	};
+	ids.forEach((id, n) => {
+		const rank = id === undefined ? undefined : order.get(id);
+		if (rank === undefined) return;
+		if (run && rank > run.rank && n === run.last + 1)
+			run = { last: n, rank, length: run.length + 1 };
+		else {
+			judge();
+			run = { last: n, rank, length: 1 };
+		}
+	});
+	judge();
+	return best ? { index: best.last, sure: best.length > 1 } : { index: -1, sure: false };
 }
 
 /**
  * A list not ordered by id: page after page from where the read stands (`lastIndex` = last index read, `anchors` =
- * the ids of the last records read). Each page is asked so that it holds those records again (page sizes vary, as for
- * an ordered list) and is read on from where they stand (anchorPosition), wherever that is: a record added or deleted
- * before the read's place between two requests shifts the rest, and the anchors say where the read really is. A page that holds
- * none (all of them deleted meanwhile) is asked further back, then read by index. The API may serve fewer records a
- * page than asked (a capped page size): the size it serves is learned (`pageSize`), and only an empty page, or the
- * page count, ends the read. A list that reorders itself between two requests (by rank, as ranks change) can still
- * have a record move from the unread part to the part read: that one waits for its next crawl; see README.
+ * the ids of the last records read, `listLength` = the list's length then). Each page is asked so that it holds those
+ * records again (page sizes vary, as for an ordered list) and is read on from where they stand (anchorPosition): a
+ * record added or deleted before the read's place between two requests shifts the rest, and the anchors say where
+ * the read really is. A page that holds none (all of them deleted meanwhile), or a single one that may have moved, is
+ * asked further back; then the read goes on by index, less what the list lost since. The API may serve fewer records
+ * a page than asked (a capped page size): that size is learned (`pageSize`) from a page shorter than asked, and only
+ * an empty page, or the page count, ends the read. A list that reorders itself between two requests (by rank, as
+ * ranks change) can still have a record move from the unread part to the part read: crawled then, it is read by the
+ * next read.
  */
 async function readPageByPage(
 	fetch: FetchKeywords,
@@ -191,19 +208,29 @@ async function readPageByPage(
 	let x = read.lastIndex;
 	let size = read.pageSize ?? KEYWORD_PAGE_SIZE;
 	let anchors = read.anchors ?? [];
-	let back = ANCHORS;
+	// The list's length when `x` was found (0: not known).
+	let length = read.listLength;
+	// A read going on from an earlier poll asks further back: minutes of deletes before its place may have passed.
+	let back = anchors.length > 0 ? ANCHORS * 4 : ANCHORS;
 	// Ids taken by this read in this poll: a page asked again further back brings some of them again.
 	const taken = new Set<string>();
 	const standing = (): ListRead => {
-		const at: ListRead = { ...read, lastIndex: x };
+		const at: ListRead = { ...read, lastIndex: x, listLength: length };
 		if (size !== KEYWORD_PAGE_SIZE) at.pageSize = size;
 		else delete at.pageSize;
 		if (anchors.length > 0) at.anchors = anchors;
 		else delete at.anchors;
 		return at;
 	};
+	// A request granted ahead: asking further back within one page's turn.
+	let granted = false;
+	// Requests of this read in this poll.
+	let pages = 0;
 	for (;;) {
-		if (!limits.budget.mayStart() || allowance.grant(1) === 0) return { records, read: standing() };
+		if (!granted && (!limits.budget.mayStart() || allowance.grant(1) === 0))
+			return { records, read: standing() };
+		granted = false;
+		pages++;
 		const sizes = pageSizesUpTo(size);
 		const from = anchors.length > 0 ? Math.max(0, x - back + 1) : x + 1;
 		const window =
@@ -223,23 +250,52 @@ async function readPageByPage(
 			served.totalPages !== undefined
 				? window.page < served.totalPages
 				: served.total !== undefined && start + count < served.total;
-		if (told !== undefined && told < size) size = told;
+		// Fewer than asked: the API's largest page (the size asked for varies from page to page).
+		if (told !== undefined && told < window.perPage) size = Math.min(size, told);
 		else if (told === undefined && count > 0 && count < window.perPage && (moreKnown || x < 0))
 			size = count;
 		const ids = served.records.map(keywordId);
 		let after = -1;
 		if (anchors.length > 0) {
-			const found = anchorPosition(ids, anchors);
+			const found = anchorPosition(ids, anchors, x - start);
 			after = found.index;
-			if (!found.paired && anchors.length > 1 && count > 0 && back < MAX_BACK && start > 0) {
-				// No two anchors side by side here: they moved further back than thought (or were deleted, or the one
-				// here moved under the read). Ask further back.
-				back *= 4;
-				continue;
+			// None here, or a single one that may have moved: the others moved further back than thought (deleted or
+			// added records before them) or were deleted. Ask further back once more. With no request left for it, the
+			// next poll asks this page again, unless it was this poll's first (a read never stands still): then the
+			// read goes on from what this page tells.
+			let further = Math.min(after < 0 ? back * 4 : MAX_BACK, Math.floor(size / 2));
+			// The page asked must still hold the record after the last one read, or the read would step back.
+			const reaches = (b: number) => {
+				const w = windowAround(Math.max(0, x - b + 1), 'forward', pageSizesUpTo(size));
+				return w.start + w.perPage - 1 > x;
+			};
+			while (further > back && !reaches(further)) further--;
+			if (
+				(after < 0 || (!found.sure && anchors.length > 1)) &&
+				count > 0 &&
+				start > 0 &&
+				further > back
+			) {
+				if (limits.budget.mayStart() && allowance.grant(1) > 0) {
+					back = further;
+					granted = true;
+					continue;
+				}
+				if (pages > 1) return { records, read: standing() };
 			}
 		}
-		// No anchor (deleted, all of them; or none yet where an ordered read turned out not to be): read on by index.
-		if (after < 0 && x >= 0) after = Math.min(count, x - start + 1) - 1;
+		// No anchor (deleted, all of them; or none yet where an ordered read turned out not to be): read on by index,
+		// moved back by as many records as the list lost since.
+		if (after < 0 && x >= 0) {
+			const lost = served.total !== undefined && length > served.total ? length - served.total : 0;
+			if (x - lost < start - 1) {
+				// The read's place is now before this page: ask again from there.
+				x -= lost;
+				length = served.total ?? length;
+				continue;
+			}
+			after = Math.min(count, x - lost - start + 1) - 1;
+		}
 		const anchored = new Set(anchors);
 		served.records.slice(after + 1).forEach((record, n) => {
 			const id = ids[after + 1 + n];
@@ -249,6 +305,7 @@ async function readPageByPage(
 			records.push(record);
 		});
 		x = start + count - 1;
+		if (served.total !== undefined) length = served.total;
 		back = ANCHORS;
 		const last = ids.filter((id): id is string => id !== undefined).slice(-ANCHORS);
 		if (last.length > 0) anchors = last;
