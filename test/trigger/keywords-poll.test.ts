@@ -451,6 +451,18 @@ describe('Keyword Updated: a list that reorders itself under the read (by rank)'
 		assert.equal(taken.filter((id) => id === moved).length, 1, 'the one moved read once');
 	});
 
+	it('the last two keywords read crawled together and moved side by side further on: none skipped', async () => {
+		const list = Array.from({ length: 1_000 }, (_, n) => String(100_000 + n));
+		const { taken } = await readAcrossPolls(list, (request) => {
+			if (request === 2) list.splice(398, 0, ...list.splice(248, 2));
+		});
+		assert.deepEqual(
+			list.filter((id) => !taken.includes(id)),
+			[],
+			'every keyword read',
+		);
+	});
+
 	it('property: keywords crawled under the read move anywhere, others are added and deleted: every keyword that stayed in place is read once', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -498,23 +510,28 @@ describe('Keyword Updated: a list that reorders itself under the read (by rank)'
 		);
 	});
 
-	it('no changes: every keyword read once, in about as many requests as pages, whatever page size the API serves', async () => {
+	it('no changes: every keyword read once, in about as many requests as pages, whatever page size the API serves and requests a poll', async () => {
 		// The size asked for varies from page to page (pages overlap): only a page shorter than asked tells a cap.
-		for (const maxPerPage of [250, 200, 120, 50]) {
-			for (const length of [3_000, 10_000]) {
-				const list = Array.from({ length }, (_, n) => String(100_000 + ((n * 7_919) % 1_000_003)));
-				const { taken, requests } = await readAcrossPolls(list, () => {}, {
-					perPoll: () => 240,
-					maxPerPage,
-					maxPolls: 50,
-				});
-				assert.equal(new Set(taken).size, length, `${maxPerPage} a page, ${length}: every keyword`);
-				assert.equal(taken.length, length, `${maxPerPage} a page, ${length}: each once`);
-				const pages = Math.ceil(length / maxPerPage);
-				assert.ok(
-					requests <= Math.ceil(pages * 1.4) + 2,
-					`${maxPerPage} a page, ${length} keywords: ${requests} requests for ${pages} pages`,
-				);
+		for (const maxPerPage of [250, 200, 120, 50, 37]) {
+			for (const length of [100, 3_000, 10_000]) {
+				for (const perPoll of [1, 240]) {
+					const list = Array.from({ length }, (_, n) =>
+						String(100_000 + ((n * 7_919) % 1_000_003)),
+					);
+					const { taken, requests } = await readAcrossPolls(list, () => {}, {
+						perPoll: () => perPoll,
+						maxPerPage,
+						maxPolls: 1_000,
+					});
+					const at = `${maxPerPage} a page, ${length} keywords, ${perPoll} requests a poll`;
+					assert.equal(new Set(taken).size, length, `${at}: every keyword`);
+					assert.equal(taken.length, length, `${at}: each once`);
+					const pages = Math.ceil(length / maxPerPage);
+					assert.ok(
+						requests <= Math.ceil(pages * 1.5) + 2,
+						`${at}: ${requests} requests for ${pages} pages`,
+					);
+				}
 			}
 		}
 	});

@@ -148,10 +148,12 @@ const MAX_BACK = ANCHORS * 16;
  * Where a read page by page stands in a page: `index` of the last anchor that has not moved (-1: the page holds none).
  * A list that reorders itself (by rank) moves a keyword crawled under the read anywhere, an anchor too: taken for the
  * read's place, one moved further on would skip every record between, one moved back would have records read again.
- * Anchors that did not move are still side by side in the order read (one that left between them leaves no gap): the
- * read stands after the longest such run, the one nearest where the last anchor should be (`expected`, an index in
- * the page) when two are as long. A run that is not the last one is safe too: what follows it is anchors (not taken
- * again) or records added or moved in. `sure`: that run has two anchors or more; a single one may be one that moved.
+ * Anchors that did not move are still in the order read, hardly further apart than they were (a few records added or
+ * moved in between): the read stands in the largest such group, the one nearest where the last anchor should be
+ * (`expected`, an index in the page) when two are as large. Within it, after the first anchors right next to each
+ * other (a pair that moved a little further on together stays side by side too), or else after its first: what
+ * follows is anchors (not taken again) or records added or moved in. `sure`: the group has two anchors or more; a
+ * single one may be one that moved.
  */
 export function anchorPosition(
 	ids: ReadonlyArray<string | undefined>,
@@ -159,32 +161,42 @@ export function anchorPosition(
 	expected: number,
 ): { index: number; sure: boolean } {
 	const order = new Map(anchors.map((id, n) => [id, n]));
-	let best: { last: number; length: number; distance: number } | undefined;
-	let run: { last: number; rank: number; length: number } | undefined;
-	const judge = () => {
-		if (!run) return;
-		// Where the last anchor would be if this run stood where the read left it.
-		const distance = Math.abs(run.last + (anchors.length - 1 - run.rank) - expected);
-		if (
-			!best ||
-			run.length > best.length ||
-			(run.length === best.length && distance < best.distance)
-		)
-			best = { last: run.last, length: run.length, distance };
-	};
-	ids.forEach((id, n) => {
+	const groups: Array<Array<{ at: number; rank: number }>> = [];
+	ids.forEach((id, at) => {
 		const rank = id === undefined ? undefined : order.get(id);
 		if (rank === undefined) return;
-		if (run && rank > run.rank && n === run.last + 1)
-			run = { last: n, rank, length: run.length + 1 };
-		else {
-			judge();
-			run = { last: n, rank, length: 1 };
-		}
+		const group = groups[groups.length - 1];
+		const previous = group?.[group.length - 1];
+		if (previous && rank > previous.rank && at - previous.at <= rank - previous.rank + GROUP_SLACK)
+			group.push({ at, rank });
+		else groups.push([{ at, rank }]);
 	});
-	judge();
-	return best ? { index: best.last, sure: best.length > 1 } : { index: -1, sure: false };
+	let best: (typeof groups)[number] | undefined;
+	let bestDistance = 0;
+	for (const group of groups) {
+		const last = group[group.length - 1];
+		// How far from where the read left off this group puts the last anchor.
+		const distance = Math.abs(last.at + (anchors.length - 1 - last.rank) - expected);
+		if (
+			!best ||
+			group.length > best.length ||
+			(group.length === best.length && distance < bestDistance)
+		) {
+			best = group;
+			bestDistance = distance;
+		}
+	}
+	if (!best) return { index: -1, sure: false };
+	// The first anchors right next to each other: a moved one may still land right after them, never between.
+	let k = 0;
+	while (k + 1 < best.length && best[k + 1].at !== best[k].at + 1) k++;
+	if (k + 1 === best.length) k = 0;
+	while (k + 1 < best.length && best[k + 1].at === best[k].at + 1) k++;
+	return { index: best[k].at, sure: best.length > 1 };
 }
+
+/** Records added or moved in between two anchors that did not move, at most, for them to count as one group. */
+const GROUP_SLACK = ANCHORS;
 
 /**
  * A list not ordered by id: page after page from where the read stands (`lastIndex` = last index read, `anchors` =
@@ -210,8 +222,10 @@ async function readPageByPage(
 	let anchors = read.anchors ?? [];
 	// The list's length when `x` was found (0: not known).
 	let length = read.listLength;
-	// A read going on from an earlier poll asks further back: minutes of deletes before its place may have passed.
-	let back = anchors.length > 0 ? ANCHORS * 4 : ANCHORS;
+	// A read going on from an earlier poll asks further back (minutes of deletes before its place may have passed), by
+	// a tenth of a page at most.
+	let back =
+		anchors.length > 0 ? Math.max(ANCHORS, Math.min(ANCHORS * 4, Math.floor(size / 10))) : ANCHORS;
 	// Ids taken by this read in this poll: a page asked again further back brings some of them again.
 	const taken = new Set<string>();
 	const standing = (): ListRead => {
@@ -222,6 +236,20 @@ async function readPageByPage(
 		else delete at.anchors;
 		return at;
 	};
+	/** The page that holds the `b` records read last and those after them (the first page of a new read). */
+	const windowFor = (b: number) =>
+		x < 0
+			? { page: 1, perPage: size, start: 0 }
+			: windowAround(
+					anchors.length > 0 ? Math.max(0, x - b + 1) : x + 1,
+					'forward',
+					pageSizesUpTo(size),
+				);
+	// A page asked further back must still hold the record after the last one read, or the read would not move on.
+	const reaches = (b: number) => {
+		const w = windowFor(b);
+		return w.start + w.perPage - 1 > x;
+	};
 	// A request granted ahead: asking further back within one page's turn.
 	let granted = false;
 	// Requests of this read in this poll.
@@ -231,10 +259,8 @@ async function readPageByPage(
 			return { records, read: standing() };
 		granted = false;
 		pages++;
-		const sizes = pageSizesUpTo(size);
-		const from = anchors.length > 0 ? Math.max(0, x - back + 1) : x + 1;
-		const window =
-			x < 0 ? { page: 1, perPage: size, start: 0 } : windowAround(from, 'forward', sizes);
+		while (back > 1 && !reaches(back)) back--;
+		const window = windowFor(back);
 		let served: ServedList;
 		try {
 			served = await fetch(window.page, window.perPage);
@@ -264,11 +290,6 @@ async function readPageByPage(
 			// next poll asks this page again, unless it was this poll's first (a read never stands still): then the
 			// read goes on from what this page tells.
 			let further = Math.min(after < 0 ? back * 4 : MAX_BACK, Math.floor(size / 2));
-			// The page asked must still hold the record after the last one read, or the read would step back.
-			const reaches = (b: number) => {
-				const w = windowAround(Math.max(0, x - b + 1), 'forward', pageSizesUpTo(size));
-				return w.start + w.perPage - 1 > x;
-			};
 			while (further > back && !reaches(further)) further--;
 			if (
 				(after < 0 || (!found.sure && anchors.length > 1)) &&
