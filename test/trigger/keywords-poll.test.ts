@@ -463,6 +463,30 @@ describe('Keyword Updated: a list that reorders itself under the read (by rank)'
 		);
 	});
 
+	it("a crawl moves 200 keywords read before the read's place to the end between two polls: it finds its place again, with 1 to 3 requests a poll", async () => {
+		for (const perPoll of [1, 2, 3]) {
+			const list = Array.from({ length: 3_000 }, (_, n) => String(100_000 + n));
+			const moved = new Set<string>();
+			const { taken } = await readAcrossPolls(
+				list,
+				(request, lastServed) => {
+					// The first request of the third poll: 200 of the keywords read so far drop to the end of the list.
+					if (request !== perPoll * 2 + 1) return;
+					for (let n = 0; n < 200; n++) {
+						const [id] = list.splice(Math.floor((n * lastServed) / 200) - n, 1);
+						moved.add(id);
+						list.push(id);
+					}
+				},
+				{ perPoll: () => perPoll },
+			);
+			const counts = new Map<string, number>();
+			for (const id of taken) counts.set(id, (counts.get(id) ?? 0) + 1);
+			const wrong = list.filter((id) => !moved.has(id) && counts.get(id) !== 1);
+			assert.deepEqual(wrong, [], `${perPoll} requests a poll: every keyword not moved read once`);
+		}
+	});
+
 	it('property: keywords crawled under the read move anywhere, others are added and deleted: every keyword that stayed in place is read once', async () => {
 		await fc.assert(
 			fc.asyncProperty(

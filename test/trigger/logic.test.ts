@@ -612,6 +612,19 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 			{
 				A: { reportedUpTo: 1, failure: { status: '500', polls: 2 } },
 				['__proto__']: { reportedUpTo: 3, departed: true },
+				// A read page by page that ended a poll searching for its anchors.
+				C: {
+					reportedUpTo: 2,
+					read: {
+						windowEnd: 9,
+						lastIndex: 499,
+						listLength: 900,
+						idOrder: 'unordered',
+						pageSize: 100,
+						anchors: ['101', '102'],
+						back: 245,
+					},
+				},
 			},
 			['A', '__proto__', 'B'],
 		);
@@ -622,6 +635,12 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 			p: [
 				{ k: 'name:A', n: 'A', w: 1, f: { s: '500', n: 2 } },
 				{ k: 'name:__proto__', n: '__proto__', w: 3, d: 1 },
+				{
+					k: 'name:C',
+					n: 'C',
+					w: 2,
+					r: { h: 9, x: 499, n: 900, o: '?', z: 100, a: ['101', '102'], b: 245 },
+				},
 			],
 			m: [['name:A'], ['name:__proto__'], ['name:B'], [1234, 'Idée']],
 		});

@@ -25,11 +25,12 @@
  * | `p` | containers behind the mark: a list (never an object keyed by name: a project may be called `__proto__`) of |
  * | `p[].k`, `p[].n` | its key (keywordUpdated/containers.ts) and name |
  * | `p[].w` | reportedUpTo: keywords crawled up to this time were reported |
- * | `p[].r?` | read: a read in progress (ListRead), `{h, e?, x, n, o?, z?, a?}`: |
+ * | `p[].r?` | read: a read in progress (ListRead), `{h, e?, x, n, o?, z?, a?, b?}`: |
  * | `r.h`, `r.e?` | windowEnd; lastId, the last keyword read |
  * | `r.x`, `r.n` | lastIndex, its estimated list index (-1 before the first page); listLength then |
  * | `r.o?` | idOrder: `d` descending, `?` unordered (read page by page); absent: ascending |
  * | `r.z?`, `r.a?` | pageSize, the size the API serves when below 250; anchors (page by page), the ids of the last records read |
+ * | `r.b?` | back (page by page): how far back of `x` the next page is asked, when a poll ended searching for the anchors |
  * | `p[].f?` | failure: `{s, n}`, its last HTTP status (or null) and the polls in a row it failed |
  * | `p[].d?` | departed: 1 when it has left `groups/active` (a lookup or a read of it is to come) |
  * | `m` | known: the containers in scope at the last poll, `[project_id, name]` (or `[key]` for one known by name) |
@@ -148,7 +149,7 @@ export function encodeAlertCursor(cursor: AlertCursor): IDataObject {
 
 function decodeListRead(value: unknown): ListRead | undefined {
 	if (!isObject(value)) return undefined;
-	const { h, e, x, n, o, z, a } = value;
+	const { h, e, x, n, o, z, a, b } = value;
 	if (!finiteNumber(h) || !finiteNumber(x) || !finiteNumber(n)) return undefined;
 	if (e !== undefined && typeof e !== 'string') return undefined;
 	const read: ListRead = { windowEnd: h, lastIndex: x, listLength: n };
@@ -158,6 +159,7 @@ function decodeListRead(value: unknown): ListRead | undefined {
 	if (finiteNumber(z) && z > 0) read.pageSize = z;
 	if (Array.isArray(a) && a.length > 0 && a.every((id) => typeof id === 'string'))
 		read.anchors = (a as string[]).slice(-8);
+	if (finiteNumber(b) && b > 0) read.back = b;
 	return read;
 }
 
@@ -168,6 +170,7 @@ function encodeListRead(read: ListRead): IDataObject {
 	if (o !== undefined) stored.o = o;
 	if (read.pageSize !== undefined) stored.z = read.pageSize;
 	if (read.anchors !== undefined) stored.a = read.anchors;
+	if (read.back !== undefined) stored.b = read.back;
 	return stored;
 }
 
