@@ -17,6 +17,12 @@ import {
 	rankingUrlChanged,
 	sameRankingUrl,
 } from '../../nodes/KeywordComTrigger/keywordUpdated/rankingUrls';
+import { RankingUrlHistory } from '../../nodes/KeywordComTrigger/keywordUpdated/rankingUrlHistory';
+import { PollBudget } from '../../nodes/KeywordComTrigger/shared/budget';
+import {
+	RequestAllowance,
+	type TriggerApi,
+} from '../../nodes/KeywordComTrigger/shared/pollContract';
 import { clearCapturedLogs, getCapturedLogs, runLoadOptions, type RunPollResult } from '../harness';
 import { pollVersion2 } from './version2';
 
@@ -143,6 +149,64 @@ describe('trigger filters: the rules', () => {
 		);
 		assert.ok(sameRankingUrl('NOT FOUND', ''));
 		assert.ok(!sameRankingUrl('https://a/', 'https://a/b'));
+	});
+
+	it('Ranking URL Changed: a keyword deleted before its history is asked, on an API that refuses the whole request for it (404): the others are told', async () => {
+		const day = '2026-03-04';
+		const at = Date.parse(`${day}T09:00:00Z`) / 1000;
+		const deleted = new Set(['3', '57']);
+		const asked: number[] = [];
+		// URL before: https://a/ for each; the update's URL: https://a/b for even ids (changed), https://a/ for odd.
+		const api = {
+			chart: async (ids: readonly string[]) => {
+				asked.push(ids.length);
+				if (ids.some((id) => deleted.has(id)))
+					throw Object.assign(new Error('Keyword not found'), { httpCode: '404' });
+				return {
+					data: ids.map((id) => ({
+						kwid: Number(id),
+						data: [
+							[],
+							[],
+							'',
+							'',
+							{
+								rankingurls: [
+									{ date: day, rankingurl: Number(id) % 2 === 0 ? 'https://a/b' : 'https://a/' },
+									{ date: '2026-03-03', rankingurl: 'https://a/' },
+								],
+							},
+						],
+					})),
+				};
+			},
+		} as unknown as TriggerApi;
+		const events = Array.from({ length: 120 }, (_, n) => ({
+			id: String(n),
+			at,
+			record: {
+				id: n,
+				attributes: {
+					rankingurl: n % 2 === 0 ? 'https://a/b' : 'https://a/',
+					grankhistory: [1, 2],
+				},
+			},
+		}));
+		const history = new RankingUrlHistory(
+			api,
+			{ budget: new PollBudget(36_000) },
+			new RequestAllowance(240),
+		);
+		await history.lookUp(events as never);
+		for (const event of events) {
+			const expected = deleted.has(event.id) ? undefined : Number(event.id) % 2 === 0;
+			assert.equal(history.verdict(event as never), expected, `keyword ${event.id}`);
+		}
+		assert.ok(
+			// About 2 × log2(100) requests for each deleted keyword, besides the 2 the 120 take.
+			asked.length <= 30,
+			`${asked.length} requests for 120 keywords, 2 of them deleted`,
+		);
 	});
 });
 

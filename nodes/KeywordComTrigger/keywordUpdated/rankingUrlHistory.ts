@@ -5,7 +5,12 @@
  */
 import { rankingUrlChanged, chartUrls, rankingUrlOf, type UrlEntry } from './rankingUrls';
 import type { KeywordEvent } from './windowEvents';
-import type { PollLimits, RequestAllowance, TriggerApi } from '../shared/pollContract';
+import {
+	statusOf,
+	type PollLimits,
+	type RequestAllowance,
+	type TriggerApi,
+} from '../shared/pollContract';
 
 /** Keywords per history request (the API bounds none in its document; the action node's default chunk). */
 export const HISTORY_CHUNK = 100;
@@ -18,6 +23,9 @@ function outOfTime(): Error {
 		outOfTime: true,
 	});
 }
+
+/** A history request the API refused (404). */
+const REFUSED = Symbol('refused');
 
 export class RankingUrlHistory {
 	/** Keyword id → whether its last update's ranking URL changed (undefined: the history does not tell). */
@@ -46,23 +54,44 @@ export class RankingUrlHistory {
 	async lookUp(events: readonly KeywordEvent[]): Promise<void> {
 		let wanted = events.filter((event) => !this.changed.has(`${event.id}@${event.at}`));
 		let chunk = HISTORY_CHUNK;
+		// The most the API charts at once, as far as it has shown.
+		let cap = HISTORY_CHUNK;
 		while (wanted.length > 0) {
 			if (!this.limits.budget.mayStart() || this.allowance.grant(1) === 0) throw outOfTime();
 			const asked = wanted.slice(0, chunk);
-			const body = await this.limits.budget.timed(
-				async () =>
-					await this.api.chart(
-						asked.map((event) => event.id),
-						HISTORY_DAYS,
-					),
-			);
+			// A keyword deleted since its list was read: an API may refuse the whole request for it (404). Asked in
+			// halves, the others are charted; the one refused alone cannot tell (its update goes with it).
+			const body = await this.limits.budget
+				.timed(
+					async () =>
+						await this.api.chart(
+							asked.map((event) => event.id),
+							HISTORY_DAYS,
+						),
+				)
+				.catch(async (error: unknown) =>
+					statusOf(error) === '404' ? REFUSED : await Promise.reject(error),
+				);
+			if (body === REFUSED) {
+				if (asked.length > 1) chunk = Math.ceil(asked.length / 2);
+				else {
+					this.changed.set(`${asked[0].id}@${asked[0].at}`, undefined);
+					chunk = cap;
+				}
+				wanted = wanted.filter((event) => !this.changed.has(`${event.id}@${event.at}`));
+				continue;
+			}
 			const urls = chartUrls(body);
 			const served = asked.filter((event) => urls.has(event.id));
 			for (const event of served) this.settle(event, urls.get(event.id) as UrlEntry[]);
 			if (served.length === 0) {
 				// Nothing of these came back (deleted meanwhile, or an API that charts none): they cannot tell.
 				for (const event of asked) this.changed.set(`${event.id}@${event.at}`, undefined);
-			} else if (served.length < asked.length) chunk = served.length; // a lower cap: ask the rest in that size
+			} else if (served.length < asked.length) {
+				// A lower cap: ask the rest in that size.
+				cap = served.length;
+				chunk = cap;
+			} else chunk = Math.min(cap, chunk * 2); // back up after halves asked around a deleted keyword
 			wanted = wanted.filter((event) => !this.changed.has(`${event.id}@${event.at}`));
 		}
 	}
