@@ -24,6 +24,9 @@ function outOfTime(): Error {
 	});
 }
 
+/** An update's key in the verdicts: a keyword crawled again is another update. */
+const keyOf = (event: KeywordEvent) => `${event.id}@${event.at}`;
+
 /** A history request the API refused (404). */
 const REFUSED = Symbol('refused');
 
@@ -39,12 +42,12 @@ export class RankingUrlHistory {
 
 	/** The verdict of an event looked up before (undefined: unknown, or never asked). */
 	verdict(event: KeywordEvent): boolean | undefined {
-		return this.changed.get(`${event.id}@${event.at}`);
+		return this.changed.get(keyOf(event));
 	}
 
 	/** Whether every one of `events` has been looked up. */
 	has(events: readonly KeywordEvent[]): boolean {
-		return events.every((event) => this.changed.has(`${event.id}@${event.at}`));
+		return events.every((event) => this.changed.has(keyOf(event)));
 	}
 
 	/**
@@ -52,7 +55,7 @@ export class RankingUrlHistory {
 	 * the poll's time or requests end first: the page they came from is then read again at the next poll.
 	 */
 	async lookUp(events: readonly KeywordEvent[]): Promise<void> {
-		let wanted = events.filter((event) => !this.changed.has(`${event.id}@${event.at}`));
+		let wanted = events.filter((event) => !this.changed.has(keyOf(event)));
 		let chunk = HISTORY_CHUNK;
 		// The most the API charts at once, as far as it has shown.
 		let cap = HISTORY_CHUNK;
@@ -75,10 +78,10 @@ export class RankingUrlHistory {
 			if (body === REFUSED) {
 				if (asked.length > 1) chunk = Math.ceil(asked.length / 2);
 				else {
-					this.changed.set(`${asked[0].id}@${asked[0].at}`, undefined);
+					this.changed.set(keyOf(asked[0]), undefined);
 					chunk = cap;
 				}
-				wanted = wanted.filter((event) => !this.changed.has(`${event.id}@${event.at}`));
+				wanted = wanted.filter((event) => !this.changed.has(keyOf(event)));
 				continue;
 			}
 			const urls = chartUrls(body);
@@ -86,13 +89,13 @@ export class RankingUrlHistory {
 			for (const event of served) this.settle(event, urls.get(event.id) as UrlEntry[]);
 			if (served.length === 0) {
 				// Nothing of these came back (deleted meanwhile, or an API that charts none): they cannot tell.
-				for (const event of asked) this.changed.set(`${event.id}@${event.at}`, undefined);
+				for (const event of asked) this.changed.set(keyOf(event), undefined);
 			} else if (served.length < asked.length) {
 				// A lower cap: ask the rest in that size.
 				cap = served.length;
 				chunk = cap;
 			} else chunk = Math.min(cap, chunk * 2); // back up after halves asked around a deleted keyword
-			wanted = wanted.filter((event) => !this.changed.has(`${event.id}@${event.at}`));
+			wanted = wanted.filter((event) => !this.changed.has(keyOf(event)));
 		}
 	}
 
@@ -102,7 +105,7 @@ export class RankingUrlHistory {
 		const verdict = isFirstUpdate(event)
 			? undefined
 			: rankingUrlChanged(entries, event.at, rankingUrlOf(event.record));
-		this.changed.set(`${event.id}@${event.at}`, verdict);
+		this.changed.set(keyOf(event), verdict);
 	}
 }
 

@@ -23,7 +23,8 @@ export const ANCHORS = 5;
 const MAX_BACK = ANCHORS * 16;
 
 /**
- * Where a read page by page stands in a page: `index` of the last anchor that has not moved (-1: the page holds none).
+ * Where a read page by page stands in a page: `index` of an anchor that has not moved, the read going on after it
+ * (-1: the page holds none).
  * A list that reorders itself (by rank) moves a keyword crawled under the read anywhere, an anchor too: taken for the
  * read's place, one moved further on would skip every record between, one moved back would have records read again.
  * Anchors that did not move are still in the order read, hardly further apart than they were (a few records added or
