@@ -30,8 +30,9 @@
  *   URL unknown; an alert emitted with `tags_unknown` (its keyword's tags could not be read);
  * - a late alert stamped more than 4 minutes early or in a crowd of more than 150 (the trigger keeps 5 minutes and
  *   200 ids); a keyword churn added with the ranks of an earlier crawl.
- * A project's crawls before it was archived are owed (the trigger reads an archived project's list once more); a crawl
- * made while it is archived (the API crawls no archived project; the fake's churn may, under a read) is neither.
+ * A project's crawls before it was archived are owed (the trigger reads an archived project's list once more), unless
+ * it is renamed while archived before they are read (its new name cannot be learned); a crawl made while it is
+ * archived (the API crawls no archived project; the fake's churn may, under a read) is neither.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -446,6 +447,16 @@ export class Checker implements TruthSink {
 	): void {
 		const scope = this.options.scope;
 		if (change === 'renamed') {
+			// Renamed while archived (the plan renames live ones; a change made mid-poll may land after an archive): it is
+			// not in groups/active and the API looks projects up by name only, so what it owed cannot be read any more.
+			if (this.archived.has(key) || this.archived.has(project)) {
+				for (const tracked of this.pending) {
+					const fact = tracked.fact;
+					if (fact.kind !== 'keyword') continue;
+					if (fact.container === key || (key === project && fact.project === project))
+						this.release(tracked, at, `${key} renamed while archived`);
+				}
+			}
 			// Renaming keeps what a trigger of every project owes; one scoped by name cannot follow it.
 			if (!scope.project || name === undefined) return;
 			const wasIn = oldName === undefined || inScopeByName(oldName, scope);

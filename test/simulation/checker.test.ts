@@ -265,3 +265,51 @@ describe('the checker, polls that ran into their time budget', () => {
 		assert.ok(!kindsAfter(60_000, undefined).has('time'));
 	});
 });
+
+describe('the checker, a project renamed while archived', () => {
+	/** A crawl of P1 owed, P1 archived, then (or not) renamed; three polls emit nothing. */
+	function kindsAfter(renamed: 'project' | 'group' | 'none', archived = true): Set<string> {
+		const checker = new Checker({ event: 'keywordUpdated', scope: {}, scopeKeys: [] });
+		checker.activated(0);
+		checker.fact({
+			kind: 'keyword',
+			key: 'k:7@100',
+			id: '7',
+			at: 100,
+			category: 'Acme[sub]EU',
+			container: 'P1/G1',
+			project: 'P1',
+			visibleAt: 100_000,
+			rank: 3,
+		});
+		if (archived) checker.containerChanged('P1', 'P1', 110_000, 'archived');
+		if (renamed === 'project') checker.containerChanged('P1', 'P1', 120_000, 'renamed', 'Acme 2');
+		if (renamed !== 'none')
+			checker.containerChanged('P1/G1', 'P1', 120_000, 'renamed', 'Acme 2[sub]EU');
+		for (let index = 1; index <= 3; index++)
+			checker.poll({
+				index,
+				at: index * 300_000,
+				label: 'poll',
+				excused: false,
+				excusedProjects: new Set(),
+				items: [],
+				requests: 1,
+				stateBytes: 100,
+				containersInScope: 1,
+				wallMs: 100,
+				startedFrom: index - 1,
+			});
+		return new Set(checker.violations.map((v) => v.kind));
+	}
+
+	it('owes an archived project its crawls from before the archive', () => {
+		assert.ok(kindsAfter('none').has('late'));
+		assert.ok(kindsAfter('group', false).has('late'));
+	});
+
+	it('releases them once it is renamed while archived (its new name cannot be learned)', () => {
+		assert.ok(!kindsAfter('project').has('late'));
+		assert.ok(!kindsAfter('group').has('late'));
+	});
+});
