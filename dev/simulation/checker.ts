@@ -79,6 +79,8 @@ export interface CheckerOptions {
 	maxRequestsPerPoll?: number;
 	/** Slack on a poll's wall time over its hard deadline (ms). */
 	timeSlackMs?: number;
+	/** How far the API's Date header runs ahead of the world's clock (ms; the fake's `dateSkewMs`). */
+	dateSkewMs?: number;
 }
 
 /** The budget the trigger assumes where n8n tells it none (the in-memory scheduler; README). */
@@ -602,6 +604,9 @@ export class Checker implements TruthSink {
 	/** Whether a poll counts towards the delay of an event. */
 	private countsFor(tracked: Tracked, poll: PollObservation): boolean {
 		if (poll.excused || this.atCap(poll.requests) || this.spentBudget(poll)) return false;
+		// Stamped in the last SETTLE_SECONDS by the API's clock when the poll began: left to the next poll (documented).
+		const header = Math.floor((poll.at + (this.options.dateSkewMs ?? 0)) / 1000);
+		if (tracked.fact.at > header - SETTLE_SECONDS) return false;
 		const project = tracked.fact.project;
 		return !(
 			tracked.fact.kind === 'keyword' &&

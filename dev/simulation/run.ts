@@ -294,6 +294,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		scope,
 		scopeKeys: scopeKeys(scope, plan),
 		options,
+		dateSkewMs: behaviour.dateSkewMs,
 	});
 	const world = new World(driver, checker);
 	const activation = { at: SIM_EPOCH };

@@ -313,3 +313,51 @@ describe('the checker, a project renamed while archived', () => {
 		assert.ok(!kindsAfter('group').has('late'));
 	});
 });
+
+describe('the checker, a crawl in the seconds a poll leaves to the next', () => {
+	/** A crawl stamped at second 299 (visible at 299.9 s), then polls at 300 s, 600 s, … that emit nothing. */
+	function lateAfter(polls: number, dateSkewMs?: number): boolean {
+		const checker = new Checker({
+			event: 'keywordUpdated',
+			scope: {},
+			scopeKeys: [],
+			...(dateSkewMs !== undefined && { dateSkewMs }),
+		});
+		checker.activated(0);
+		checker.fact({
+			kind: 'keyword',
+			key: 'k:7@299',
+			id: '7',
+			at: 299,
+			category: 'Acme',
+			container: 'P1',
+			project: 'P1',
+			visibleAt: 299_900,
+			rank: 3,
+		});
+		for (let index = 1; index <= polls; index++)
+			checker.poll({
+				index,
+				at: index * 300_000,
+				label: 'poll',
+				excused: false,
+				excusedProjects: new Set(),
+				items: [],
+				requests: 1,
+				stateBytes: 100,
+				containersInScope: 1,
+				wallMs: 100,
+				startedFrom: index - 1,
+			});
+		return checker.violations.some((v) => v.kind === 'late');
+	}
+
+	it('does not count the poll that holds back the last 2 seconds of its clock', () => {
+		assert.ok(!lateAfter(2));
+		assert.ok(lateAfter(3));
+	});
+
+	it("judges by the API's clock (its Date header ahead by 3 s: that poll counts)", () => {
+		assert.ok(lateAfter(2, 3_000));
+	});
+});
