@@ -24,10 +24,8 @@ import {
 	servedList,
 	type PollSettings,
 } from '../../nodes/KeywordComTrigger/shared/pollContract';
-import {
-	readKeywordList,
-	type ListRead,
-} from '../../nodes/KeywordComTrigger/shared/keywordListRead';
+import type { ListRead } from '../../nodes/KeywordComTrigger/shared/keywordList';
+import { readKeywordList } from '../../nodes/KeywordComTrigger/shared/keywordListRead';
 import { MemoryApi, type MemKeyword } from './memory-api';
 
 /** Version 1's Simplify on (the items these suites were written for). */

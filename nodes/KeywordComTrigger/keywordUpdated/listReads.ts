@@ -11,7 +11,8 @@ import {
 	type RequestAllowance,
 	type TriggerApi,
 } from '../shared/pollContract';
-import { pagesLeft, readKeywordList, type ListOutcome } from '../shared/keywordListRead';
+import type { ListOutcome } from '../shared/keywordList';
+import { pagesLeft, readKeywordList } from '../shared/keywordListRead';
 
 /** Requests in flight at once, usually: two lists, four pages each. */
 const USUAL_IN_FLIGHT = 2 * USUAL_LIST_CONCURRENCY;

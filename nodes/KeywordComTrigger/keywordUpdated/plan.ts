@@ -25,7 +25,7 @@
 import { inScope, type Scope } from '../../shared/groupName';
 import type { SeenContainer } from './seenLastPoll';
 import type { ListOrder } from '../../shared/paging';
-import type { ListRead } from '../shared/keywordListRead';
+import type { ListRead } from '../shared/keywordList';
 import { GONE } from '../shared/pollContract';
 import { type Container } from './containers';
 import { markAt } from './mark';

@@ -21,7 +21,7 @@ import {
 	type KeywordState,
 	type ListJob,
 } from './plan';
-import { KEYWORD_PAGE_SIZE } from '../shared/keywordListRead';
+import { KEYWORD_PAGE_SIZE } from '../shared/keywordList';
 import { learnHistoryOrder, rankChange } from '../shared/rankHistory';
 import {
 	MAX_REQUESTS_PER_POLL,

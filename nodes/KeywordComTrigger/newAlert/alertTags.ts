@@ -25,7 +25,8 @@ import {
 	type PollProblem,
 	type TriggerApi,
 } from '../shared/pollContract';
-import { keywordId, readKeywordList } from '../shared/keywordListRead';
+import { keywordId } from '../shared/keywordList';
+import { readKeywordList } from '../shared/keywordListRead';
 
 /** Lists read side by side. */
 const CONCURRENCY = 2;

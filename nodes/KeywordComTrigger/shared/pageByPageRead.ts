@@ -9,7 +9,7 @@ import {
 	type FetchKeywords,
 	type ListOutcome,
 	type ListRead,
-} from './keywordListRead';
+} from './keywordList';
 import {
 	isOutOfTime,
 	type PollLimits,

@@ -57,7 +57,7 @@ import { nameKey } from '../keywordUpdated/containers';
 import type { WindowCursor } from './windowCursor';
 import type { AlertCursor } from '../newAlert/alertCursor';
 import type { ContainerState, KeywordState } from '../keywordUpdated/plan';
-import type { ListRead } from './keywordListRead';
+import type { ListRead } from './keywordList';
 import type { ListOrder } from '../../shared/paging';
 import { keywordStateFromVersion1 } from './storedStateVersion1';
 import type { AiState } from '../aiVisibilityUpdated/poll';
