@@ -81,6 +81,8 @@ export interface CheckerOptions {
 	timeSlackMs?: number;
 	/** How far the API's Date header runs ahead of the world's clock (ms; the fake's `dateSkewMs`). */
 	dateSkewMs?: number;
+	/** Alerts of one second come in no id order (the fake's `alertTieOrder` 'mixed'). */
+	mixedAlertTies?: boolean;
 }
 
 /** The budget the trigger assumes where n8n tells it none (the in-memory scheduler; README). */
@@ -281,6 +283,9 @@ export class Checker implements TruthSink {
 	private readonly renamedIn = new Map<ContainerKey, number[]>();
 	/** created_at of recent alerts (for late ones). */
 	private recentAlerts: number[] = [];
+	/** Alerts per created_at second, and the most in one second (the state bound with mixed ties). */
+	private readonly alertsInSecond = new Map<number, number>();
+	private largestSecond = 0;
 	private activationAt: number | null = null;
 	private activationSeconds = 0;
 	private worstDelay = 0;
@@ -394,6 +399,9 @@ export class Checker implements TruthSink {
 		this.facts.set(fact.key, tracked);
 		if (fact.kind === 'alert') {
 			this.recentAlerts.push(fact.at);
+			const inSecond = (this.alertsInSecond.get(fact.at) ?? 0) + 1;
+			this.alertsInSecond.set(fact.at, inSecond);
+			this.largestSecond = Math.max(this.largestSecond, inSecond);
 			const horizon = Math.floor(fact.visibleAt / 1000) - 2 * LATE_ALERT_SECONDS;
 			if (this.recentAlerts.length > 4_096)
 				this.recentAlerts = this.recentAlerts.filter((t) => t >= horizon);
@@ -882,10 +890,12 @@ export class Checker implements TruthSink {
 
 	/**
 	 * The documented bound (docs/exactly-once.md): Keyword Updated 1 KB plus 300 bytes per project or group in scope,
-	 * whatever their keywords and the filters; New Alert 1 KB plus 200 alert ids (3.2 KB).
+	 * whatever their keywords and the filters; New Alert 1 KB plus 200 alert ids (3.2 KB), and, where alerts of one
+	 * second come in no id order, the ids of the largest second (a read that stopped inside it keeps them).
 	 */
 	stateBound(containers: number): number {
-		return this.options.event === 'newAlert' ? 1_024 + 200 * 16 : 1_024 + 300 * containers;
+		if (this.options.event !== 'newAlert') return 1_024 + 300 * containers;
+		return 1_024 + 16 * (200 + (this.options.mixedAlertTies ? this.largestSecond : 0));
 	}
 
 	/** At the end (after the quiet polls): every event still owed is lost. */

@@ -295,6 +295,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		scopeKeys: scopeKeys(scope, plan),
 		options,
 		dateSkewMs: behaviour.dateSkewMs,
+		mixedAlertTies: behaviour.alertTieOrder === 'mixed',
 	});
 	const world = new World(driver, checker);
 	const activation = { at: SIM_EPOCH };

@@ -287,6 +287,51 @@ describe('New Alert: exactly once in every list order', () => {
 		}
 	});
 
+	// Newest first: an oldest-first list with a burst of one second in no id order behind a short budget is still found
+	// too slowly (open, dev/simulation/README.md).
+	it('alerts of one second in no id order: a second larger than one poll can read goes on where the last poll stopped, each alert once', async () => {
+		for (const order of ['newest-first'] as const) {
+			for (const persistence of ['every-poll', 'on-emit'] as const) {
+				const run = new Run(order);
+				run.persistence = persistence;
+				run.api.alertTies = 'mixed';
+				// The API's clock: the second is over (without it, a second's alerts may still be arriving).
+				run.api.dateHeader = run.now;
+				run.add(40, run.now - 100);
+				await run.poll();
+				run.api.latencyMs = 1_000;
+				// About 3,700 alerts a poll at 1 s a page within 2.5 s: the second takes three polls.
+				const burst = run.add(10_000, run.now - 10);
+				await run.drain(2_500);
+				run.assertExactlyOnce(burst);
+				assert.ok(run.polls <= 6, `${order}, ${persistence}: ${run.polls} polls`);
+				assert.equal(run.cursor?.within, undefined, 'past it');
+				assert.ok(JSON.stringify(run.cursor).length < 400, JSON.stringify(run.cursor));
+			}
+		}
+	});
+
+	it('alerts of one second in no id order: a read that stops inside a second after new alerts of earlier ones keeps at most the id cap', async () => {
+		for (const order of ['newest-first'] as const) {
+			const run = new Run(order);
+			run.api.alertTies = 'mixed';
+			run.api.dateHeader = run.now;
+			run.add(40, run.now - 100);
+			await run.poll();
+			run.api.latencyMs = 1_000;
+			// About 3,700 alerts a poll: the first second whole, the read stops inside the second.
+			const burst = [...run.add(2_000, run.now - 20), ...run.add(3_000, run.now - 10)];
+			await run.poll(2_500);
+			assert.ok(run.emitted.length > 0 && run.emitted.length < burst.length);
+			assert.ok(
+				(run.cursor?.idsAboveFloor.length ?? 0) <= ALERT_ID_CAP,
+				`${order}: ${run.cursor?.idsAboveFloor.length} ids kept`,
+			);
+			await run.drain(2_500);
+			run.assertExactlyOnce(burst);
+		}
+	});
+
 	it('property: random arrivals, budgets, latencies, restarts and failures — every alert once, in every order', async () => {
 		await fc.assert(
 			fc.asyncProperty(

@@ -26,6 +26,12 @@ export interface AlertCursor extends WindowCursor {
 	 * numbered by it, so the first page a poll asks for must be planned with it.
 	 */
 	pageSize?: number;
+	/**
+	 * Alerts of one second in no id order: the second a read stopped inside of, with nothing new before it (a second
+	 * larger than one poll's read). The floor stands below it and idsAboveFloor holds the ids of its alerts read so far;
+	 * `floorIndex` is where the read stopped, and the next read goes on from there, not from the second's start.
+	 */
+	within?: number;
 }
 
 /** The page size a read plans with: the one the API was seen to serve, else the largest there is. */
@@ -56,14 +62,18 @@ export function floorStart(
 	cursor: AlertCursor,
 	order: Exclude<ListOrder, 'unordered'>,
 	knownTotal?: number,
-): { edge: Boundary; index: number; total: number } {
+): { edge: Boundary; index: number; total: number; run?: string[] } {
 	const kept = cursor.listOrder === order;
 	const floorIndex = kept ? cursor.floorIndex : undefined;
 	const listLength = kept ? cursor.listLength : knownTotal;
 	const total = knownTotal ?? listLength ?? 0;
 	const index =
 		floorIndex ?? (order === 'descending' ? pageSizeOf(cursor) : Math.max(0, total - 1));
-	return { edge: floorKey(cursor.floor), index, total: listLength ?? total };
+	const start = { index, total: listLength ?? total };
+	// Inside a second read in part: its alerts compare equal, those whose ids were read are known (the run).
+	if (cursor.within !== undefined && floorIndex !== undefined && tieOf(cursor) === 0)
+		return { ...start, edge: { at: cursor.within, id: '' }, run: cursor.idsAboveFloor };
+	return { ...start, edge: floorKey(cursor.floor) };
 }
 
 function countAbove(events: readonly Stamped[], cursor: WindowCursor): number {
@@ -98,11 +108,14 @@ export function nextFloorPosition(
 	order: ListOrder,
 	read: readonly Stamped[],
 	end: { index: number; total: number } | undefined,
+	within = false,
 ): FloorPosition | undefined {
 	if (!end)
 		return previous.listOrder === order && previous.floorIndex !== undefined
 			? { floorIndex: previous.floorIndex, listLength: previous.listLength ?? 0 }
 			: undefined;
+	// Stopped inside a second (AlertCursor.within): the next read goes on from where this one stopped.
+	if (within) return { floorIndex: end.index, listLength: end.total };
 	const above = countAbove(read, next);
 	const backward = order === 'descending';
 	const index = end.index + (backward ? above : -above);

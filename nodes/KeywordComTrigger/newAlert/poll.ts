@@ -15,7 +15,14 @@ import {
 	alertCategory,
 	filteredAlertItems,
 } from './alertRecords';
-import { advance, compareKeys, tieOf, timeOrder } from '../shared/windowCursor';
+import {
+	advance,
+	compareKeys,
+	tieOf,
+	timeOrder,
+	type TieOrder,
+	type WindowCursor,
+} from '../shared/windowCursor';
 import {
 	keptPageSize,
 	newestFloorPosition,
@@ -78,7 +85,7 @@ export async function pollNewAlerts(
 	// The API's clock (its Date header; README: what the trigger takes for granted): the seconds up to `settled` are over.
 	const clock = api.serverNow();
 	const settled = clock === undefined ? undefined : clock - SETTLE_SECONDS;
-	const held = holdBackUnsettled(read, settled);
+	const held = wholeSecondsRead(holdBackUnsettled(read, settled), read.tie, cursor);
 	// By the API's clock, what no late alert can be stamped at or before any more.
 	const quietUpTo = settled === undefined ? undefined : settled - ALERT_LOOKBACK_SECONDS - 1;
 	const advanced = advance(cursor, held.events, {
@@ -88,12 +95,22 @@ export async function pollNewAlerts(
 		tie: read.tie,
 		settled,
 		quietUpTo,
+		...(cursor.within !== undefined && { within: cursor.within }),
 	});
+	const within = stoppedWithin(held, read.tie, cursor, advanced.cursor);
 	const next: AlertCursor = {
 		...advanced.cursor,
 		listOrder: read.order,
-		...nextFloorPosition(cursor, advanced.cursor, read.order, read.events, read.position),
+		...nextFloorPosition(
+			cursor,
+			advanced.cursor,
+			read.order,
+			read.events,
+			read.position,
+			within !== undefined,
+		),
 	};
+	if (within !== undefined && next.floorIndex !== undefined) next.within = within;
 	const pageSize = keptPageSize(cursor.pageSize, read.servedPageSize);
 	if (pageSize !== undefined) next.pageSize = pageSize;
 
@@ -133,6 +150,43 @@ function holdBackUnsettled(
 	const covers =
 		read.covers === 'all' || timeOrder(read.tie)(read.covers, bound) > 0 ? bound : read.covers;
 	return { events, covers };
+}
+
+/**
+ * Alerts of one second in no id order, a read that stopped inside a second: the floor covers whole seconds only, so
+ * every alert of that second read so far would be kept as an id, past the cap (thousands in a burst). When the read
+ * brought new alerts of earlier seconds, it stops after them instead, and the next poll reads that second whole. (A
+ * read that brought nothing new before it keeps it as it is, so that each poll moves on.)
+ */
+function wholeSecondsRead(
+	held: Pick<AlertRead, 'events' | 'covers'>,
+	tie: TieOrder,
+	cursor: AlertCursor,
+): Pick<AlertRead, 'events' | 'covers'> {
+	const stop = held.covers;
+	if (tie !== 0 || typeof stop !== 'object' || stop.id === null) return held;
+	const events = held.events.filter((event) => event.at < stop.at);
+	if (events.length === held.events.length) return held;
+	const seen = new Set(cursor.idsAboveFloor);
+	if (!events.some((event) => !seen.has(event.id))) return held;
+	return { events, covers: { at: stop.at - 1, id: null } };
+}
+
+/**
+ * Stopped inside a second of mixed ties with nothing new before it (wholeSecondsRead kept it): the second the next
+ * read goes on inside of (AlertCursor.within), when every id the cursor keeps is of that second.
+ */
+function stoppedWithin(
+	held: Pick<AlertRead, 'events' | 'covers'>,
+	tie: TieOrder,
+	cursor: AlertCursor,
+	next: WindowCursor,
+): number | undefined {
+	const stop = held.covers;
+	if (tie !== 0 || typeof stop !== 'object' || stop.id === null) return undefined;
+	const ofSecond = new Set(held.events.filter((event) => event.at === stop.at).map((e) => e.id));
+	if (cursor.within === stop.at) for (const id of cursor.idsAboveFloor) ofSecond.add(id);
+	return next.idsAboveFloor.every((id) => ofSecond.has(id)) ? stop.at : undefined;
 }
 
 /**

@@ -20,6 +20,7 @@
  * | `o?` | listOrder: `a` ascending (oldest first), `d` descending, `u` unordered |
  * | `x?`, `n?` | floorIndex, listLength: the floor's estimated list index, and the list's length then (both or none) |
  * | `z?` | pageSize: the page size the API serves, when below the 250 asked for |
+ * | `w?` | within: alerts of one second in no id order, the second a read stopped inside of (its ids read are in `k`) |
  * | **Keyword Updated: `c`** | the KeywordState (keywordUpdated/plan.ts) |
  * | `s` | mark: every container in scope not in `p` has reported its keywords crawled up to it (Unix seconds) |
  * | `p` | containers behind the mark: a list (never an object keyed by name: a project may be called `__proto__`) of |
@@ -124,7 +125,7 @@ export function decodeWindowCursor(value: unknown): WindowCursor | undefined {
 export function decodeAlertCursor(value: unknown): AlertCursor | undefined {
 	const cursor: AlertCursor | undefined = decodeWindowCursor(value);
 	if (!cursor) return undefined;
-	const { o, x, n, z } = value as IDataObject;
+	const { o, x, n, z, w } = value as IDataObject;
 	const listOrder = fromLetter(ORDER_LETTERS.alerts, o);
 	if (listOrder) cursor.listOrder = listOrder;
 	if (finiteNumber(x) && finiteNumber(n)) {
@@ -132,6 +133,7 @@ export function decodeAlertCursor(value: unknown): AlertCursor | undefined {
 		cursor.listLength = n;
 	}
 	if (finiteNumber(z) && z > 0) cursor.pageSize = z;
+	if (finiteNumber(w) && cursor.floorIndex !== undefined) cursor.within = w;
 	return cursor;
 }
 
@@ -144,6 +146,7 @@ export function encodeAlertCursor(cursor: AlertCursor): IDataObject {
 	if (cursor.floorIndex !== undefined) stored.x = cursor.floorIndex;
 	if (cursor.listLength !== undefined) stored.n = cursor.listLength;
 	if (cursor.pageSize !== undefined) stored.z = cursor.pageSize;
+	if (cursor.within !== undefined) stored.w = cursor.within;
 	return stored;
 }
 

@@ -140,6 +140,11 @@ export interface AdvanceOptions {
 	 * 1, once its look-back is over.
 	 */
 	quietUpTo?: number;
+	/**
+	 * Mixed ties: every id the cursor keeps is of this second (a read stopped inside it, and this one went on from
+	 * there without reading them again). Once the floor covers that second, they are dropped.
+	 */
+	within?: number;
 }
 
 export interface Advanced<T extends Stamped> {
@@ -232,10 +237,13 @@ export function advance<T extends Stamped>(
 			keep = keep.filter((record) => !isCovered(record, floor, tie));
 		}
 	}
+	// Every id kept was of the second `within`, now under the floor: none is needed any more.
+	const passed =
+		options.within !== undefined && isCovered({ at: options.within, id: '' }, floor, tie);
 	const next: WindowCursor = {
 		newest,
 		floor,
-		idsAboveFloor: [...unreached, ...keep.map((record) => record.id)],
+		idsAboveFloor: [...(passed ? [] : unreached), ...keep.map((record) => record.id)],
 	};
 	if (tie !== 1) next.tie = tie;
 	return { fresh, cursor: next };
