@@ -119,6 +119,8 @@ export interface PollObservation {
 	lastActivityAt?: number;
 	/** The names of the failing projects (`excusedProjects`) now. */
 	failingNames?: ReadonlyMap<ContainerKey, string>;
+	/** Their names when the poll began (one renamed in the middle of it is spoken of by either). */
+	failingNamesAtStart?: ReadonlyMap<ContainerKey, string>;
 	/** What the poll logged at level warn. */
 	warnings?: readonly string[];
 	/** The poll threw (n8n logged its error). */
@@ -778,7 +780,8 @@ export class Checker implements TruthSink {
 				warned.add(key);
 				continue;
 			}
-			if ((poll.warnings ?? []).some((line) => line.includes(`"${name}`))) {
+			const names = [name, poll.failingNamesAtStart?.get(key) ?? name];
+			if ((poll.warnings ?? []).some((line) => names.some((n) => line.includes(`"${n}`)))) {
 				warned.add(key);
 				continue;
 			}

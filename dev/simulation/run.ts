@@ -347,6 +347,8 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 	let eventsApplied = 0;
 
 	const pollKinds: Record<string, number> = {};
+	/** The failing projects' names when the poll being run began. */
+	let namesAtPollStart: ReadonlyMap<ContainerKey, string> = new Map();
 	const observe = (
 		run: PollRun,
 		at: number,
@@ -401,6 +403,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 					return name === undefined ? [] : [[key, name] as const];
 				}),
 			),
+			failingNamesAtStart: namesAtPollStart,
 			warnings: run.warnings,
 			failed: run.error !== undefined,
 			mayBeSilent: mayBeSilent || run.abandoned,
@@ -455,10 +458,17 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 	/** Sets up the weather of a poll at `at`; returns what excuses it and the timeout in force. */
 	const weatherFor = async (at: number, quietNow: boolean) => {
 		const excusedProjects = new Set<ContainerKey>();
+		const namesAtStart = new Map<ContainerKey, string>();
 		let excused = false;
 		if (quietNow) {
 			await driver.setLatency(0);
-			return { excused, excusedProjects, timeoutMs: DEFAULT_POLL_TIMEOUT_MS, any: false };
+			return {
+				excused,
+				excusedProjects,
+				namesAtStart,
+				timeoutMs: DEFAULT_POLL_TIMEOUT_MS,
+				any: false,
+			};
 		}
 		const spike = latency.find((w) => w.at <= at && at < w.until);
 		await driver.setLatency(spike?.ms ?? 0);
@@ -492,6 +502,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			const name = world.fullName(window.key);
 			if (name === undefined) continue;
 			excusedProjects.add(window.key);
+			namesAtStart.set(window.key, name);
 			any = true;
 			// Retry-After: 0, so that an hour of failures costs no real time in back-off.
 			await driver.injectFault({
@@ -505,6 +516,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		return {
 			excused,
 			excusedProjects,
+			namesAtStart,
 			timeoutMs: budget?.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS,
 			any,
 		};
@@ -551,6 +563,8 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 				excuseNext = true;
 				if (model.durable) continue; // the durable scheduler runs no activation poll at a start
 				const weather = await weatherFor(item.at, quietNow);
+				namesAtPollStart = weather.namesAtStart;
+				namesAtPollStart = weather.namesAtStart;
 				const run = (await model.start())!;
 				observe(
 					run,
@@ -580,6 +594,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 					);
 			}
 			const weather = await weatherFor(item.at, quietNow);
+			namesAtPollStart = weather.namesAtStart;
 			let excused = weather.excused || excuseNext;
 			excuseNext = false;
 			const timeoutMs = weather.timeoutMs;
