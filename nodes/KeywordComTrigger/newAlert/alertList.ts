@@ -121,10 +121,11 @@ export async function readAlertsFromFloor(
 	allowance: RequestAllowance,
 	knownTotal?: number,
 	pageSize = pageSizeOf(cursor),
+	from?: ReadPosition<Boundary>,
 ): Promise<AlertRead | undefined> {
 	// Oldest to newest.
 	const direction = order === 'descending' ? 'backward' : 'forward';
-	const start = floorStart(cursor, order, knownTotal);
+	const start = from ?? floorStart(cursor, order, knownTotal);
 	const sizes = pageSizesUpTo(pageSize);
 	const outcome = await readInBatches(start, {
 		fetch,
@@ -153,7 +154,9 @@ export async function readAlertsFromFloor(
 		outcome.stoppedBy === 'error' && !isOutOfTime(outcome.error) ? outcome.error : undefined;
 	return {
 		events,
-		covers: outcome.complete ? 'all' : (outcome.position.edge ?? start.edge),
+		covers: outcome.complete
+			? 'all'
+			: (outcome.position.edge ?? start.edge ?? floorKey(cursor.floor)),
 		position: outcome.position,
 		order,
 		tie,
@@ -199,6 +202,12 @@ export async function probeAndReadAlerts(
 				servedPageSize,
 			};
 		}
+		// Oldest first, the order not known before: where the floor is was not kept, but page 1 (the oldest alerts) shows
+		// it when newer alerts follow it there. The read goes on after page 1, with its alerts above the floor.
+		const onFirstPage =
+			order === 'ascending' && cursor.listOrder !== 'ascending'
+				? afterFirstPage(first, firstEvents, cursor, tie)
+				: undefined;
 		const read = await readAlertsFromFloor(
 			fetch,
 			cursor,
@@ -208,13 +217,42 @@ export async function probeAndReadAlerts(
 			allowance,
 			first.total,
 			keptPageSize(cursor.pageSize, servedPageSize) ?? ALERT_PAGE_SIZE,
+			onFirstPage?.position,
 		);
-		if (read) return { ...read, servedPageSize: read.servedPageSize ?? servedPageSize };
+		if (read)
+			return {
+				...read,
+				events: [...(onFirstPage?.fresh ?? []), ...read.events],
+				servedPageSize: read.servedPageSize ?? servedPageSize,
+			};
 	}
 	return {
 		...(await readAllAlerts(fetch, first, cursor, tie, limits, allowance, sequence)),
 		servedPageSize,
 	};
+}
+
+/**
+ * Oldest first: where a read goes on after page 1 when the floor is on it (newer alerts follow it there), and the
+ * alerts of page 1 above the floor. Undefined when page 1 holds nothing above the floor.
+ */
+function afterFirstPage(
+	first: ServedList,
+	events: AlertEvent[],
+	cursor: AlertCursor,
+	tie: TieOrder,
+): { position: ReadPosition<Boundary>; fresh: AlertEvent[] } | undefined {
+	const fresh = events.filter((event) => !isCovered(event, cursor.floor, tie));
+	const last = events[events.length - 1];
+	if (fresh.length === 0 || last === undefined) return undefined;
+	const position: ReadPosition<Boundary> = {
+		edge: { at: last.at, id: last.id },
+		index: first.records.length - 1,
+		total: first.total ?? first.records.length,
+	};
+	// Alerts of one second in no id order: those of the last second on page 1 are known by id.
+	if (tie === 0) position.run = events.filter((event) => event.at === last.at).map((e) => e.id);
+	return { position, fresh };
 }
 
 /**
