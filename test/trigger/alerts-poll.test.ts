@@ -333,6 +333,26 @@ describe('New Alert: exactly once in every list order', () => {
 		}
 	});
 
+	it('an activation whose alerts (more than a page) are all of one second in no id order: a burst after it is emitted, each once, whichever way the list runs', async () => {
+		// Page 1 and the last page show one second: the order is a guess (newest first, as asked), doubted when the list
+		// grows and page 1 shows nothing new.
+		for (const order of ['newest-first', 'oldest-first'] as const) {
+			const run = new Run(order);
+			run.api.alertTies = 'mixed';
+			run.api.dateHeader = run.now;
+			run.add(2_000, run.now - 100);
+			await run.poll();
+			const before = run.api.calls.length;
+			assert.deepEqual(await run.poll(), []);
+			assert.equal(run.api.calls.length - before, 1, `${order}: an idle poll`);
+			run.api.latencyMs = 1_000;
+			const burst = run.add(10_000, run.now - 10);
+			// Oldest first: one poll doubts the order, the next asks the last page (1 s a page within 2.5 s), then reads.
+			for (let n = 0; n < 7; n++) await run.poll(2_500);
+			run.assertExactlyOnce(burst);
+		}
+	});
+
 	it('property: random arrivals, budgets, latencies, restarts and failures — every alert once, in every order', async () => {
 		await fc.assert(
 			fc.asyncProperty(

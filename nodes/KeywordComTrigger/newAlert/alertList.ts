@@ -57,7 +57,8 @@ export function orderOf(sequence: ListOrder | undefined): ListOrder {
 
 /**
  * The first page, and the newest alerts: those of page 1, or of the last page when page 1 shows the list runs oldest
- * first.
+ * first. A page 1 of one second whose ids tell nothing (no id order within a second) cannot show the order: the last
+ * page then tells it, by its seconds.
  */
 export async function readNewestAlerts(
 	fetch: FetchAlerts,
@@ -71,7 +72,32 @@ export async function readNewestAlerts(
 		const newest = toAlertEvents((await fetch(lastPage, ALERT_PAGE_SIZE)).records);
 		return { ...shown, first, events: newest };
 	}
+	if (shown.sequence === undefined) {
+		const byLast = await orderByLastPage(fetch, first, events);
+		if (byLast?.order === 'ascending')
+			return { ...shown, sequence: 'ascending', first, events: byLast.last };
+		if (byLast?.order === 'descending') return { ...shown, sequence: 'descending', first, events };
+	}
 	return { ...shown, first, events };
+}
+
+/**
+ * A page 1 that cannot show the list's order (all of one second, ids in no order within it): the last page's seconds
+ * tell it, newer than page 1's (oldest first) or older (newest first). Undefined with one page, or when the last page
+ * is of that second too.
+ */
+async function orderByLastPage(
+	fetch: FetchAlerts,
+	first: ServedList,
+	events: readonly AlertEvent[],
+): Promise<{ order: 'ascending' | 'descending'; last: AlertEvent[] } | undefined> {
+	const lastPage = lastPageOf(first, ALERT_PAGE_SIZE);
+	if (lastPage <= 1 || events.length === 0) return undefined;
+	const last = toAlertEvents((await fetch(lastPage, ALERT_PAGE_SIZE)).records);
+	const at = events[0].at;
+	if (last.length > 0 && last.every((event) => event.at > at)) return { order: 'ascending', last };
+	if (last.length > 0 && last.every((event) => event.at < at)) return { order: 'descending', last };
+	return undefined;
 }
 
 /**
@@ -172,17 +198,26 @@ export async function probeAndReadAlerts(
 	cursor: AlertCursor,
 	limits: PollLimits,
 	allowance: RequestAllowance,
+	doubted = false,
 ): Promise<AlertRead> {
 	const first = await fetchOne(1, ALERT_PAGE_SIZE);
 	const firstEvents = toAlertEvents(first.records);
-	const { sequence, tie } = timeSequenceOf(firstEvents, tieOf(cursor));
+	const shown = timeSequenceOf(firstEvents, tieOf(cursor));
+	const tie = shown.tie;
 	// Asked for the largest page: the size served is the API's (and tells when it has grown back).
 	const servedPageSize = first.perPage;
-	// A first page that cannot tell (all of one second) keeps the order the list showed before.
+	// A first page that cannot tell (all of one second) keeps the order the list showed before, unless it is doubted:
+	// then the last page tells it.
 	const known =
-		cursor.listOrder === 'ascending' || cursor.listOrder === 'descending'
+		!doubted && (cursor.listOrder === 'ascending' || cursor.listOrder === 'descending')
 			? cursor.listOrder
 			: undefined;
+	// Nor known (or doubted): the last page tells it, when there is time for it.
+	const sequence =
+		shown.sequence ??
+		(known === undefined && !isOnePage(first, ALERT_PAGE_SIZE) && limits.budget.mayStart()
+			? (await orderByLastPage(fetchOne, first, firstEvents))?.order
+			: undefined);
 	const order = sequence ?? known;
 	if (isOnePage(first, ALERT_PAGE_SIZE)) {
 		return { events: firstEvents, covers: 'all', order: orderOf(order), tie, servedPageSize };
@@ -208,6 +243,18 @@ export async function probeAndReadAlerts(
 			order === 'ascending' && cursor.listOrder !== 'ascending'
 				? afterFirstPage(first, firstEvents, cursor, tie)
 				: undefined;
+		// Else, turned round from newest first: the floor's place was counted from the newest end (records are added there).
+		const turned =
+			order === 'ascending' &&
+			cursor.listOrder !== 'ascending' &&
+			cursor.floorIndex !== undefined &&
+			cursor.listLength !== undefined
+				? {
+						edge: floorKey(cursor.floor),
+						index: cursor.listLength - 1 - cursor.floorIndex,
+						total: cursor.listLength,
+					}
+				: undefined;
 		const read = await readAlertsFromFloor(
 			fetch,
 			cursor,
@@ -217,7 +264,7 @@ export async function probeAndReadAlerts(
 			allowance,
 			first.total,
 			keptPageSize(cursor.pageSize, servedPageSize) ?? ALERT_PAGE_SIZE,
-			onFirstPage?.position,
+			onFirstPage?.position ?? turned,
 		);
 		if (read)
 			return {

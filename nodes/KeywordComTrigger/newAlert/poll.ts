@@ -73,9 +73,19 @@ export async function pollNewAlerts(
 	if (!cursor) return await alertBaseline(fetchOne, limits, allowance);
 
 	let read: AlertRead | undefined;
+	let doubted = false;
 	if (cursor.listOrder === 'ascending' || cursor.listOrder === 'descending') {
 		const order = cursor.listOrder;
 		read = await readAlertsFromFloor(fetch, cursor, order, tieOf(cursor), limits, allowance);
+		// Newest first, yet nothing new on page 1 though the list grew: the order was a guess (a first page of one second)
+		// and the list may run the other way. Look again, the last page telling.
+		const grew = (read?.position?.total ?? 0) > (cursor.listLength ?? Number.POSITIVE_INFINITY);
+		if (read && order === 'descending' && read.events.length === 0 && grew) {
+			// Two requests (page 1, the last page) must fit; else the next poll looks, its order not taken as known.
+			if (limits.budget.roundsLeft(1) >= 2)
+				read = await probeAndReadAlerts(fetch, fetchOne, cursor, limits, allowance, true);
+			else doubted = true;
+		}
 	}
 	// No order known, or the list no longer runs the way it did: look at its first page.
 	if (!read) read = await probeAndReadAlerts(fetch, fetchOne, cursor, limits, allowance);
@@ -111,6 +121,12 @@ export async function pollNewAlerts(
 		),
 	};
 	if (within !== undefined && next.floorIndex !== undefined) next.within = within;
+	if (doubted) {
+		// The read placed itself in a list it took the wrong way round: the floor's place as counted before stays.
+		delete next.listOrder;
+		next.floorIndex = cursor.floorIndex;
+		next.listLength = cursor.listLength;
+	}
 	const pageSize = keptPageSize(cursor.pageSize, read.servedPageSize);
 	if (pageSize !== undefined) next.pageSize = pageSize;
 
