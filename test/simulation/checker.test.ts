@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { Checker, type ViolationKind } from '../../dev/simulation/checker';
+import { Checker, type PollObservation, type ViolationKind } from '../../dev/simulation/checker';
+import type { Fact } from '../../dev/simulation/world';
 import { planAccountLife, type Rates } from '../../dev/simulation/plan';
 import { formatReport } from '../../dev/simulation/report';
 import {
@@ -208,37 +209,48 @@ for (const event of ['newAlert', 'keywordUpdated'] as const) {
 	});
 }
 
+/** A crawl of keyword 7 of project P1 (the world's fact), with `fields` changed. */
+function crawlOf(fields: Partial<Fact> = {}): Fact {
+	return {
+		kind: 'keyword',
+		key: 'k:7@100',
+		id: '7',
+		at: 100,
+		category: 'Acme',
+		container: 'P1',
+		project: 'P1',
+		visibleAt: 100_000,
+		rank: 3,
+		...fields,
+	};
+}
+
+/** Polls 1 to `count`, every 300 s, that emit nothing; `fields` change what each reports. */
+function emptyPolls(checker: Checker, count: number, fields: Partial<PollObservation> = {}): void {
+	for (let index = 1; index <= count; index++)
+		checker.poll({
+			index,
+			at: index * 300_000,
+			label: 'poll',
+			excused: false,
+			excusedProjects: new Set(),
+			items: [],
+			requests: 1,
+			stateBytes: 100,
+			containersInScope: 1,
+			wallMs: 100,
+			startedFrom: index - 1,
+			...fields,
+		});
+}
+
 describe('the checker, polls that ran into their time budget', () => {
 	/** One keyword crawl owed, then `polls` polls that emit nothing, each running `wallMs` of `budgetMs`. */
 	function kindsAfter(wallMs: number, budgetMs: number | undefined, requests = 40): Set<string> {
 		const checker = new Checker({ event: 'keywordUpdated', scope: {}, scopeKeys: [] });
 		checker.activated(0);
-		checker.fact({
-			kind: 'keyword',
-			key: 'k:7@100',
-			id: '7',
-			at: 100,
-			category: 'Acme',
-			container: 'P1',
-			project: 'P1',
-			visibleAt: 100_000,
-			rank: 3,
-		});
-		for (let index = 1; index <= 3; index++)
-			checker.poll({
-				index,
-				at: index * 300_000,
-				label: 'poll',
-				excused: false,
-				excusedProjects: new Set(),
-				items: [],
-				requests,
-				stateBytes: 100,
-				containersInScope: 1,
-				wallMs,
-				budgetMs,
-				startedFrom: index - 1,
-			});
+		checker.fact(crawlOf());
+		emptyPolls(checker, 3, { requests, wallMs, budgetMs });
 		return new Set(checker.violations.map((v) => v.kind));
 	}
 
@@ -271,35 +283,12 @@ describe('the checker, a project renamed while archived', () => {
 	function kindsAfter(renamed: 'project' | 'group' | 'none', archived = true): Set<string> {
 		const checker = new Checker({ event: 'keywordUpdated', scope: {}, scopeKeys: [] });
 		checker.activated(0);
-		checker.fact({
-			kind: 'keyword',
-			key: 'k:7@100',
-			id: '7',
-			at: 100,
-			category: 'Acme[sub]EU',
-			container: 'P1/G1',
-			project: 'P1',
-			visibleAt: 100_000,
-			rank: 3,
-		});
+		checker.fact(crawlOf({ category: 'Acme[sub]EU', container: 'P1/G1' }));
 		if (archived) checker.containerChanged('P1', 'P1', 110_000, 'archived');
 		if (renamed === 'project') checker.containerChanged('P1', 'P1', 120_000, 'renamed', 'Acme 2');
 		if (renamed !== 'none')
 			checker.containerChanged('P1/G1', 'P1', 120_000, 'renamed', 'Acme 2[sub]EU');
-		for (let index = 1; index <= 3; index++)
-			checker.poll({
-				index,
-				at: index * 300_000,
-				label: 'poll',
-				excused: false,
-				excusedProjects: new Set(),
-				items: [],
-				requests: 1,
-				stateBytes: 100,
-				containersInScope: 1,
-				wallMs: 100,
-				startedFrom: index - 1,
-			});
+		emptyPolls(checker, 3);
 		return new Set(checker.violations.map((v) => v.kind));
 	}
 
@@ -324,31 +313,8 @@ describe('the checker, a crawl in the seconds a poll leaves to the next', () => 
 			...(dateSkewMs !== undefined && { dateSkewMs }),
 		});
 		checker.activated(0);
-		checker.fact({
-			kind: 'keyword',
-			key: 'k:7@299',
-			id: '7',
-			at: 299,
-			category: 'Acme',
-			container: 'P1',
-			project: 'P1',
-			visibleAt: 299_900,
-			rank: 3,
-		});
-		for (let index = 1; index <= polls; index++)
-			checker.poll({
-				index,
-				at: index * 300_000,
-				label: 'poll',
-				excused: false,
-				excusedProjects: new Set(),
-				items: [],
-				requests: 1,
-				stateBytes: 100,
-				containersInScope: 1,
-				wallMs: 100,
-				startedFrom: index - 1,
-			});
+		checker.fact(crawlOf({ key: 'k:7@299', at: 299, visibleAt: 299_900 }));
+		emptyPolls(checker, polls);
 		return checker.violations.some((v) => v.kind === 'late');
 	}
 
