@@ -885,10 +885,15 @@ export class Checker implements TruthSink {
 		)
 			return true;
 		if (from === undefined || poll.lastActivityAt === undefined) return false;
-		const lookback =
-			this.options.event === 'newAlert' ? (LOOKBACK_SECONDS + SETTLE_SECONDS + 1) * 1000 : 0;
-		const since = from < 0 ? 0 : this.pollAt[from] - lookback;
-		return poll.lastActivityAt >= since;
+		if (from < 0) return true;
+		if (this.options.event === 'newAlert')
+			return (
+				poll.lastActivityAt >= this.pollAt[from] - (LOOKBACK_SECONDS + SETTLE_SECONDS + 1) * 1000
+			);
+		// That poll's mark stood SETTLE_SECONDS before its API clock: a crawl stamped in those seconds is read by the
+		// polls after it, again at each until one emits (wide soak, seed 160: a crawl 1 s before the poll).
+		const header = Math.floor((this.pollAt[from] + (this.options.dateSkewMs ?? 0)) / 1000);
+		return Math.floor(poll.lastActivityAt / 1000) > header - SETTLE_SECONDS;
 	}
 
 	/**

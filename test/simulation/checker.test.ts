@@ -327,3 +327,50 @@ describe('the checker, a crawl in the seconds a poll leaves to the next', () => 
 		assert.ok(lateAfter(2, 3_000));
 	});
 });
+
+describe('the checker, idle polls after a poll that held back its last seconds', () => {
+	/**
+	 * The durable scheduler without durable cursors: poll 1 (at 300 s) emitted and was kept; polls 2 to 4 emit nothing
+	 * (a crawl the filters leave out), so each starts from poll 1's state, and each sends 4 requests. The world last
+	 * changed at `activityMs`.
+	 */
+	function idleCostAfter(activityMs: number, dateSkewMs?: number): boolean {
+		const checker = new Checker({
+			event: 'keywordUpdated',
+			scope: {},
+			scopeKeys: [],
+			...(dateSkewMs !== undefined && { dateSkewMs }),
+		});
+		checker.activated(0);
+		emptyPolls(checker, 1);
+		for (let index = 2; index <= 4; index++)
+			checker.poll({
+				index,
+				at: index * 300_000,
+				label: 'poll',
+				excused: false,
+				excusedProjects: new Set(),
+				items: null,
+				requests: 4,
+				stateBytes: 100,
+				containersInScope: 1,
+				wallMs: 100,
+				startedFrom: 1,
+				quiet: true,
+				lastActivityAt: activityMs,
+			});
+		return checker.violations.some((v) => v.kind === 'idle-cost');
+	}
+
+	it("excuses reading again a change of the seconds that poll's mark held back (seed 160)", () => {
+		assert.ok(!idleCostAfter(299_000));
+		assert.ok(!idleCostAfter(299_999));
+	});
+
+	it('holds polls to 1 request when the change was before them', () => {
+		// Stamped 298 s: the mark (300 − 2) covered it.
+		assert.ok(idleCostAfter(298_999));
+		// Its Date header 2 s behind: the mark held back to 296 s.
+		assert.ok(!idleCostAfter(297_000, -2_000));
+	});
+});
