@@ -37,6 +37,10 @@ import { copyStaticData } from '../../test/harness/run-poll';
 import { ensureN8nEnvironment } from '../../test/harness/setup';
 import type { TestNodeTypes } from '../../test/harness/node-types';
 import type { Scheduler } from './plan';
+import {
+	startingPoint,
+	unsavedProgress,
+} from '../../nodes/KeywordComTrigger/shared/unsavedProgress';
 
 /** The durable scheduler's default poll timeout (N8N_SCHEDULER_POLL_TIMEOUT). */
 export const DEFAULT_POLL_TIMEOUT_MS = 45_000;
@@ -93,6 +97,11 @@ export class N8nModel {
 	private live: Workflow | null = null;
 	/** The run whose state the workflow in memory holds. */
 	private liveFrom = -1;
+	/**
+	 * Durable scheduler: the last run that left the trigger's memory of a poll that emitted nothing
+	 * (shared/unsavedProgress.ts); a run that starts from the same stored state goes on from its state.
+	 */
+	private unsavedFrom = -1;
 	/** Runs so far (the next run's seq). */
 	private runs = 0;
 	private readonly node: INode;
@@ -144,6 +153,15 @@ export class N8nModel {
 			settings: { executionOrder: 'v1' },
 			staticData,
 		});
+	}
+
+	/** What the trigger remembers of an unsaved poll that a poll of `workflow` (as stored now) would go on from. */
+	private unsavedOf(workflow: Workflow): { progress: () => IDataObject | undefined } {
+		const node = workflow.getNode(NODE_NAME)!;
+		const stored = N8nModel.read(workflow);
+		const from = startingPoint(node.parameters, stored.node, stored.global);
+		const key = `${workflow.id}:${node.id}`;
+		return { progress: () => unsavedProgress(key, from) };
 	}
 
 	private static read(workflow: Workflow): StoredData {
@@ -291,11 +309,14 @@ export class N8nModel {
 			};
 		}
 		const seq = this.runs++;
-		const startedFrom = this.dbFrom;
 		const budgetMs = this.budget(timeoutMs);
 		const workflow = this.workflowFrom(this.db);
+		const unsaved = this.unsavedOf(workflow);
+		const startedFrom = unsaved.progress() !== undefined ? this.unsavedFrom : this.dbFrom;
 		const run = await this.execute(workflow, 'init', budgetMs);
 		const after = N8nModel.read(workflow);
+		const left = unsaved.progress();
+		if (left && JSON.stringify(left) === JSON.stringify(after.node)) this.unsavedFrom = seq;
 		const abandoned = run.wallMs > timeoutMs;
 		if (!abandoned && !run.error) {
 			if (run.items !== null) {

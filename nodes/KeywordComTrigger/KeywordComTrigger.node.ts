@@ -40,6 +40,7 @@ import {
 } from './shared/pollContract';
 import { takePollLock } from './shared/pollLock';
 import { rememberSeen, seenLastPoll } from './keywordUpdated/seenLastPoll';
+import { recordPoll, startingPoint, unsavedProgress } from './shared/unsavedProgress';
 
 function readSettings(context: IPollFunctions, token: string | undefined): PollSettings {
 	const event = context.getNodeParameter('event') as EventName;
@@ -258,7 +259,11 @@ export class KeywordComTrigger implements INodeType {
 		}
 		try {
 			const globalData = this.getWorkflowStaticData('global');
-			const stored = readEventState(event, nodeData) ?? findBaseline(event, globalData, nodeId);
+			// Where n8n keeps only the state of polls that emit, go on from one that emitted nothing (unsavedProgress.ts).
+			const from = startingPoint(this.getNode().parameters, nodeData, globalData);
+			const stored =
+				readEventState(event, unsavedProgress(pollKey, from) ?? nodeData) ??
+				findBaseline(event, globalData, nodeId);
 			const budget = new PollBudget(budgetMs, Date.now, hardMs, stored?.measured, startedAt);
 			// Every HTTP try of the poll counts, retries too (the transport asks the allowance before each).
 			const allowance = new RequestAllowance(MAX_REQUESTS_PER_POLL);
@@ -287,6 +292,7 @@ export class KeywordComTrigger implements INodeType {
 			}
 			// Only now, after the poll returned, is the state replaced (a throw leaves it as it was).
 			Object.assign(nodeData, storedState(event, outcome.state, budget.measured()));
+			recordPoll(pollKey, from, outcome.items.length > 0, nodeData);
 			if (event === 'keywordUpdated') rememberSeen(pollKey, outcome.state as KeywordState);
 			// A first poll places "now", also where n8n's activation saves it even when it drops the node's static
 			// data; once the node's own state is written, that baseline has done its work.
