@@ -41,6 +41,8 @@ import {
 	startingPoint,
 	unsavedProgress,
 } from '../../nodes/KeywordComTrigger/shared/unsavedProgress';
+import { findBaseline } from '../../nodes/KeywordComTrigger/shared/activationBaseline';
+import { readEventState, type EventName } from '../../nodes/KeywordComTrigger/shared/storedState';
 
 /** The durable scheduler's default poll timeout (N8N_SCHEDULER_POLL_TIMEOUT). */
 export const DEFAULT_POLL_TIMEOUT_MS = 45_000;
@@ -155,13 +157,22 @@ export class N8nModel {
 		});
 	}
 
-	/** What the trigger remembers of an unsaved poll that a poll of `workflow` (as stored now) would go on from. */
-	private unsavedOf(workflow: Workflow): { progress: () => IDataObject | undefined } {
+	/**
+	 * What the trigger remembers of a poll of `workflow` that emitted nothing (unsavedProgress.ts), for the stored state
+	 * a poll starts from now: whether the poll goes on from it (as the trigger decides: only where that stored state or
+	 * an activation baseline holds a state), and, after the poll, what is remembered for that start.
+	 */
+	private unsavedOf(workflow: Workflow): { resumes: boolean; left: () => IDataObject | undefined } {
 		const node = workflow.getNode(NODE_NAME)!;
 		const stored = N8nModel.read(workflow);
 		const from = startingPoint(node.parameters, stored.node, stored.global);
 		const key = `${workflow.id}:${node.id}`;
-		return { progress: () => unsavedProgress(key, from) };
+		const event = node.parameters.event as EventName;
+		const kept = readEventState(event, stored.node) ?? findBaseline(event, stored.global, node.id);
+		return {
+			resumes: kept !== undefined && unsavedProgress(key, from) !== undefined,
+			left: () => unsavedProgress(key, from),
+		};
 	}
 
 	private static read(workflow: Workflow): StoredData {
@@ -312,10 +323,10 @@ export class N8nModel {
 		const budgetMs = this.budget(timeoutMs);
 		const workflow = this.workflowFrom(this.db);
 		const unsaved = this.unsavedOf(workflow);
-		const startedFrom = unsaved.progress() !== undefined ? this.unsavedFrom : this.dbFrom;
+		const startedFrom = unsaved.resumes ? this.unsavedFrom : this.dbFrom;
 		const run = await this.execute(workflow, 'init', budgetMs);
 		const after = N8nModel.read(workflow);
-		const left = unsaved.progress();
+		const left = unsaved.left();
 		if (left && JSON.stringify(left) === JSON.stringify(after.node)) this.unsavedFrom = seq;
 		const abandoned = run.wallMs > timeoutMs;
 		if (!abandoned && !run.error) {

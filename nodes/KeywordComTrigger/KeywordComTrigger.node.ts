@@ -259,11 +259,11 @@ export class KeywordComTrigger implements INodeType {
 		}
 		try {
 			const globalData = this.getWorkflowStaticData('global');
+			const kept = readEventState(event, nodeData) ?? findBaseline(event, globalData, nodeId);
 			// Where n8n keeps only the state of polls that emit, go on from one that emitted nothing (unsavedProgress.ts).
 			const from = startingPoint(this.getNode().parameters, nodeData, globalData);
-			const stored =
-				readEventState(event, unsavedProgress(pollKey, from) ?? nodeData) ??
-				findBaseline(event, globalData, nodeId);
+			const unsaved = kept && unsavedProgress(pollKey, from);
+			const stored = (unsaved && readEventState(event, unsaved)) || kept;
 			const budget = new PollBudget(budgetMs, Date.now, hardMs, stored?.measured, startedAt);
 			// Every HTTP try of the poll counts, retries too (the transport asks the allowance before each).
 			const allowance = new RequestAllowance(MAX_REQUESTS_PER_POLL);

@@ -56,7 +56,10 @@ describe('unsaved progress through n8n, the durable scheduler without durable cu
 	});
 	after(async () => await api.stop());
 
-	/** A workflow whose state n8n saves only with a poll that emits (and with its activation). */
+	/**
+	 * A workflow under the durable scheduler: n8n saves its static data only with a poll that emits; the activation
+	 * poll's node data is dropped and the workflow's global static data (the activation baseline) saved.
+	 */
 	class Workflow {
 		nodeData: IDataObject = {};
 		globalData: IDataObject = {};
@@ -82,10 +85,8 @@ describe('unsaved progress through n8n, the durable scheduler without durable cu
 			});
 			assert.equal(result.error, undefined, result.error?.message);
 			const items = (result.items?.[0] ?? []).map((item) => item.json);
-			if (this.polls === 0 || items.length > 0) {
-				this.nodeData = result.staticData;
-				this.globalData = result.globalStaticData;
-			}
+			if (this.polls > 0 && items.length > 0) this.nodeData = result.staticData;
+			if (this.polls === 0 || items.length > 0) this.globalData = result.globalStaticData;
 			this.polls++;
 			return { items, requests: api.requests.length - before };
 		}
@@ -118,6 +119,26 @@ describe('unsaved progress through n8n, the durable scheduler without durable cu
 		assert.deepEqual(restarted.items, []);
 		assert.ok(restarted.requests > 1, `${restarted.requests} requests after a restart`);
 		assert.deepEqual(await workflow.poll(), { items: [], requests: 1 });
+	});
+
+	it('a first activation tried again places "now" afresh, whatever the failed try left', async () => {
+		api.addKeywords('Retried', 50);
+		const workflow = new Workflow('unsaved-retried', {
+			event: 'keywordUpdated',
+			project: { __rl: true, mode: 'name', value: 'Retried' },
+		});
+		// The first try's poll placed "now"; the activation failed elsewhere (another trigger), so n8n kept nothing.
+		assert.deepEqual((await workflow.poll()).items, []);
+		Object.assign(workflow, { nodeData: {}, globalData: {}, polls: 0 });
+		clock += 5_000;
+		api.simulateRankUpdate({ category: 'Retried' });
+		assert.deepEqual((await workflow.poll()).items, [], 'the crawl came before this activation');
+		clock += 5_000;
+		api.simulateRankUpdate({ category: 'Retried' });
+		const second = new Date(Math.floor(clock / 1_000) * 1_000).toISOString();
+		const items = (await workflow.poll()).items;
+		assert.equal(items.length, 50, 'the crawl after it, from the baseline this activation left');
+		assert.deepEqual(new Set(items.map((item) => item.crawled_at)), new Set([second]));
 	});
 
 	it('a read longer than a poll that finds nothing goes on to its end', async () => {

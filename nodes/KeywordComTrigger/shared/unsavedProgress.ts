@@ -14,26 +14,34 @@
  * scheduler, durable poll cursors) a poll never starts from the state an earlier one started from, so nothing is
  * resumed there.
  */
+import { createHash } from 'node:crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
-/** Trigger nodes remembered at most (the oldest forgotten first): workflows come and go in a long-running n8n. */
-const MAX_NODES = 200;
+/** Trigger nodes remembered at most (the least recently polled forgotten first): workflows come and go. */
+const MAX_NODES = 1_000;
 
 const unsaved = new Map<string, { from: string; next: string }>();
 
 /**
- * What a poll starts from, as compared: the node's parameters and stored static data, and the workflow's global
- * static data (where an activation leaves its baseline).
+ * What a poll starts from, as compared: a digest of the node's parameters and stored static data, and the workflow's
+ * global static data (where an activation leaves its baseline; it may be large, the digest is not).
  */
 export function startingPoint(
 	parameters: unknown,
 	nodeData: IDataObject,
 	globalData: IDataObject,
 ): string {
-	return JSON.stringify([parameters, nodeData, globalData]);
+	return createHash('sha256')
+		.update(JSON.stringify([parameters, nodeData, globalData]))
+		.digest('base64');
 }
 
-/** The node data a poll of `node` goes on from: the remembered one when it started from `from`. */
+/**
+ * The node data a poll of `node` goes on from: the remembered one when it started from `from`. The caller asks only
+ * where the stored state (or an activation baseline) says where "now" was placed: a poll that starts with neither
+ * places "now" afresh (a first activation tried again after it failed), whatever an earlier try left here.
+ */
 export function unsavedProgress(node: string, from: string): IDataObject | undefined {
 	const entry = unsaved.get(node);
 	return entry && entry.from === from ? (JSON.parse(entry.next) as IDataObject) : undefined;
