@@ -9,7 +9,7 @@
  * that starts from that same stored state (nothing was saved since) goes on from the remembered one instead.
  *
  * Safe by construction: only a poll that emitted nothing is remembered, so what it passed over was nothing to emit;
- * anything else (a poll that emits, a restart, another n8n main, a new activation, edited parameters) starts from a
+ * anything else (a poll that emits, a restart, another n8n main, edited parameters) starts from a
  * stored state that does not match, and the stored state is used. Where n8n keeps every poll's state (its in-memory
  * scheduler, durable poll cursors) a poll never starts from the state an earlier one started from, so nothing is
  * resumed there.
