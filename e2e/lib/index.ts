@@ -2,6 +2,7 @@
 export { installN8nHost, packPackage, projectRoot, nodeEnv, node24ProcessEnv } from './host';
 export { PACKAGE_NAME, buildPath, buildRoot, packageDir, repoRoot } from './paths';
 export { buildAndPackPackage, buildPackage, removeTarball } from './package';
+export { sleep, untilSecond } from './clock';
 export {
 	FakeApiProcess,
 	behaviourFlags,

@@ -43,7 +43,9 @@ import {
 	buildAndPackPackage,
 	keywordComCredential,
 	removeTarball,
+	sleep,
 	triggerWorkflow,
+	untilSecond,
 	type FakeRequest,
 	type QueueProcessName,
 	type SchedulerMode,
@@ -63,16 +65,6 @@ const BULK = 'Bulk Project';
 const BURST = 3_000;
 /** Polls at second 0 of every minute (a fixed second, so the story knows when polls run). */
 const POLL_TIMES = { item: [{ mode: 'custom', cronExpression: '0 * * * * *' }] };
-
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until the wall clock's second is `second` (the next time it is). */
-async function untilSecond(second: number): Promise<void> {
-	const now = new Date();
-	let wait = (second - now.getSeconds()) * 1000 - now.getMilliseconds();
-	if (wait <= 0) wait += 60_000;
-	await sleep(wait);
-}
 
 function uuidFrom(text: string): string {
 	const h = createHash('sha256').update(text).digest('hex');

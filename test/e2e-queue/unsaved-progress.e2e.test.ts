@@ -20,7 +20,9 @@ import {
 	buildAndPackPackage,
 	keywordComCredential,
 	removeTarball,
+	sleep,
 	triggerWorkflow,
+	untilSecond,
 	type FakeRequest,
 } from '../../e2e/lib';
 
@@ -28,16 +30,6 @@ const WORKFLOW = 'kwcQueueUnsaved1';
 const NODE = 'Moved keywords';
 /** Polls at second 0 of every minute. */
 const POLL_TIMES = { item: [{ mode: 'custom', cronExpression: '0 * * * * *' }] };
-
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until the wall clock's second is `second` (the next time it is). */
-async function untilSecond(second: number): Promise<void> {
-	const now = new Date();
-	let wait = (second - now.getSeconds()) * 1000 - now.getMilliseconds();
-	if (wait <= 0) wait += 60_000;
-	await sleep(wait);
-}
 
 describe(
 	'the durable scheduler without durable cursors: polls go on from one that emitted nothing',

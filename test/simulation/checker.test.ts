@@ -209,6 +209,16 @@ for (const event of ['newAlert', 'keywordUpdated'] as const) {
 	});
 }
 
+/** A checker of Keyword Updated over every project, the API's Date header `dateSkewMs` ahead when given. */
+function keywordChecker(dateSkewMs?: number): Checker {
+	return new Checker({
+		event: 'keywordUpdated',
+		scope: {},
+		scopeKeys: [],
+		...(dateSkewMs !== undefined && { dateSkewMs }),
+	});
+}
+
 /** A crawl of keyword 7 of project P1 (the world's fact), with `fields` changed. */
 function crawlOf(fields: Partial<Fact> = {}): Fact {
 	return {
@@ -247,7 +257,7 @@ function emptyPolls(checker: Checker, count: number, fields: Partial<PollObserva
 describe('the checker, polls that ran into their time budget', () => {
 	/** One keyword crawl owed, then `polls` polls that emit nothing, each running `wallMs` of `budgetMs`. */
 	function kindsAfter(wallMs: number, budgetMs: number | undefined, requests = 40): Set<string> {
-		const checker = new Checker({ event: 'keywordUpdated', scope: {}, scopeKeys: [] });
+		const checker = keywordChecker();
 		checker.activated(0);
 		checker.fact(crawlOf());
 		emptyPolls(checker, 3, { requests, wallMs, budgetMs });
@@ -281,7 +291,7 @@ describe('the checker, polls that ran into their time budget', () => {
 describe('the checker, a project renamed while archived', () => {
 	/** A crawl of P1 owed, P1 archived, then (or not) renamed; three polls emit nothing. */
 	function kindsAfter(renamed: 'project' | 'group' | 'none', archived = true): Set<string> {
-		const checker = new Checker({ event: 'keywordUpdated', scope: {}, scopeKeys: [] });
+		const checker = keywordChecker();
 		checker.activated(0);
 		checker.fact(crawlOf({ category: 'Acme[sub]EU', container: 'P1/G1' }));
 		if (archived) checker.containerChanged('P1', 'P1', 110_000, 'archived');
@@ -306,12 +316,7 @@ describe('the checker, a project renamed while archived', () => {
 describe('the checker, a crawl in the seconds a poll leaves to the next', () => {
 	/** A crawl stamped at second 299 (visible at 299.9 s), then polls at 300 s, 600 s, … that emit nothing. */
 	function lateAfter(polls: number, dateSkewMs?: number): boolean {
-		const checker = new Checker({
-			event: 'keywordUpdated',
-			scope: {},
-			scopeKeys: [],
-			...(dateSkewMs !== undefined && { dateSkewMs }),
-		});
+		const checker = keywordChecker(dateSkewMs);
 		checker.activated(0);
 		checker.fact(crawlOf({ key: 'k:7@299', at: 299, visibleAt: 299_900 }));
 		emptyPolls(checker, polls);
@@ -335,12 +340,7 @@ describe('the checker, idle polls after a poll that held back its last seconds',
 	 * changed at `activityMs`.
 	 */
 	function idleCostAfter(activityMs: number, dateSkewMs?: number): boolean {
-		const checker = new Checker({
-			event: 'keywordUpdated',
-			scope: {},
-			scopeKeys: [],
-			...(dateSkewMs !== undefined && { dateSkewMs }),
-		});
+		const checker = keywordChecker(dateSkewMs);
 		checker.activated(0);
 		emptyPolls(checker, 1);
 		for (let index = 2; index <= 4; index++)
