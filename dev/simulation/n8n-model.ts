@@ -41,8 +41,8 @@ import {
 	startingPoint,
 	unsavedProgress,
 } from '../../nodes/KeywordComTrigger/shared/unsavedProgress';
-import { findBaseline } from '../../nodes/KeywordComTrigger/shared/activationBaseline';
-import { readEventState, type EventName } from '../../nodes/KeywordComTrigger/shared/storedState';
+import { keptState } from '../../nodes/KeywordComTrigger/shared/activationBaseline';
+import type { EventName } from '../../nodes/KeywordComTrigger/shared/storedState';
 
 /** The durable scheduler's default poll timeout (N8N_SCHEDULER_POLL_TIMEOUT). */
 export const DEFAULT_POLL_TIMEOUT_MS = 45_000;
@@ -168,7 +168,7 @@ export class N8nModel {
 		const from = startingPoint(node.parameters, stored.node, stored.global);
 		const key = `${workflow.id}:${node.id}`;
 		const event = node.parameters.event as EventName;
-		const kept = readEventState(event, stored.node) ?? findBaseline(event, stored.global, node.id);
+		const kept = keptState(event, stored.node, stored.global, node.id);
 		return {
 			resumes: kept !== undefined && unsavedProgress(key, from) !== undefined,
 			left: () => unsavedProgress(key, from),

@@ -25,7 +25,7 @@ import type { AlertCursor } from './newAlert/alertCursor';
 import type { KeywordState } from './keywordUpdated/plan';
 import { parseScope } from './shared/scope';
 import { readEventState, storedState, type EventName, type EventState } from './shared/storedState';
-import { dropBaseline, findBaseline, putBaseline } from './shared/activationBaseline';
+import { dropBaseline, keptState, putBaseline } from './shared/activationBaseline';
 import { pollKeywordUpdates } from './keywordUpdated/poll';
 import { pollNewAlerts } from './newAlert/poll';
 import { pollAiVisibility, type AiState } from './aiVisibilityUpdated/poll';
@@ -259,7 +259,7 @@ export class KeywordComTrigger implements INodeType {
 		}
 		try {
 			const globalData = this.getWorkflowStaticData('global');
-			const kept = readEventState(event, nodeData) ?? findBaseline(event, globalData, nodeId);
+			const kept = keptState(event, nodeData, globalData, nodeId);
 			// Where n8n keeps only the state of polls that emit, go on from one that emitted nothing (unsavedProgress.ts).
 			const from = startingPoint(this.getNode().parameters, nodeData, globalData);
 			const unsaved = kept && unsavedProgress(pollKey, from);

@@ -57,3 +57,13 @@ export function putBaseline(
 ): void {
 	baselines(globalData)[nodeId] = storedState(event, state) as unknown as IDataObject;
 }
+
+/** The state a poll goes on from as n8n stored it: the node's own, else this node's activation baseline. */
+export function keptState(
+	event: EventName,
+	nodeData: IDataObject,
+	globalData: IDataObject,
+	nodeId: string,
+): FoundState | undefined {
+	return readEventState(event, nodeData) ?? findBaseline(event, globalData, nodeId);
+}
