@@ -76,6 +76,11 @@ export interface PollRun {
 	abandoned: boolean;
 	/** JSON size of the node's static data after the poll, as the next poll would see it. */
 	stateBytes: number;
+	/**
+	 * The slowest request the poll timed (ms), as it wrote it in its state (`l`): the trigger starts no request that
+	 * could not be answered within its budget at 1.2 times that, so it tells when the poll stopped for time.
+	 */
+	slowestRequestMs?: number;
 	/** This run's number (runs of this model, from 0, in the order they started). */
 	seq: number;
 	/** The run whose stored state this one started from (its seq); -1: none (a first activation). */
@@ -230,6 +235,11 @@ export class N8nModel {
 		return JSON.stringify(data).length;
 	}
 
+	private static slowestRequestMs(data: IDataObject): number | undefined {
+		const measured = data.l;
+		return Array.isArray(measured) && typeof measured[0] === 'number' ? measured[0] : undefined;
+	}
+
 	/** The first activation of the workflow (publishing it): a test poll. */
 	async activate(): Promise<PollRun> {
 		return await this.activationPoll('activate');
@@ -277,6 +287,7 @@ export class N8nModel {
 			budgetMs: this.durable ? this.budget() : undefined,
 			abandoned: false,
 			stateBytes: N8nModel.bytes(after.node),
+			slowestRequestMs: N8nModel.slowestRequestMs(after.node),
 			seq,
 			startedFrom,
 		};
@@ -315,6 +326,7 @@ export class N8nModel {
 				warnings: run.warnings,
 				abandoned: false,
 				stateBytes: N8nModel.bytes(after.node),
+				slowestRequestMs: N8nModel.slowestRequestMs(after.node),
 				seq,
 				startedFrom,
 			};
@@ -347,6 +359,7 @@ export class N8nModel {
 			budgetMs,
 			abandoned,
 			stateBytes: N8nModel.bytes(after.node),
+			slowestRequestMs: N8nModel.slowestRequestMs(after.node),
 			seq,
 			startedFrom,
 		};

@@ -393,6 +393,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			stateBytes: run.stateBytes,
 			containersInScope: inScope,
 			wallMs: run.wallMs,
+			slowestRequestMs: run.slowestRequestMs,
 			budgetMs,
 			startedFrom: run.startedFrom,
 			quiet,

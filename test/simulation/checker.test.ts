@@ -256,11 +256,16 @@ function emptyPolls(checker: Checker, count: number, fields: Partial<PollObserva
 
 describe('the checker, polls that ran into their time budget', () => {
 	/** One keyword crawl owed, then `polls` polls that emit nothing, each running `wallMs` of `budgetMs`. */
-	function kindsAfter(wallMs: number, budgetMs: number | undefined, requests = 40): Set<string> {
+	function kindsAfter(
+		wallMs: number,
+		budgetMs: number | undefined,
+		requests = 40,
+		slowestRequestMs?: number,
+	): Set<string> {
 		const checker = keywordChecker();
 		checker.activated(0);
 		checker.fact(crawlOf());
-		emptyPolls(checker, 3, { requests, wallMs, budgetMs });
+		emptyPolls(checker, 3, { requests, wallMs, budgetMs, slowestRequestMs });
 		return new Set(checker.violations.map((v) => v.kind));
 	}
 
@@ -274,6 +279,15 @@ describe('the checker, polls that ran into their time budget', () => {
 		assert.ok(!kindsAfter(35_500, 36_000).has('late'));
 		// 25 s of a 36 s budget is not the budget spent.
 		assert.ok(kindsAfter(25_000, 36_000).has('late'));
+	});
+
+	it("counts a poll the trigger's own rule stopped for time, short of three quarters (seed 64)", () => {
+		// 20 s of the 30 s assumed: a request of 9 s (× 1.2) would not be answered within the budget.
+		assert.ok(!kindsAfter(20_000, undefined, 40, 9_000).has('late'));
+		assert.ok(!kindsAfter(25_000, 36_000, 40, 10_000).has('late'));
+		// The same wall time with requests of 1 s: time was left, the poll is held to the delay.
+		assert.ok(kindsAfter(20_000, undefined, 40, 1_000).has('late'));
+		assert.ok(kindsAfter(25_000, 36_000, 40, 9_000).has('late'));
 	});
 
 	it('holds a poll to its hard deadline, not its budget (time)', () => {
@@ -330,6 +344,39 @@ describe('the checker, a crawl in the seconds a poll leaves to the next', () => 
 
 	it("judges by the API's clock (its Date header ahead by 3 s: that poll counts)", () => {
 		assert.ok(lateAfter(2, 3_000));
+	});
+});
+
+describe('the checker, an idle poll after one that stopped for time', () => {
+	/** Poll 1 read for 20 s of the 30 s assumed, its slowest request `slowestMs`; poll 2, the world quiet, sends 2. */
+	function idleCostAfter(slowestMs: number): boolean {
+		const checker = keywordChecker();
+		checker.activated(0);
+		emptyPolls(checker, 1, { requests: 40, wallMs: 20_000, slowestRequestMs: slowestMs });
+		checker.poll({
+			index: 2,
+			at: 600_000,
+			label: 'poll',
+			excused: false,
+			excusedProjects: new Set(),
+			items: [],
+			requests: 2,
+			stateBytes: 100,
+			containersInScope: 1,
+			wallMs: 100,
+			startedFrom: 1,
+			quiet: true,
+			lastActivityAt: 0,
+		});
+		return checker.violations.some((v) => v.kind === 'idle-cost');
+	}
+
+	it('lets it read on what that poll left (wide soak, seed 64 in-memory under load)', () => {
+		assert.ok(!idleCostAfter(9_000));
+	});
+
+	it('holds it to 1 request when that poll had time left', () => {
+		assert.ok(idleCostAfter(1_000));
 	});
 });
 
