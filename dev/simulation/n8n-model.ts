@@ -42,7 +42,7 @@ import {
 	unsavedProgress,
 } from '../../nodes/KeywordComTrigger/shared/unsavedProgress';
 import { keptState } from '../../nodes/KeywordComTrigger/shared/activationBaseline';
-import type { EventName } from '../../nodes/KeywordComTrigger/shared/storedState';
+import { readEventState, type EventName } from '../../nodes/KeywordComTrigger/shared/storedState';
 
 /** The durable scheduler's default poll timeout (N8N_SCHEDULER_POLL_TIMEOUT). */
 export const DEFAULT_POLL_TIMEOUT_MS = 45_000;
@@ -235,9 +235,9 @@ export class N8nModel {
 		return JSON.stringify(data).length;
 	}
 
-	private static slowestRequestMs(data: IDataObject): number | undefined {
-		const measured = data.l;
-		return Array.isArray(measured) && typeof measured[0] === 'number' ? measured[0] : undefined;
+	/** The slowest request a poll timed, as the trigger reads it back from the state the poll wrote. */
+	private slowestRequestMs(data: IDataObject): number | undefined {
+		return readEventState(this.node.parameters.event as EventName, data)?.measured?.requestMs;
 	}
 
 	/** The first activation of the workflow (publishing it): a test poll. */
@@ -287,7 +287,7 @@ export class N8nModel {
 			budgetMs: this.durable ? this.budget() : undefined,
 			abandoned: false,
 			stateBytes: N8nModel.bytes(after.node),
-			slowestRequestMs: N8nModel.slowestRequestMs(after.node),
+			slowestRequestMs: this.slowestRequestMs(after.node),
 			seq,
 			startedFrom,
 		};
@@ -326,7 +326,7 @@ export class N8nModel {
 				warnings: run.warnings,
 				abandoned: false,
 				stateBytes: N8nModel.bytes(after.node),
-				slowestRequestMs: N8nModel.slowestRequestMs(after.node),
+				slowestRequestMs: this.slowestRequestMs(after.node),
 				seq,
 				startedFrom,
 			};
@@ -359,7 +359,7 @@ export class N8nModel {
 			budgetMs,
 			abandoned,
 			stateBytes: N8nModel.bytes(after.node),
-			slowestRequestMs: N8nModel.slowestRequestMs(after.node),
+			slowestRequestMs: this.slowestRequestMs(after.node),
 			seq,
 			startedFrom,
 		};
