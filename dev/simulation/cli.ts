@@ -1,15 +1,29 @@
 /**
  * npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all]
  *                 [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn]
- *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--dry-run]
+ *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--journal file] [--dry-run]
  *
  * Runs account-life simulations through n8n's engine (dev/simulation/README.md), prints each report and the totals.
  * `--shrink` shrinks every failing one to the fewest world events that still fail the same way and prints them (with
  * `--out`, writes the shrunk plans as JSON, ready for a regression test). `--jobs N` runs them in N processes side
- * by side. `--dry-run` checks the flags and prints what would run. Exit code 1 when any simulation failed.
+ * by side, each taking the next simulation when it is free (one long simulation holds up one process, not a share of
+ * the list). `--journal file` writes each finished simulation's numbers to the file and, run again with the same file,
+ * skips the ones it holds and counts them in the totals: a soak longer than a sitting goes on where it stopped, on the
+ * same code only (the journal keeps a digest of the compiled code it began on). `--dry-run` checks the flags and
+ * prints what would run. Exit code 1 when any simulation failed.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+	appendFileSync,
+	existsSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
+import { join, relative } from 'node:path';
 
 import type { Scheduler } from './plan';
 import { describeEvent } from './plan';
@@ -43,15 +57,17 @@ interface Args {
 	behaviour?: DrawnBehaviour;
 	/** Child processes running the simulations side by side (default 1). */
 	jobs: number;
+	/** Where finished simulations are written, and read back to skip them. */
+	journal?: string;
 	/** Check the flags, print what would run, run nothing. */
 	dryRun: boolean;
-	/** This process is part `index` of `of` (a child of `--jobs`). */
-	part?: { index: number; of: number };
+	/** This process is child `index` of `--jobs`, taking simulations from its parent. */
+	child?: number;
 }
 
 function usage(message: string): never {
 	process.stderr.write(
-		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--dry-run]\n`,
+		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--journal file] [--dry-run]\n`,
 	);
 	process.exit(2);
 }
@@ -131,15 +147,15 @@ function parseArgs(argv: string[]): Args {
 				args.jobs = Number(value());
 				if (!Number.isInteger(args.jobs) || args.jobs < 1) usage('--jobs takes a positive integer');
 				break;
+			case '--journal':
+				args.journal = value();
+				break;
 			case '--dry-run':
 				args.dryRun = true;
 				break;
-			case '--part': {
-				const match = /^(\d+)\/(\d+)$/.exec(value());
-				if (!match) usage('--part takes i/N');
-				args.part = { index: Number(match[1]), of: Number(match[2]) };
+			case '--child':
+				args.child = Number(value());
 				break;
-			}
 			default:
 				usage(`unknown flag ${flag}`);
 		}
@@ -200,9 +216,6 @@ function addTotals(into: Totals, from: Totals): void {
 	}
 }
 
-/** The line a part (a child process of `--jobs`) ends with: its totals. */
-const TOTALS_MARK = 'SOAK-TOTALS ';
-
 /** One simulation's numbers as totals (`label` names it when it failed). */
 function totalsOf(s: Summary, failed: boolean, label: string): Totals {
 	return {
@@ -227,112 +240,199 @@ function totalsOf(s: Summary, failed: boolean, label: string): Totals {
 	};
 }
 
-/** One simulation per seed × scheduler × event, in that order; a part runs every `of`-th of them. */
-async function runPart(args: Args, part: { index: number; of: number }): Promise<Totals> {
-	const totals = emptyTotals();
-	const shrunk: unknown[] = [];
-	let n = -1;
+/** One simulation of a soak. */
+interface SoakRun {
+	seed: string;
+	scheduler: Scheduler;
+	event: SoakEvent;
+}
+
+/** One simulation per seed × scheduler × event, in that order. */
+function runsOf(args: Args): SoakRun[] {
+	const runs: SoakRun[] = [];
 	for (const seed of args.seeds)
 		for (const scheduler of args.modes)
-			for (const event of args.events) {
-				if (++n % part.of !== part.index) continue;
-				if (event === 'aiVisibilityUpdated') {
-					process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${args.days} days\n`);
-					const ai = await simulateAiVisibility({
-						seed,
-						days: args.days,
-						intervalMinutes: args.interval,
-						scheduler,
-					});
-					process.stdout.write(`${formatAiReport(ai)}\n`);
-					addTotals(
-						totals,
-						totalsOf(ai.summary, ai.violations.length > 0, `${seed} ${scheduler} ${event}`),
-					);
-					continue;
-				}
-				const config: SimulationConfig = {
-					seed,
-					days: args.days,
-					intervalMinutes: args.interval,
-					scheduler,
-					event,
-					scope: args.scope === 'all' ? {} : undefined,
-					behaviour: args.behaviour,
-					log: (line) => process.stderr.write(`  ${line}\n`),
-				};
-				process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${args.days} days\n`);
-				const result = await simulate(config);
-				process.stdout.write(`${formatReport(result)}\n`);
-				addTotals(
-					totals,
-					totalsOf(result.summary, result.violations.length > 0, `${seed} ${scheduler} ${event}`),
-				);
-				if (result.violations.length === 0 || !args.shrink) continue;
-				process.stderr.write(`shrinking ${describeRun(result)}\n`);
-				const small = await shrink(config, result, {
-					log: (line) => process.stderr.write(`${line}\n`),
-				});
-				process.stdout.write(
-					`shrunk to ${small.plan.events.length} events (${small.runs} runs), still ${small.kind}:\n`,
-				);
-				for (const e of small.plan.events) process.stdout.write(`  ${describeEvent(e)}\n`);
-				process.stdout.write(`${formatReport(small.result, { violations: 3 })}\n`);
-				shrunk.push({
-					name: `seed ${seed}, ${scheduler}, ${event}: ${small.kind}`,
-					seed,
-					scheduler,
-					event,
-					intervalMinutes: args.interval,
-					scope: small.result.scope,
-					options: small.result.options,
-					behaviour: small.result.behaviour,
-					kind: small.kind,
-					detail: small.result.context?.violation.detail,
-					plan: small.plan,
-				});
-			}
-	const out = part.of > 1 && args.out ? `${args.out}.part${part.index}` : args.out;
-	if (out) writeFileSync(out, `${JSON.stringify(shrunk, null, '\t')}\n`);
+			for (const event of args.events) runs.push({ seed, scheduler, event });
+	return runs;
+}
+
+const keyOf = (run: SoakRun) => `${run.seed} ${run.scheduler} ${run.event}`;
+
+/** Runs one simulation, prints its report; a failing one is shrunk into `shrunk` with `--shrink`. */
+async function runOne(args: Args, run: SoakRun, shrunk: unknown[]): Promise<Totals> {
+	const { seed, scheduler, event } = run;
+	process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${args.days} days\n`);
+	if (event === 'aiVisibilityUpdated') {
+		const ai = await simulateAiVisibility({
+			seed,
+			days: args.days,
+			intervalMinutes: args.interval,
+			scheduler,
+		});
+		process.stdout.write(`${formatAiReport(ai)}\n`);
+		return totalsOf(ai.summary, ai.violations.length > 0, keyOf(run));
+	}
+	const config: SimulationConfig = {
+		seed,
+		days: args.days,
+		intervalMinutes: args.interval,
+		scheduler,
+		event,
+		scope: args.scope === 'all' ? {} : undefined,
+		behaviour: args.behaviour,
+		log: (line) => process.stderr.write(`  ${line}\n`),
+	};
+	const result = await simulate(config);
+	process.stdout.write(`${formatReport(result)}\n`);
+	const totals = totalsOf(result.summary, result.violations.length > 0, keyOf(run));
+	if (result.violations.length === 0 || !args.shrink) return totals;
+	process.stderr.write(`shrinking ${describeRun(result)}\n`);
+	const small = await shrink(config, result, {
+		log: (line) => process.stderr.write(`${line}\n`),
+	});
+	process.stdout.write(
+		`shrunk to ${small.plan.events.length} events (${small.runs} runs), still ${small.kind}:\n`,
+	);
+	for (const e of small.plan.events) process.stdout.write(`  ${describeEvent(e)}\n`);
+	process.stdout.write(`${formatReport(small.result, { violations: 3 })}\n`);
+	shrunk.push({
+		name: `seed ${seed}, ${scheduler}, ${event}: ${small.kind}`,
+		seed,
+		scheduler,
+		event,
+		intervalMinutes: args.interval,
+		scope: small.result.scope,
+		options: small.result.options,
+		behaviour: small.result.behaviour,
+		kind: small.kind,
+		detail: small.result.context?.violation.detail,
+		plan: small.plan,
+	});
 	return totals;
 }
 
-/** `--jobs N`: N child processes, each a part of the simulations; their totals added up. */
-async function runJobs(args: Args, argv: string[]): Promise<Totals> {
-	const totals = emptyTotals();
+/** What a child of `--jobs` and its parent say to each other. */
+type ChildMessage = { type: 'next' } | { type: 'done'; index: number; totals: Totals };
+type ParentMessage = { index: number | null };
+
+/** A child of `--jobs`: asks its parent for the next simulation until there is none. */
+async function runChild(args: Args, child: number): Promise<void> {
+	const send = (message: ChildMessage) => process.send!(message);
+	const next = async () =>
+		await new Promise<number | null>((resolve) => {
+			process.once('message', (message: ParentMessage) => resolve(message.index));
+			send({ type: 'next' });
+		});
+	const runs = runsOf(args);
+	const shrunk: unknown[] = [];
+	for (let index = await next(); index !== null; index = await next())
+		send({ type: 'done', index, totals: await runOne(args, runs[index], shrunk) });
+	if (args.out)
+		writeFileSync(`${args.out}.part${child}`, `${JSON.stringify(shrunk, null, '\t')}\n`);
+	process.disconnect();
+}
+
+/** `--jobs N`: N child processes, each taking the next simulation when free; `done` gets each one's numbers. */
+async function runJobs(
+	args: Args,
+	argv: string[],
+	todo: number[],
+	done: (index: number, totals: Totals) => void,
+): Promise<void> {
+	const queue = [...todo];
+	const children = Math.min(args.jobs, Math.max(queue.length, 1));
 	await Promise.all(
-		Array.from({ length: args.jobs }, async (_, index) => {
-			const child = spawn(
-				process.execPath,
-				[__filename, ...argv, '--part', `${index}/${args.jobs}`],
-				{ stdio: ['ignore', 'pipe', 'inherit'] },
-			);
+		Array.from({ length: children }, async (_, child) => {
+			const process_ = spawn(process.execPath, [__filename, ...argv, '--child', String(child)], {
+				stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+			});
 			let buffered = '';
-			child.stdout.setEncoding('utf8');
-			child.stdout.on('data', (chunk: string) => {
+			process_.stdout!.setEncoding('utf8');
+			process_.stdout!.on('data', (chunk: string) => {
 				buffered += chunk;
 				const lines = buffered.split('\n');
 				buffered = lines.pop() ?? '';
-				for (const line of lines) {
-					if (line.startsWith(TOTALS_MARK))
-						addTotals(totals, JSON.parse(line.slice(TOTALS_MARK.length)) as Totals);
-					else process.stdout.write(`${line}\n`);
-				}
+				for (const line of lines) process.stdout.write(`${line}\n`);
 			});
-			const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-			if (code !== 0 && code !== 1) throw new Error(`soak part ${index} ended with code ${code}`);
+			process_.on('message', (message: ChildMessage) => {
+				if (message.type === 'done') done(message.index, message.totals);
+				else process_.send({ index: queue.shift() ?? null } satisfies ParentMessage);
+			});
+			const code = await new Promise<number | null>((resolve) => process_.on('close', resolve));
+			if (code !== 0) throw new Error(`soak child ${child} ended with code ${code}`);
 		}),
 	);
 	if (args.out) {
 		const merged: unknown[] = [];
-		for (let index = 0; index < args.jobs; index++) {
-			const file = `${args.out}.part${index}`;
+		for (let child = 0; child < children; child++) {
+			const file = `${args.out}.part${child}`;
+			if (!existsSync(file)) continue;
 			merged.push(...(JSON.parse(readFileSync(file, 'utf8')) as unknown[]));
 			rmSync(file);
 		}
 		writeFileSync(args.out, `${JSON.stringify(merged, null, '\t')}\n`);
 	}
-	return totals;
+}
+
+/**
+ * A digest of the compiled code a simulation loads (the nodes, the fake API, the simulation): a journal goes on only
+ * where it began, so its totals are one code's.
+ */
+function codeDigest(): string {
+	const build = join(__dirname, '..', '..');
+	const hash = createHash('sha256');
+	const walk = (dir: string) => {
+		for (const name of readdirSync(dir).sort()) {
+			const path = join(dir, name);
+			if (statSync(path).isDirectory()) walk(path);
+			else if (name.endsWith('.js'))
+				hash.update(`${relative(build, path)}\0`).update(readFileSync(path));
+		}
+	};
+	for (const dir of ['nodes', join('dev', 'fake-api'), join('dev', 'simulation')])
+		walk(join(build, dir));
+	return hash.digest('hex').slice(0, 16);
+}
+
+/** The settings a journal's simulations share; the seeds, modes and events may differ from one run to the next. */
+function journalHeader(args: Args) {
+	return {
+		code: codeDigest(),
+		days: args.days,
+		interval: args.interval,
+		scope: args.scope,
+		behaviour: args.behaviour ?? null,
+	};
+}
+
+/** Reads a journal (or starts one): the numbers of the simulations it holds, by key. */
+function openJournal(args: Args, file: string): Map<string, Totals> {
+	const header = journalHeader(args);
+	const held = new Map<string, Totals>();
+	if (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
+		if (!args.dryRun) writeFileSync(file, `${JSON.stringify(header)}\n`);
+		return held;
+	}
+	const [first, ...lines] = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+	const began = JSON.parse(first) as typeof header;
+	for (const key of Object.keys(header) as Array<keyof typeof header>) {
+		if (JSON.stringify(began[key]) === JSON.stringify(header[key])) continue;
+		usage(
+			key === 'code'
+				? `${file} was begun on other code (digest ${began.code}, this build ${header.code}): start a new journal`
+				: `${file} was begun with ${key} ${JSON.stringify(began[key])}, not ${JSON.stringify(header[key])}`,
+		);
+	}
+	for (const line of lines) {
+		// A line cut short by a killed run is not a finished simulation.
+		try {
+			const { key, totals } = JSON.parse(line) as { key: string; totals: Totals };
+			held.set(key, totals);
+		} catch {
+			continue;
+		}
+	}
+	return held;
 }
 
 function formatTotals(t: Totals, wallMs: number): string {
@@ -348,21 +448,36 @@ async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
 	const args = parseArgs(argv);
 	const started = performance.now();
+	if (args.child !== undefined) return await runChild(args, args.child);
+	const runs = runsOf(args);
+	const held = args.journal ? openJournal(args, args.journal) : new Map<string, Totals>();
+	const todo = runs.flatMap((run, index) => (held.has(keyOf(run)) ? [] : [index]));
+	const fromJournal = runs.length - todo.length;
+	const journalNote = args.journal ? `; ${fromJournal} already in ${args.journal}` : '';
 	if (args.dryRun) {
-		const count = args.seeds.length * args.modes.length * args.events.length;
 		process.stdout.write(
-			`${count} simulations of ${args.days} days: seeds ${args.seeds[0]}..${args.seeds[args.seeds.length - 1]}, ${args.modes.join(', ')}; ${args.events.join(', ')}; ${args.jobs} job(s)\n`,
+			`${runs.length} simulations of ${args.days} days: seeds ${args.seeds[0]}..${args.seeds[args.seeds.length - 1]}, ${args.modes.join(', ')}; ${args.events.join(', ')}; ${args.jobs} job(s)${journalNote}\n`,
 		);
 		return;
 	}
-	if (args.part) {
-		const totals = await runPart(args, args.part);
-		process.stdout.write(`${TOTALS_MARK}${JSON.stringify(totals)}\n`);
-		process.exitCode = totals.failed > 0 ? 1 : 0;
-		return;
+	const totals = emptyTotals();
+	for (const run of runs) {
+		const kept = held.get(keyOf(run));
+		if (kept) addTotals(totals, kept);
 	}
-	const totals =
-		args.jobs > 1 ? await runJobs(args, argv) : await runPart(args, { index: 0, of: 1 });
+	const done = (index: number, one: Totals) => {
+		addTotals(totals, one);
+		if (args.journal)
+			appendFileSync(args.journal, `${JSON.stringify({ key: keyOf(runs[index]), totals: one })}\n`);
+	};
+	if (args.jobs > 1) await runJobs(args, argv, todo, done);
+	else {
+		const shrunk: unknown[] = [];
+		for (const index of todo) done(index, await runOne(args, runs[index], shrunk));
+		if (args.out) writeFileSync(args.out, `${JSON.stringify(shrunk, null, '\t')}\n`);
+	}
+	if (fromJournal > 0)
+		process.stdout.write(`${fromJournal} of ${runs.length} simulations from ${args.journal}\n`);
 	process.stdout.write(`${formatTotals(totals, performance.now() - started)}\n`);
 	process.exitCode = totals.failed > 0 ? 1 : 0;
 }

@@ -1,0 +1,77 @@
+/**
+ * The soak's command line (dev/simulation/cli.ts) as a wide soak uses it: `--jobs` children take simulations from one
+ * queue (each runs once), and `--journal` lets a soak stopped part-way go on where it stopped, on the same code and
+ * settings only, its totals counting the simulations it holds.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+const CLI = path.join(__dirname, '..', '..', 'dev', 'simulation', 'cli.js');
+/** A few simulated hours: each simulation takes about a second. */
+const SHORT = ['--days', '0.2', '--mode', 'in-memory', '--event', 'newAlert'];
+
+const soak = (...flags: string[]) =>
+	spawnSync(process.execPath, [CLI, ...flags], { encoding: 'utf8' });
+const keysIn = (journal: string) =>
+	fs
+		.readFileSync(journal, 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.slice(1)
+		.map((line) => (JSON.parse(line) as { key: string }).key);
+const reportsIn = (stdout: string) =>
+	stdout.split('\n').filter((line) => /^(PASS|FAIL) seed /.test(line));
+
+describe('soak command line', { timeout: 5 * 60_000 }, () => {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soak-cli-'));
+	const journal = path.join(dir, 'journal.jsonl');
+
+	it('--jobs: three children run five simulations, each once; the journal holds them all', () => {
+		const run = soak(...SHORT, '--seeds', '1..5', '--jobs', '3', '--journal', journal);
+		assert.equal(run.status, 0, run.stderr);
+		assert.equal(reportsIn(run.stdout).length, 5);
+		assert.deepEqual(
+			keysIn(journal).sort(),
+			['1', '2', '3', '4', '5'].map((s) => `${s} in-memory newAlert`),
+		);
+		assert.match(run.stdout, /^0 of 5 simulations failed/m);
+	});
+
+	it('run again with the journal: only the new seeds run, the totals count all', () => {
+		const run = soak(...SHORT, '--seeds', '1..7', '--journal', journal);
+		assert.equal(run.status, 0, run.stderr);
+		assert.deepEqual(
+			reportsIn(run.stdout).map((line) => /^PASS seed (\d+),/.exec(line)?.[1]),
+			['6', '7'],
+		);
+		assert.match(run.stdout, /^5 of 7 simulations from /m);
+		assert.match(run.stdout, /^0 of 7 simulations failed/m);
+		assert.equal(keysIn(journal).length, 7);
+	});
+
+	it('a line cut short by a killed run is run again', () => {
+		const text = fs.readFileSync(journal, 'utf8');
+		fs.writeFileSync(journal, text.slice(0, text.trimEnd().lastIndexOf('\n') + 40));
+		const run = soak(...SHORT, '--seeds', '1..7', '--journal', journal, '--dry-run');
+		assert.equal(run.status, 0, run.stderr);
+		assert.match(run.stdout, /; 6 already in /);
+	});
+
+	it('other settings or other code: refused, nothing runs', () => {
+		const days = soak(...SHORT, '--days', '0.3', '--seeds', '1..7', '--journal', journal);
+		assert.equal(days.status, 2);
+		assert.match(days.stderr, /was begun with days 0\.2, not 0\.3/);
+		const [header, ...rest] = fs.readFileSync(journal, 'utf8').split('\n');
+		const other = { ...(JSON.parse(header) as object), code: '0000000000000000' };
+		fs.writeFileSync(journal, [JSON.stringify(other), ...rest].join('\n'));
+		const code = soak(...SHORT, '--seeds', '1..8', '--journal', journal);
+		assert.equal(code.status, 2);
+		assert.match(code.stderr, /was begun on other code \(digest 0{16}, this build [0-9a-f]{16}\)/);
+		assert.equal(reportsIn(code.stdout).length, 0);
+		fs.rmSync(dir, { recursive: true, force: true });
+	});
+});
