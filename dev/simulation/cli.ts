@@ -1,6 +1,6 @@
 /**
  * npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all]
- *                 [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn]
+ *                 [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] (modes and events: one, all, or a,b) [--interval 5] [--scope all|drawn]
  *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--journal file] [--dry-run]
  *
  * Runs account-life simulations through n8n's engine (dev/simulation/README.md), prints each report and the totals.
@@ -72,6 +72,15 @@ function usage(message: string): never {
 	process.exit(2);
 }
 
+/** `all`, one name, or names separated by commas (`newAlert,keywordUpdated`), in the order of `known`. */
+function listOf<T extends string>(flag: string, value: string, known: T[]): T[] {
+	if (value === 'all') return known;
+	const names = value.split(',');
+	for (const name of names)
+		if (!(known as string[]).includes(name)) usage(`unknown ${flag} ${name}`);
+	return known.filter((name) => names.includes(name));
+}
+
 function parseArgs(argv: string[]): Args {
 	const args: Args = {
 		days: 90,
@@ -106,20 +115,12 @@ function parseArgs(argv: string[]): Args {
 				for (let n = Number(match[1]); n <= Number(match[2]); n++) args.seeds.push(String(n));
 				break;
 			}
-			case '--mode': {
-				const v = value();
-				if (v === 'all') args.modes = SCHEDULERS;
-				else if ((SCHEDULERS as string[]).includes(v)) args.modes = [v as Scheduler];
-				else usage(`unknown mode ${v}`);
+			case '--mode':
+				args.modes = listOf('mode', value(), SCHEDULERS);
 				break;
-			}
-			case '--event': {
-				const v = value();
-				if (v === 'all') args.events = EVENTS;
-				else if ((EVENTS as string[]).includes(v)) args.events = [v as SoakEvent];
-				else usage(`unknown event ${v}`);
+			case '--event':
+				args.events = listOf('event', value(), EVENTS);
 				break;
-			}
 			case '--interval':
 				args.interval = Number(value());
 				if (!(args.interval >= 1)) usage('--interval is in minutes, at least 1');
@@ -375,8 +376,8 @@ async function runJobs(
 }
 
 /**
- * A digest of the compiled code a simulation loads (the nodes, the fake API, the simulation): a journal goes on only
- * where it began, so its totals are one code's.
+ * A digest of the compiled code a simulation loads (the nodes, the fake API, the simulation; not this command line):
+ * a journal goes on only where it began, so its totals are one code's.
  */
 function codeDigest(): string {
 	const build = join(__dirname, '..', '..');

@@ -61,6 +61,25 @@ describe('soak command line', { timeout: 5 * 60_000 }, () => {
 		assert.match(run.stdout, /; 6 already in /);
 	});
 
+	it('--event and --mode take a list: the wide soak is one command', () => {
+		const run = soak(
+			'--days',
+			'30',
+			'--seeds',
+			'1..200',
+			'--mode',
+			'all',
+			'--event',
+			'keywordUpdated,newAlert',
+			'--dry-run',
+		);
+		assert.equal(run.status, 0, run.stderr);
+		assert.match(run.stdout, /^1200 simulations of 30 days: .*; newAlert, keywordUpdated;/);
+		const modes = soak('--seed', '1', '--mode', 'durable,in-memory', '--dry-run');
+		assert.match(modes.stdout, /^2 simulations .*: seeds 1\.\.1, in-memory, durable;/);
+		assert.equal(soak('--mode', 'durable,sometimes', '--dry-run').status, 2);
+	});
+
 	it('other settings or other code: refused, nothing runs', () => {
 		const days = soak(...SHORT, '--days', '0.3', '--seeds', '1..7', '--journal', journal);
 		assert.equal(days.status, 2);
