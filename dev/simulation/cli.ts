@@ -14,16 +14,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-	appendFileSync,
-	existsSync,
-	readFileSync,
-	readdirSync,
-	rmSync,
-	statSync,
-	writeFileSync,
-} from 'node:fs';
-import { join, relative } from 'node:path';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 
 import type { Scheduler } from './plan';
 import { describeEvent } from './plan';
@@ -376,22 +368,17 @@ async function runJobs(
 }
 
 /**
- * A digest of the compiled code a simulation loads (the nodes, the fake API, the simulation; not this command line):
- * a journal goes on only where it began, so its totals are one code's.
+ * A digest of the compiled code this process loaded (the nodes, the fake API, the simulation and the harness it runs
+ * the trigger with; not this command line): a journal goes on only where it began, so its totals are one code's.
  */
 function codeDigest(): string {
 	const build = join(__dirname, '..', '..');
 	const hash = createHash('sha256');
-	const walk = (dir: string) => {
-		for (const name of readdirSync(dir).sort()) {
-			const path = join(dir, name);
-			if (statSync(path).isDirectory()) walk(path);
-			else if (name.endsWith('.js'))
-				hash.update(`${relative(build, path)}\0`).update(readFileSync(path));
-		}
-	};
-	for (const dir of ['nodes', join('dev', 'fake-api'), join('dev', 'simulation')])
-		walk(join(build, dir));
+	const loaded = Object.keys(require.cache)
+		.filter((file) => file.startsWith(`${build}${sep}`) && file !== __filename)
+		.map((file) => relative(build, file))
+		.sort();
+	for (const file of loaded) hash.update(`${file}\0`).update(readFileSync(join(build, file)));
 	return hash.digest('hex').slice(0, 16);
 }
 
@@ -436,9 +423,10 @@ function openJournal(args: Args, file: string): Map<string, Totals> {
 	return held;
 }
 
-function formatTotals(t: Totals, wallMs: number): string {
+function formatTotals(t: Totals, wallMs?: number): string {
+	const time = wallMs === undefined ? '' : ` (${(wallMs / 60_000).toFixed(1)} minutes)`;
 	return [
-		`${t.failed} of ${t.simulations} simulations failed (${(wallMs / 60_000).toFixed(1)} minutes)`,
+		`${t.failed} of ${t.simulations} simulations failed${time}`,
 		`  events ${t.events} (owed ${t.owed}), emitted ${t.emitted}; lost ${t.lost}, duplicated ${t.duplicated}, out of scope ${t.outOfScope}, late ${t.late}, filtered out but emitted ${t.filteredOutEmitted}, emitted again after a move ${t.movedEmittedAgain}`,
 		`  worst delay ${t.worstDelay} polls; ${t.polls} polls; requests per poll max ${t.requestsMax} (idle max ${t.idleRequestsMax}); state max ${t.stateBytesMax} bytes`,
 		...(t.failures.length > 0 ? [`  failed: ${t.failures.join('; ')}`] : []),
@@ -455,16 +443,18 @@ async function main(): Promise<void> {
 	const todo = runs.flatMap((run, index) => (held.has(keyOf(run)) ? [] : [index]));
 	const fromJournal = runs.length - todo.length;
 	const journalNote = args.journal ? `; ${fromJournal} already in ${args.journal}` : '';
-	if (args.dryRun) {
-		process.stdout.write(
-			`${runs.length} simulations of ${args.days} days: seeds ${args.seeds[0]}..${args.seeds[args.seeds.length - 1]}, ${args.modes.join(', ')}; ${args.events.join(', ')}; ${args.jobs} job(s)${journalNote}\n`,
-		);
-		return;
-	}
 	const totals = emptyTotals();
 	for (const run of runs) {
 		const kept = held.get(keyOf(run));
 		if (kept) addTotals(totals, kept);
+	}
+	if (args.dryRun) {
+		process.stdout.write(
+			`${runs.length} simulations of ${args.days} days: seeds ${args.seeds[0]}..${args.seeds[args.seeds.length - 1]}, ${args.modes.join(', ')}; ${args.events.join(', ')}; ${args.jobs} job(s)${journalNote}\n`,
+		);
+		// What a soak in progress has found so far, from its journal.
+		if (fromJournal > 0) process.stdout.write(`${formatTotals(totals)}\n`);
+		return;
 	}
 	const done = (index: number, one: Totals) => {
 		addTotals(totals, one);

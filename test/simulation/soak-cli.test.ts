@@ -59,6 +59,9 @@ describe('soak command line', { timeout: 5 * 60_000 }, () => {
 		const run = soak(...SHORT, '--seeds', '1..7', '--journal', journal, '--dry-run');
 		assert.equal(run.status, 0, run.stderr);
 		assert.match(run.stdout, /; 6 already in /);
+		// The totals so far, from the journal alone.
+		assert.match(run.stdout, /^0 of 6 simulations failed$/m);
+		assert.equal(reportsIn(run.stdout).length, 0);
 	});
 
 	it('--event and --mode take a list: the wide soak is one command', () => {
@@ -80,17 +83,48 @@ describe('soak command line', { timeout: 5 * 60_000 }, () => {
 		assert.equal(soak('--mode', 'durable,sometimes', '--dry-run').status, 2);
 	});
 
-	it('other settings or other code: refused, nothing runs', () => {
+	it('other settings: refused, nothing runs', () => {
 		const days = soak(...SHORT, '--days', '0.3', '--seeds', '1..7', '--journal', journal);
 		assert.equal(days.status, 2);
 		assert.match(days.stderr, /was begun with days 0\.2, not 0\.3/);
-		const [header, ...rest] = fs.readFileSync(journal, 'utf8').split('\n');
-		const other = { ...(JSON.parse(header) as object), code: '0000000000000000' };
-		fs.writeFileSync(journal, [JSON.stringify(other), ...rest].join('\n'));
-		const code = soak(...SHORT, '--seeds', '1..8', '--journal', journal);
-		assert.equal(code.status, 2);
-		assert.match(code.stderr, /was begun on other code \(digest 0{16}, this build [0-9a-f]{16}\)/);
-		assert.equal(reportsIn(code.stdout).length, 0);
+		assert.equal(reportsIn(days.stdout).length, 0);
+	});
+
+	it('other code: refused when the trigger, the fake or the harness changed, not the command line', () => {
+		// A copy of the compiled code, changed file by file.
+		const copy = path.join(dir, 'copy');
+		fs.cpSync(path.join(__dirname, '..', '..'), path.join(copy, 'build'), { recursive: true });
+		fs.symlinkSync(
+			path.join(__dirname, '..', '..', '..', 'node_modules'),
+			path.join(copy, 'node_modules'),
+		);
+		const cli = path.join(copy, 'build', 'dev', 'simulation', 'cli.js');
+		const other = path.join(dir, 'other.jsonl');
+		const inCopy = (...flags: string[]) =>
+			spawnSync(process.execPath, [cli, ...SHORT, '--seed', '1', '--journal', other, ...flags], {
+				encoding: 'utf8',
+			});
+		assert.equal(inCopy().status, 0);
+		const change = (file: string) =>
+			fs.appendFileSync(path.join(copy, 'build', file), '\n// changed\n');
+		change(path.join('dev', 'simulation', 'cli.js'));
+		assert.match(inCopy('--dry-run').stdout, /; 1 already in /);
+		for (const file of [
+			path.join('nodes', 'KeywordComTrigger', 'newAlert', 'poll.js'),
+			path.join('dev', 'fake-api', 'handlers', 'alerts.js'),
+			path.join('test', 'harness', 'run-poll.js'),
+		]) {
+			const before = fs.readFileSync(path.join(copy, 'build', file));
+			change(file);
+			const run = inCopy('--dry-run');
+			assert.equal(run.status, 2, file);
+			assert.match(
+				run.stderr,
+				/was begun on other code \(digest [0-9a-f]{16}, this build [0-9a-f]{16}\)/,
+			);
+			fs.writeFileSync(path.join(copy, 'build', file), before);
+		}
+		assert.match(inCopy('--dry-run').stdout, /; 1 already in /);
 		fs.rmSync(dir, { recursive: true, force: true });
 	});
 });
