@@ -1,39 +1,37 @@
 /**
  * npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all]
- *                 [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] (modes and events: one, all, or a,b) [--interval 5] [--scope all|drawn]
+ *                 [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn]
  *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--journal file] [--dry-run]
  *
  * Runs account-life simulations through n8n's engine (dev/simulation/README.md), prints each report and the totals.
- * `--shrink` shrinks every failing one to the fewest world events that still fail the same way and prints them (with
- * `--out`, writes the shrunk plans as JSON, ready for a regression test). `--jobs N` runs them in N processes side
- * by side, each taking the next simulation when it is free (one long simulation holds up one process, not a share of
- * the list). `--journal file` writes each finished simulation's numbers to the file and, run again with the same file,
- * skips the ones it holds and counts them in the totals: a soak longer than a sitting goes on where it stopped, on the
- * same code only (the journal keeps a digest of the compiled code it began on). `--dry-run` checks the flags and
- * prints what would run. Exit code 1 when any simulation failed.
+ * A mode or an event is one name, `all`, or several separated by commas. `--shrink` shrinks every failing one to the
+ * fewest world events that still fail the same way and prints them (with `--out`, writes the shrunk plans as JSON,
+ * ready for a regression test). `--jobs N` runs them in N processes side by side, each taking the next simulation when
+ * it is free (one long simulation holds up one process, not a share of the list). `--journal file` writes each
+ * finished simulation's numbers (and shrunk plan) to the file and, run again with the same file, skips the ones it
+ * holds and counts them: a soak longer than a sitting goes on where it stopped, on the same code and settings only.
+ * `--dry-run` checks the flags and prints what would run. Exit code 1 when a simulation failed, 3 when a process of
+ * `--jobs` died (what finished is kept in the journal).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 import type { Scheduler } from './plan';
-import { describeEvent } from './plan';
-import { describeRun, formatReport } from './report';
+import { DEFAULT_BEHAVIOUR, type DrawnBehaviour } from './run';
 import {
-	DEFAULT_BEHAVIOUR,
-	simulate,
-	type DrawnBehaviour,
-	type SimulationConfig,
-	type TriggerEvent,
-} from './run';
-import { shrink } from './shrink';
-import type { Summary } from './checker';
-import { formatAiReport, simulateAiVisibility } from './aiVisibility';
+	addTotals,
+	emptyTotals,
+	keyOf,
+	runOne,
+	type Shrunk,
+	type SoakEvent,
+	type SoakRun,
+	type Totals,
+} from './soakRun';
 
 const SCHEDULERS: Scheduler[] = ['in-memory', 'durable', 'durable-cursors'];
-/** AI Visibility Updated has a world of its own (aiVisibility.ts). */
-type SoakEvent = TriggerEvent | 'aiVisibilityUpdated';
 const EVENTS: SoakEvent[] = ['newAlert', 'keywordUpdated', 'aiVisibilityUpdated'];
 
 interface Args {
@@ -53,8 +51,8 @@ interface Args {
 	journal?: string;
 	/** Check the flags, print what would run, run nothing. */
 	dryRun: boolean;
-	/** This process is child `index` of `--jobs`, taking simulations from its parent. */
-	child?: number;
+	/** This process is a child of `--jobs`, taking simulations from its parent. */
+	child: boolean;
 }
 
 function usage(message: string): never {
@@ -84,6 +82,7 @@ function parseArgs(argv: string[]): Args {
 		scope: 'drawn',
 		jobs: 1,
 		dryRun: false,
+		child: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
@@ -147,97 +146,13 @@ function parseArgs(argv: string[]): Args {
 				args.dryRun = true;
 				break;
 			case '--child':
-				args.child = Number(value());
+				args.child = true;
 				break;
 			default:
 				usage(`unknown flag ${flag}`);
 		}
 	}
 	return args;
-}
-
-/** What every simulation adds to the totals of a soak. */
-interface Totals {
-	simulations: number;
-	failed: number;
-	events: number;
-	owed: number;
-	emitted: number;
-	lost: number;
-	late: number;
-	duplicated: number;
-	outOfScope: number;
-	filteredOutEmitted: number;
-	movedEmittedAgain: number;
-	worstDelay: number;
-	polls: number;
-	requestsMax: number;
-	idleRequestsMax: number;
-	stateBytesMax: number;
-	/** Seeds of the failed simulations (`seed scheduler event`). */
-	failures: string[];
-}
-
-function emptyTotals(): Totals {
-	return {
-		simulations: 0,
-		failed: 0,
-		events: 0,
-		owed: 0,
-		emitted: 0,
-		lost: 0,
-		late: 0,
-		duplicated: 0,
-		outOfScope: 0,
-		filteredOutEmitted: 0,
-		movedEmittedAgain: 0,
-		worstDelay: 0,
-		polls: 0,
-		requestsMax: 0,
-		idleRequestsMax: 0,
-		stateBytesMax: 0,
-		failures: [],
-	};
-}
-
-function addTotals(into: Totals, from: Totals): void {
-	for (const key of Object.keys(into) as Array<keyof Totals>) {
-		if (key === 'failures') into.failures.push(...from.failures);
-		else if (key.endsWith('Max') || key === 'worstDelay')
-			into[key] = Math.max(into[key], from[key]);
-		else into[key] += from[key];
-	}
-}
-
-/** One simulation's numbers as totals (`label` names it when it failed). */
-function totalsOf(s: Summary, failed: boolean, label: string): Totals {
-	return {
-		...emptyTotals(),
-		simulations: 1,
-		failed: failed ? 1 : 0,
-		events: s.events,
-		owed: s.owed,
-		emitted: s.emitted,
-		lost: s.lost,
-		late: s.late,
-		duplicated: s.duplicated,
-		outOfScope: s.outOfScope,
-		filteredOutEmitted: s.filteredOutEmitted,
-		movedEmittedAgain: s.movedEmittedAgain,
-		worstDelay: s.worstDelay,
-		polls: s.polls,
-		requestsMax: s.requestsMax,
-		idleRequestsMax: s.idleRequestsMax,
-		stateBytesMax: s.stateBytesMax,
-		failures: failed ? [label] : [],
-	};
-}
-
-/** One simulation of a soak. */
-interface SoakRun {
-	seed: string;
-	scheduler: Scheduler;
-	event: SoakEvent;
 }
 
 /** One simulation per seed × scheduler × event, in that order. */
@@ -249,67 +164,18 @@ function runsOf(args: Args): SoakRun[] {
 	return runs;
 }
 
-const keyOf = (run: SoakRun) => `${run.seed} ${run.scheduler} ${run.event}`;
-
-/** Runs one simulation, prints its report; a failing one is shrunk into `shrunk` with `--shrink`. */
-async function runOne(args: Args, run: SoakRun, shrunk: unknown[]): Promise<Totals> {
-	const { seed, scheduler, event } = run;
-	process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${args.days} days\n`);
-	if (event === 'aiVisibilityUpdated') {
-		const ai = await simulateAiVisibility({
-			seed,
-			days: args.days,
-			intervalMinutes: args.interval,
-			scheduler,
-		});
-		process.stdout.write(`${formatAiReport(ai)}\n`);
-		return totalsOf(ai.summary, ai.violations.length > 0, keyOf(run));
-	}
-	const config: SimulationConfig = {
-		seed,
-		days: args.days,
-		intervalMinutes: args.interval,
-		scheduler,
-		event,
-		scope: args.scope === 'all' ? {} : undefined,
-		behaviour: args.behaviour,
-		log: (line) => process.stderr.write(`  ${line}\n`),
-	};
-	const result = await simulate(config);
-	process.stdout.write(`${formatReport(result)}\n`);
-	const totals = totalsOf(result.summary, result.violations.length > 0, keyOf(run));
-	if (result.violations.length === 0 || !args.shrink) return totals;
-	process.stderr.write(`shrinking ${describeRun(result)}\n`);
-	const small = await shrink(config, result, {
-		log: (line) => process.stderr.write(`${line}\n`),
-	});
-	process.stdout.write(
-		`shrunk to ${small.plan.events.length} events (${small.runs} runs), still ${small.kind}:\n`,
-	);
-	for (const e of small.plan.events) process.stdout.write(`  ${describeEvent(e)}\n`);
-	process.stdout.write(`${formatReport(small.result, { violations: 3 })}\n`);
-	shrunk.push({
-		name: `seed ${seed}, ${scheduler}, ${event}: ${small.kind}`,
-		seed,
-		scheduler,
-		event,
-		intervalMinutes: args.interval,
-		scope: small.result.scope,
-		options: small.result.options,
-		behaviour: small.result.behaviour,
-		kind: small.kind,
-		detail: small.result.context?.violation.detail,
-		plan: small.plan,
-	});
-	return totals;
+/** What a finished simulation gives the soak: its numbers and, shrunk with `--shrink`, its failure. */
+interface Finished {
+	totals: Totals;
+	shrunk?: Shrunk;
 }
 
 /** What a child of `--jobs` and its parent say to each other. */
-type ChildMessage = { type: 'next' } | { type: 'done'; index: number; totals: Totals };
+type ChildMessage = { type: 'next' } | ({ type: 'done'; index: number } & Finished);
 type ParentMessage = { index: number | null };
 
 /** A child of `--jobs`: asks its parent for the next simulation until there is none. */
-async function runChild(args: Args, child: number): Promise<void> {
+async function runChild(args: Args): Promise<void> {
 	const send = (message: ChildMessage) => process.send!(message);
 	const next = async () =>
 		await new Promise<number | null>((resolve) => {
@@ -317,68 +183,89 @@ async function runChild(args: Args, child: number): Promise<void> {
 			send({ type: 'next' });
 		});
 	const runs = runsOf(args);
-	const shrunk: unknown[] = [];
 	for (let index = await next(); index !== null; index = await next())
-		send({ type: 'done', index, totals: await runOne(args, runs[index], shrunk) });
-	if (args.out)
-		writeFileSync(`${args.out}.part${child}`, `${JSON.stringify(shrunk, null, '\t')}\n`);
+		send({ type: 'done', index, ...(await runOne(args, runs[index])) });
 	process.disconnect();
 }
 
-/** `--jobs N`: N child processes, each taking the next simulation when free; `done` gets each one's numbers. */
+/**
+ * `--jobs N`: N child processes, each taking the next simulation when free; `done` gets each one finished. A child that
+ * dies stops the others (their simulations in progress are not counted): what went wrong, or undefined.
+ */
 async function runJobs(
 	args: Args,
 	argv: string[],
 	todo: number[],
-	done: (index: number, totals: Totals) => void,
-): Promise<void> {
+	done: (index: number, finished: Finished) => void,
+): Promise<string | undefined> {
 	const queue = [...todo];
-	const children = Math.min(args.jobs, Math.max(queue.length, 1));
+	const children: ChildProcess[] = [];
+	let broken: string | undefined;
+	const stop = (why: string) => {
+		broken ??= why;
+		for (const child of children) child.kill();
+	};
 	await Promise.all(
-		Array.from({ length: children }, async (_, child) => {
-			const process_ = spawn(process.execPath, [__filename, ...argv, '--child', String(child)], {
+		Array.from({ length: Math.min(args.jobs, queue.length) }, async (_, n) => {
+			const child = spawn(process.execPath, [__filename, ...argv, '--child'], {
 				stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
 			});
+			children.push(child);
 			let buffered = '';
-			process_.stdout!.setEncoding('utf8');
-			process_.stdout!.on('data', (chunk: string) => {
+			child.stdout!.setEncoding('utf8');
+			child.stdout!.on('data', (chunk: string) => {
 				buffered += chunk;
 				const lines = buffered.split('\n');
 				buffered = lines.pop() ?? '';
 				for (const line of lines) process.stdout.write(`${line}\n`);
 			});
-			process_.on('message', (message: ChildMessage) => {
-				if (message.type === 'done') done(message.index, message.totals);
-				else process_.send({ index: queue.shift() ?? null } satisfies ParentMessage);
+			child.on('message', (message: ChildMessage) => {
+				if (message.type === 'done') done(message.index, message);
+				else child.send({ index: broken ? null : (queue.shift() ?? null) } satisfies ParentMessage);
 			});
-			const code = await new Promise<number | null>((resolve) => process_.on('close', resolve));
-			if (code !== 0) throw new Error(`soak child ${child} ended with code ${code}`);
+			child.on('error', (error) => stop(`process ${n}: ${error.message}`));
+			const end = await new Promise<string | undefined>((resolve) =>
+				child.on('close', (code, signal) =>
+					resolve(code === 0 ? undefined : (signal ?? `code ${code}`)),
+				),
+			);
+			if (end) stop(`process ${n} ended with ${end}`);
 		}),
 	);
-	if (args.out) {
-		const merged: unknown[] = [];
-		for (let child = 0; child < children; child++) {
-			const file = `${args.out}.part${child}`;
-			if (!existsSync(file)) continue;
-			merged.push(...(JSON.parse(readFileSync(file, 'utf8')) as unknown[]));
-			rmSync(file);
-		}
-		writeFileSync(args.out, `${JSON.stringify(merged, null, '\t')}\n`);
-	}
+	return broken;
 }
 
 /**
- * A digest of the compiled code this process loaded (the nodes, the fake API, the simulation and the harness it runs
- * the trigger with; not this command line): a journal goes on only where it began, so its totals are one code's.
+ * A digest of the code this process loaded: the compiled modules of the build (the nodes, the fake API, the simulation
+ * and the harness it runs the trigger with; not this command line, which only chooses what runs and adds up) and the
+ * version of each package they loaded (n8n's engine among them). A journal goes on only where it began, so its totals
+ * are one code's.
  */
 function codeDigest(): string {
 	const build = join(__dirname, '..', '..');
 	const hash = createHash('sha256');
-	const loaded = Object.keys(require.cache)
-		.filter((file) => file.startsWith(`${build}${sep}`) && file !== __filename)
-		.map((file) => relative(build, file))
-		.sort();
-	for (const file of loaded) hash.update(`${file}\0`).update(readFileSync(join(build, file)));
+	const loaded = Object.keys(require.cache);
+	for (const file of loaded
+		.filter((path) => path.startsWith(`${build}${sep}`) && path !== __filename)
+		.map((path) => relative(build, path))
+		.sort())
+		hash.update(`${file}\0`).update(readFileSync(join(build, file)));
+	const modules = `${sep}node_modules${sep}`;
+	const packages = new Set<string>();
+	for (const path of loaded) {
+		const at = path.lastIndexOf(modules);
+		if (at < 0) continue;
+		const [scope, name] = path.slice(at + modules.length).split(sep);
+		packages.add(
+			join(path.slice(0, at + modules.length), scope.startsWith('@') ? join(scope, name) : scope),
+		);
+	}
+	for (const dir of [...packages].sort()) {
+		const manifest = join(dir, 'package.json');
+		if (!existsSync(manifest)) continue;
+		const { name, version } = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, string>;
+		hash.update(`${name}@${version}\0`);
+	}
 	return hash.digest('hex').slice(0, 16);
 }
 
@@ -393,16 +280,25 @@ function journalHeader(args: Args) {
 	};
 }
 
-/** Reads a journal (or starts one): the numbers of the simulations it holds, by key. */
-function openJournal(args: Args, file: string): Map<string, Totals> {
+/** Reads a journal (or starts one): the simulations it holds, by key. */
+function openJournal(args: Args, file: string): Map<string, Finished> {
 	const header = journalHeader(args);
-	const held = new Map<string, Totals>();
-	if (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
+	const held = new Map<string, Finished>();
+	const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+	if (text.trim() === '') {
 		if (!args.dryRun) writeFileSync(file, `${JSON.stringify(header)}\n`);
 		return held;
 	}
-	const [first, ...lines] = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-	const began = JSON.parse(first) as typeof header;
+	// A line cut short by a killed run is not a finished simulation; cut, the next one starts on a line of its own.
+	const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+	if (whole.length < text.length && !args.dryRun) truncateSync(file, Buffer.byteLength(whole));
+	const [first, ...lines] = whole.split('\n').filter(Boolean);
+	let began: Partial<typeof header> = {};
+	try {
+		began = JSON.parse(first ?? '') as typeof header;
+	} catch {
+		usage(`${file} does not begin with a journal's first line: start a new journal`);
+	}
 	for (const key of Object.keys(header) as Array<keyof typeof header>) {
 		if (JSON.stringify(began[key]) === JSON.stringify(header[key])) continue;
 		usage(
@@ -412,13 +308,8 @@ function openJournal(args: Args, file: string): Map<string, Totals> {
 		);
 	}
 	for (const line of lines) {
-		// A line cut short by a killed run is not a finished simulation.
-		try {
-			const { key, totals } = JSON.parse(line) as { key: string; totals: Totals };
-			held.set(key, totals);
-		} catch {
-			continue;
-		}
+		const { key, ...finished } = JSON.parse(line) as { key: string } & Finished;
+		held.set(key, finished);
 	}
 	return held;
 }
@@ -437,40 +328,51 @@ async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
 	const args = parseArgs(argv);
 	const started = performance.now();
-	if (args.child !== undefined) return await runChild(args, args.child);
+	if (args.child) return await runChild(args);
 	const runs = runsOf(args);
-	const held = args.journal ? openJournal(args, args.journal) : new Map<string, Totals>();
+	const held = args.journal ? openJournal(args, args.journal) : new Map<string, Finished>();
 	const todo = runs.flatMap((run, index) => (held.has(keyOf(run)) ? [] : [index]));
 	const fromJournal = runs.length - todo.length;
-	const journalNote = args.journal ? `; ${fromJournal} already in ${args.journal}` : '';
 	const totals = emptyTotals();
 	for (const run of runs) {
 		const kept = held.get(keyOf(run));
-		if (kept) addTotals(totals, kept);
+		if (kept) addTotals(totals, kept.totals);
 	}
 	if (args.dryRun) {
 		process.stdout.write(
-			`${runs.length} simulations of ${args.days} days: seeds ${args.seeds[0]}..${args.seeds[args.seeds.length - 1]}, ${args.modes.join(', ')}; ${args.events.join(', ')}; ${args.jobs} job(s)${journalNote}\n`,
+			`${runs.length} simulations of ${args.days} days: seeds ${args.seeds[0]}..${args.seeds[args.seeds.length - 1]}, ${args.modes.join(', ')}; ${args.events.join(', ')}; ${args.jobs} job(s)${args.journal ? `; ${fromJournal} already in ${args.journal}` : ''}\n`,
 		);
 		// What a soak in progress has found so far, from its journal.
 		if (fromJournal > 0) process.stdout.write(`${formatTotals(totals)}\n`);
 		return;
 	}
-	const done = (index: number, one: Totals) => {
-		addTotals(totals, one);
+	const finished = new Map<number, Finished>();
+	const done = (index: number, one: Finished) => {
+		addTotals(totals, one.totals);
+		finished.set(index, one);
+		const { totals: numbers, shrunk } = one;
 		if (args.journal)
-			appendFileSync(args.journal, `${JSON.stringify({ key: keyOf(runs[index]), totals: one })}\n`);
+			appendFileSync(
+				args.journal,
+				`${JSON.stringify({ key: keyOf(runs[index]), totals: numbers, ...(shrunk ? { shrunk } : {}) })}\n`,
+			);
 	};
-	if (args.jobs > 1) await runJobs(args, argv, todo, done);
-	else {
-		const shrunk: unknown[] = [];
-		for (const index of todo) done(index, await runOne(args, runs[index], shrunk));
-		if (args.out) writeFileSync(args.out, `${JSON.stringify(shrunk, null, '\t')}\n`);
+	let broken: string | undefined;
+	if (args.jobs > 1 && todo.length > 1) broken = await runJobs(args, argv, todo, done);
+	else for (const index of todo) done(index, await runOne(args, runs[index]));
+	if (args.out) {
+		// Every shrunk failure of the simulations asked for, in their order: this run's and the journal's.
+		const shrunk = runs.flatMap((run, index) => {
+			const one = finished.get(index)?.shrunk ?? held.get(keyOf(run))?.shrunk;
+			return one ? [one] : [];
+		});
+		writeFileSync(args.out, `${JSON.stringify(shrunk, null, '\t')}\n`);
 	}
 	if (fromJournal > 0)
 		process.stdout.write(`${fromJournal} of ${runs.length} simulations from ${args.journal}\n`);
 	process.stdout.write(`${formatTotals(totals, performance.now() - started)}\n`);
-	process.exitCode = totals.failed > 0 ? 1 : 0;
+	if (broken) process.stderr.write(`soak stopped: ${broken}\n`);
+	process.exitCode = broken ? 3 : totals.failed > 0 ? 1 : 0;
 }
 
 main().catch((error: unknown) => {

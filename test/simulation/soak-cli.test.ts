@@ -53,15 +53,22 @@ describe('soak command line', { timeout: 5 * 60_000 }, () => {
 		assert.equal(keysIn(journal).length, 7);
 	});
 
-	it('a line cut short by a killed run is run again', () => {
+	it('a line cut short by a killed run is run again, on a line of its own', () => {
 		const text = fs.readFileSync(journal, 'utf8');
 		fs.writeFileSync(journal, text.slice(0, text.trimEnd().lastIndexOf('\n') + 40));
-		const run = soak(...SHORT, '--seeds', '1..7', '--journal', journal, '--dry-run');
-		assert.equal(run.status, 0, run.stderr);
-		assert.match(run.stdout, /; 6 already in /);
+		const dry = soak(...SHORT, '--seeds', '1..7', '--journal', journal, '--dry-run');
+		assert.equal(dry.status, 0, dry.stderr);
+		assert.match(dry.stdout, /; 6 already in /);
 		// The totals so far, from the journal alone.
-		assert.match(run.stdout, /^0 of 6 simulations failed$/m);
-		assert.equal(reportsIn(run.stdout).length, 0);
+		assert.match(dry.stdout, /^0 of 6 simulations failed$/m);
+		assert.equal(reportsIn(dry.stdout).length, 0);
+		const run = soak(...SHORT, '--seeds', '1..8', '--journal', journal);
+		assert.equal(run.status, 0, run.stderr);
+		assert.equal(reportsIn(run.stdout).length, 2);
+		assert.deepEqual(
+			keysIn(journal).sort(),
+			['1', '2', '3', '4', '5', '6', '7', '8'].map((s) => `${s} in-memory newAlert`),
+		);
 	});
 
 	it('--event and --mode take a list: the wide soak is one command', () => {
@@ -84,7 +91,7 @@ describe('soak command line', { timeout: 5 * 60_000 }, () => {
 	});
 
 	it('other settings: refused, nothing runs', () => {
-		const days = soak(...SHORT, '--days', '0.3', '--seeds', '1..7', '--journal', journal);
+		const days = soak(...SHORT, '--days', '0.3', '--seeds', '1..8', '--journal', journal);
 		assert.equal(days.status, 2);
 		assert.match(days.stderr, /was begun with days 0\.2, not 0\.3/);
 		assert.equal(reportsIn(days.stdout).length, 0);

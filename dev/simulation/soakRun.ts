@@ -1,0 +1,173 @@
+/**
+ * One simulation of a soak (cli.ts) and the numbers it adds to the soak's totals: what runs for a seed, a scheduler
+ * mode and an event, and what counts as failed. Part of the code a soak's journal is bound to (cli.ts keeps a digest of
+ * every module it loaded, itself excepted): a change here starts a new journal.
+ */
+import type { Summary } from './checker';
+import { formatAiReport, simulateAiVisibility } from './aiVisibility';
+import { describeEvent, type Scheduler } from './plan';
+import { describeRun, formatReport } from './report';
+import { simulate, type DrawnBehaviour, type SimulationConfig, type TriggerEvent } from './run';
+import { shrink } from './shrink';
+
+/** AI Visibility Updated has a world of its own (aiVisibility.ts). */
+export type SoakEvent = TriggerEvent | 'aiVisibilityUpdated';
+
+/** What every simulation of a soak shares. */
+export interface SoakSettings {
+	days: number;
+	/** Minutes between polls. */
+	interval: number;
+	/** 'all': every project, whatever the seed draws. */
+	scope: 'all' | 'drawn';
+	behaviour?: DrawnBehaviour;
+	/** Shrink a failing simulation to the fewest world events that still fail the same way. */
+	shrink: boolean;
+}
+
+/** One simulation of a soak. */
+export interface SoakRun {
+	seed: string;
+	scheduler: Scheduler;
+	event: SoakEvent;
+}
+
+export const keyOf = (run: SoakRun) => `${run.seed} ${run.scheduler} ${run.event}`;
+
+/** What every simulation adds to the totals of a soak. */
+export interface Totals {
+	simulations: number;
+	failed: number;
+	events: number;
+	owed: number;
+	emitted: number;
+	lost: number;
+	late: number;
+	duplicated: number;
+	outOfScope: number;
+	filteredOutEmitted: number;
+	movedEmittedAgain: number;
+	worstDelay: number;
+	polls: number;
+	requestsMax: number;
+	idleRequestsMax: number;
+	stateBytesMax: number;
+	/** Seeds of the failed simulations (`seed scheduler event`). */
+	failures: string[];
+}
+
+export function emptyTotals(): Totals {
+	return {
+		simulations: 0,
+		failed: 0,
+		events: 0,
+		owed: 0,
+		emitted: 0,
+		lost: 0,
+		late: 0,
+		duplicated: 0,
+		outOfScope: 0,
+		filteredOutEmitted: 0,
+		movedEmittedAgain: 0,
+		worstDelay: 0,
+		polls: 0,
+		requestsMax: 0,
+		idleRequestsMax: 0,
+		stateBytesMax: 0,
+		failures: [],
+	};
+}
+
+export function addTotals(into: Totals, from: Totals): void {
+	for (const key of Object.keys(into) as Array<keyof Totals>) {
+		if (key === 'failures') into.failures.push(...from.failures);
+		else if (key.endsWith('Max') || key === 'worstDelay')
+			into[key] = Math.max(into[key], from[key]);
+		else into[key] += from[key];
+	}
+}
+
+/** One simulation's numbers as totals (`label` names it when it failed). */
+export function totalsOf(s: Summary, failed: boolean, label: string): Totals {
+	return {
+		...emptyTotals(),
+		simulations: 1,
+		failed: failed ? 1 : 0,
+		events: s.events,
+		owed: s.owed,
+		emitted: s.emitted,
+		lost: s.lost,
+		late: s.late,
+		duplicated: s.duplicated,
+		outOfScope: s.outOfScope,
+		filteredOutEmitted: s.filteredOutEmitted,
+		movedEmittedAgain: s.movedEmittedAgain,
+		worstDelay: s.worstDelay,
+		polls: s.polls,
+		requestsMax: s.requestsMax,
+		idleRequestsMax: s.idleRequestsMax,
+		stateBytesMax: s.stateBytesMax,
+		failures: failed ? [label] : [],
+	};
+}
+
+/** A failing simulation shrunk (`--shrink`), as test/simulation/regressions.json holds it. */
+export type Shrunk = Record<string, unknown>;
+
+/** Runs one simulation and prints its report; with `shrink`, a failing one is shrunk too. */
+export async function runOne(
+	settings: SoakSettings,
+	run: SoakRun,
+): Promise<{ totals: Totals; shrunk?: Shrunk }> {
+	const { seed, scheduler, event } = run;
+	process.stderr.write(`seed ${seed}, ${scheduler}, ${event}: ${settings.days} days\n`);
+	if (event === 'aiVisibilityUpdated') {
+		const ai = await simulateAiVisibility({
+			seed,
+			days: settings.days,
+			intervalMinutes: settings.interval,
+			scheduler,
+		});
+		process.stdout.write(`${formatAiReport(ai)}\n`);
+		return { totals: totalsOf(ai.summary, ai.violations.length > 0, keyOf(run)) };
+	}
+	const config: SimulationConfig = {
+		seed,
+		days: settings.days,
+		intervalMinutes: settings.interval,
+		scheduler,
+		event,
+		scope: settings.scope === 'all' ? {} : undefined,
+		behaviour: settings.behaviour,
+		log: (line) => process.stderr.write(`  ${line}\n`),
+	};
+	const result = await simulate(config);
+	process.stdout.write(`${formatReport(result)}\n`);
+	const totals = totalsOf(result.summary, result.violations.length > 0, keyOf(run));
+	if (result.violations.length === 0 || !settings.shrink) return { totals };
+	process.stderr.write(`shrinking ${describeRun(result)}\n`);
+	const small = await shrink(config, result, {
+		log: (line) => process.stderr.write(`${line}\n`),
+	});
+	process.stdout.write(
+		`shrunk to ${small.plan.events.length} events (${small.runs} runs), still ${small.kind}:\n`,
+	);
+	for (const e of small.plan.events) process.stdout.write(`  ${describeEvent(e)}\n`);
+	process.stdout.write(`${formatReport(small.result, { violations: 3 })}\n`);
+	return {
+		totals,
+		shrunk: {
+			name: `seed ${seed}, ${scheduler}, ${event}: ${small.kind}`,
+			seed,
+			scheduler,
+			event,
+			intervalMinutes: settings.interval,
+			scope: small.result.scope,
+			options: small.result.options,
+			behaviour: small.result.behaviour,
+			kind: small.kind,
+			detail: small.result.context?.violation.detail,
+			plan: small.plan,
+		},
+	};
+}
