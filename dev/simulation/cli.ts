@@ -2,6 +2,7 @@
  * npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all]
  *                 [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn]
  *                 [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--journal file] [--dry-run]
+ *                 [--trace A..B]
  *
  * Runs account-life simulations through n8n's engine (dev/simulation/README.md), prints each report and the totals.
  * A mode or an event is one name, `all`, or several separated by commas. `--shrink` shrinks every failing one to the
@@ -10,7 +11,8 @@
  * it is free (one long simulation holds up one process, not a share of the list). `--journal file` writes each
  * finished simulation's numbers (and shrunk plan) to the file and, run again with the same file, skips the ones it
  * holds and counts them: a soak longer than a sitting goes on where it stopped, on the same code and settings only.
- * `--dry-run` checks the flags and prints what would run. Exit code 1 when a simulation failed, 3 when a process of
+ * `--dry-run` checks the flags and prints what would run. `--trace A..B` prints polls A to B as they run: each HTTP
+ * request with its answer's status, and the stored state the poll left (to read why a poll did what it did). Exit code 1 when a simulation failed, 3 when a process of
  * `--jobs` died (what finished is kept in the journal).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -53,11 +55,13 @@ interface Args {
 	dryRun: boolean;
 	/** This process is a child of `--jobs`, taking simulations from its parent. */
 	child: boolean;
+	/** Polls whose requests and stored state are printed (to stderr). */
+	trace?: { from: number; to: number };
 }
 
 function usage(message: string): never {
 	process.stderr.write(
-		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--journal file] [--dry-run]\n`,
+		`${message}\nusage: npm run soak -- [--days 90] [--seed N | --seeds A..B] [--mode in-memory|durable|durable-cursors|all] [--event newAlert|keywordUpdated|aiVisibilityUpdated|all] [--interval 5] [--scope all|drawn] [--behaviour '<json>'] [--shrink] [--out file.json] [--jobs N] [--journal file] [--dry-run] [--trace A..B]\n`,
 	);
 	process.exit(2);
 }
@@ -145,6 +149,12 @@ function parseArgs(argv: string[]): Args {
 			case '--dry-run':
 				args.dryRun = true;
 				break;
+			case '--trace': {
+				const match = /^(\d+)\.\.(\d+)$/.exec(value());
+				if (!match) usage('--trace takes A..B (poll numbers)');
+				args.trace = { from: Number(match[1]), to: Number(match[2]) };
+				break;
+			}
 			case '--child':
 				args.child = true;
 				break;

@@ -401,10 +401,13 @@ export class N8nModel {
 		return await this.activationPoll('init');
 	}
 
+	/** The node's static data as it is now (in memory, else stored). */
+	state(): IDataObject {
+		return !this.durable && this.live ? N8nModel.read(this.live).node : this.db.node;
+	}
+
 	/** JSON size of the node's static data as it is now (in memory, else stored). */
 	stateBytes(): number {
-		return N8nModel.bytes(
-			!this.durable && this.live ? N8nModel.read(this.live).node : this.db.node,
-		);
+		return N8nModel.bytes(this.state());
 	}
 }

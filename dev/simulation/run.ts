@@ -72,6 +72,8 @@ export interface SimulationConfig {
 	wrapPoll?: PollWrapper;
 	/** Progress lines. */
 	log?: (line: string) => void;
+	/** Polls (by index) whose every request and stored state go to `log`. */
+	tracePolls?: { from: number; to: number };
 }
 
 export interface PollLogEntry {
@@ -533,6 +535,13 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		// A change armed for the middle of the poll happened at the poll's time, after groups/active answered: the
 		// world was not quiet since the state this poll keeps, whenever the change was planned.
 		if ((await world.settleArmed()) > 0) lastEventAt = Math.max(lastEventAt, clock.now);
+		const trace = config.tracePolls;
+		if (trace && trace.from <= pollIndex && pollIndex <= trace.to) {
+			log(`poll ${pollIndex} at ${new Date(clock.now).toISOString()}:`);
+			for (const r of api.requests)
+				log(`  ${r.status} ${r.method} ${r.rawPath}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
+			log(`  state after: ${JSON.stringify(model.state())}`);
+		}
 		return await driver.takeRequestCount();
 	};
 

@@ -23,6 +23,8 @@ export interface SoakSettings {
 	behaviour?: DrawnBehaviour;
 	/** Shrink a failing simulation to the fewest world events that still fail the same way. */
 	shrink: boolean;
+	/** Polls whose requests and stored state are printed. */
+	trace?: { from: number; to: number };
 }
 
 /** One simulation of a soak. */
@@ -34,81 +36,58 @@ export interface SoakRun {
 
 export const keyOf = (run: SoakRun) => `${run.seed} ${run.scheduler} ${run.event}`;
 
+/** The checker's numbers a soak adds up over its simulations. */
+const SUMMED = [
+	'events',
+	'owed',
+	'emitted',
+	'lost',
+	'late',
+	'duplicated',
+	'outOfScope',
+	'filteredOutEmitted',
+	'movedEmittedAgain',
+	'polls',
+] as const satisfies ReadonlyArray<keyof Summary>;
+
+/** The checker's numbers a soak keeps the largest of. */
+const MAXED = [
+	'worstDelay',
+	'requestsMax',
+	'idleRequestsMax',
+	'stateBytesMax',
+] as const satisfies ReadonlyArray<keyof Summary>;
+
 /** What every simulation adds to the totals of a soak. */
-export interface Totals {
+export type Totals = Record<(typeof SUMMED)[number] | (typeof MAXED)[number], number> & {
 	simulations: number;
 	failed: number;
-	events: number;
-	owed: number;
-	emitted: number;
-	lost: number;
-	late: number;
-	duplicated: number;
-	outOfScope: number;
-	filteredOutEmitted: number;
-	movedEmittedAgain: number;
-	worstDelay: number;
-	polls: number;
-	requestsMax: number;
-	idleRequestsMax: number;
-	stateBytesMax: number;
 	/** Seeds of the failed simulations (`seed scheduler event`). */
 	failures: string[];
-}
+};
 
 export function emptyTotals(): Totals {
-	return {
-		simulations: 0,
-		failed: 0,
-		events: 0,
-		owed: 0,
-		emitted: 0,
-		lost: 0,
-		late: 0,
-		duplicated: 0,
-		outOfScope: 0,
-		filteredOutEmitted: 0,
-		movedEmittedAgain: 0,
-		worstDelay: 0,
-		polls: 0,
-		requestsMax: 0,
-		idleRequestsMax: 0,
-		stateBytesMax: 0,
-		failures: [],
-	};
+	const totals = { simulations: 0, failed: 0, failures: [] } as unknown as Totals;
+	for (const key of [...SUMMED, ...MAXED]) totals[key] = 0;
+	return totals;
 }
 
 export function addTotals(into: Totals, from: Totals): void {
-	for (const key of Object.keys(into) as Array<keyof Totals>) {
-		if (key === 'failures') into.failures.push(...from.failures);
-		else if (key.endsWith('Max') || key === 'worstDelay')
-			into[key] = Math.max(into[key], from[key]);
-		else into[key] += from[key];
-	}
+	into.simulations += from.simulations;
+	into.failed += from.failed;
+	into.failures.push(...from.failures);
+	for (const key of SUMMED) into[key] += from[key];
+	for (const key of MAXED) into[key] = Math.max(into[key], from[key]);
 }
 
 /** One simulation's numbers as totals (`label` names it when it failed). */
 export function totalsOf(s: Summary, failed: boolean, label: string): Totals {
-	return {
-		...emptyTotals(),
-		simulations: 1,
-		failed: failed ? 1 : 0,
-		events: s.events,
-		owed: s.owed,
-		emitted: s.emitted,
-		lost: s.lost,
-		late: s.late,
-		duplicated: s.duplicated,
-		outOfScope: s.outOfScope,
-		filteredOutEmitted: s.filteredOutEmitted,
-		movedEmittedAgain: s.movedEmittedAgain,
-		worstDelay: s.worstDelay,
-		polls: s.polls,
-		requestsMax: s.requestsMax,
-		idleRequestsMax: s.idleRequestsMax,
-		stateBytesMax: s.stateBytesMax,
-		failures: failed ? [label] : [],
-	};
+	const totals = emptyTotals();
+	totals.simulations = 1;
+	totals.failed = failed ? 1 : 0;
+	if (failed) totals.failures.push(label);
+	for (const key of [...SUMMED, ...MAXED]) totals[key] = s[key];
+	return totals;
 }
 
 /** A failing simulation shrunk (`--shrink`), as test/simulation/regressions.json holds it. */
@@ -139,6 +118,7 @@ export async function runOne(
 		event,
 		scope: settings.scope === 'all' ? {} : undefined,
 		behaviour: settings.behaviour,
+		tracePolls: settings.trace,
 		log: (line) => process.stderr.write(`  ${line}\n`),
 	};
 	const result = await simulate(config);

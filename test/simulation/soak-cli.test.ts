@@ -90,6 +90,16 @@ describe('soak command line', { timeout: 5 * 60_000 }, () => {
 		assert.equal(soak('--mode', 'durable,sometimes', '--dry-run').status, 2);
 	});
 
+	it('--trace: the polls asked for, each request with its status and the state left; no token', () => {
+		const run = soak(...SHORT, '--seed', '3', '--trace', '1..2');
+		assert.equal(run.status, 0, run.stderr);
+		const polls = [...run.stderr.matchAll(/^ {2}poll (\d+) at /gm)].map((m) => Number(m[1]));
+		assert.deepEqual(polls, [1, 2]);
+		assert.match(run.stderr, /^ {4}200 GET \/api\/v2\/alerts\?/m);
+		assert.equal(run.stderr.match(/^ {4}state after: \{/gm)?.length, 2);
+		assert.doesNotMatch(run.stderr, /sim-3-token|token/i);
+	});
+
 	it('other settings: refused, nothing runs', () => {
 		const days = soak(...SHORT, '--days', '0.3', '--seeds', '1..8', '--journal', journal);
 		assert.equal(days.status, 2);
