@@ -178,6 +178,14 @@ function runsOf(args: Args): SoakRun[] {
 interface Finished {
 	totals: Totals;
 	shrunk?: Shrunk;
+	/** Its own wall time (ms): with --jobs, simulations overlap; a journal adds them up over its sittings. */
+	ms?: number;
+}
+
+async function runTimed(args: Args, run: SoakRun): Promise<Finished> {
+	const started = performance.now();
+	const finished = await runOne(args, run);
+	return { ...finished, ms: Math.round(performance.now() - started) };
 }
 
 /** What a child of `--jobs` and its parent say to each other. */
@@ -194,7 +202,7 @@ async function runChild(args: Args): Promise<void> {
 		});
 	const runs = runsOf(args);
 	for (let index = await next(); index !== null; index = await next())
-		send({ type: 'done', index, ...(await runOne(args, runs[index])) });
+		send({ type: 'done', index, ...(await runTimed(args, runs[index])) });
 	process.disconnect();
 }
 
@@ -352,24 +360,25 @@ async function main(): Promise<void> {
 		process.stdout.write(
 			`${runs.length} simulations of ${args.days} days: seeds ${args.seeds[0]}..${args.seeds[args.seeds.length - 1]}, ${args.modes.join(', ')}; ${args.events.join(', ')}; ${args.jobs} job(s)${args.journal ? `; ${fromJournal} already in ${args.journal}` : ''}\n`,
 		);
-		// What a soak in progress has found so far, from its journal.
-		if (fromJournal > 0) process.stdout.write(`${formatTotals(totals)}\n`);
+		// What a soak in progress has found so far, from its journal, and the time its simulations took.
+		if (fromJournal > 0) {
+			const ms = runs.reduce((sum, run) => sum + (held.get(keyOf(run))?.ms ?? 0), 0);
+			process.stdout.write(
+				`${formatTotals(totals)}\n  simulation time ${(ms / 3_600_000).toFixed(1)} hours (each simulation's own, added up)\n`,
+			);
+		}
 		return;
 	}
 	const finished = new Map<number, Finished>();
 	const done = (index: number, one: Finished) => {
 		addTotals(totals, one.totals);
 		finished.set(index, one);
-		const { totals: numbers, shrunk } = one;
 		if (args.journal)
-			appendFileSync(
-				args.journal,
-				`${JSON.stringify({ key: keyOf(runs[index]), totals: numbers, ...(shrunk ? { shrunk } : {}) })}\n`,
-			);
+			appendFileSync(args.journal, `${JSON.stringify({ key: keyOf(runs[index]), ...one })}\n`);
 	};
 	let broken: string | undefined;
 	if (args.jobs > 1 && todo.length > 1) broken = await runJobs(args, argv, todo, done);
-	else for (const index of todo) done(index, await runOne(args, runs[index]));
+	else for (const index of todo) done(index, await runTimed(args, runs[index]));
 	if (args.out) {
 		// Every shrunk failure of the simulations asked for, in their order: this run's and the journal's.
 		const shrunk = runs.flatMap((run, index) => {

@@ -61,6 +61,8 @@ describe('soak command line', { timeout: 5 * 60_000 }, () => {
 		assert.match(dry.stdout, /; 6 already in /);
 		// The totals so far, from the journal alone.
 		assert.match(dry.stdout, /^0 of 6 simulations failed$/m);
+		// Each line keeps its simulation's own time; the dry run adds them up.
+		assert.match(dry.stdout, /^ {2}simulation time \d+\.\d hours /m);
 		assert.equal(reportsIn(dry.stdout).length, 0);
 		const run = soak(...SHORT, '--seeds', '1..8', '--journal', journal);
 		assert.equal(run.status, 0, run.stderr);
