@@ -295,9 +295,11 @@ export class KeywordComTrigger implements INodeType {
 			recordPoll(pollKey, from, outcome.items.length > 0, nodeData);
 			if (event === 'keywordUpdated') rememberSeen(pollKey, outcome.state as KeywordState);
 			// A first poll places "now", also where n8n's activation saves it even when it drops the node's static
-			// data; once the node's own state is written, that baseline has done its work.
-			if (stored) dropBaseline(globalData, nodeId);
-			else putBaseline(event, outcome.state, globalData, nodeId);
+			// data. The baseline goes only with a poll that emits, which n8n saves whole in every mode: an activation
+			// poll that emits nothing may have its global data saved and its node data dropped (the durable scheduler,
+			// after the workflow was deactivated and activated again before its first emit).
+			if (!stored) putBaseline(event, outcome.state, globalData, nodeId);
+			else if (outcome.items.length > 0) dropBaseline(globalData, nodeId);
 			for (const problem of outcome.problems) {
 				const line = redactTokenPieces(describeProblem(problem), token);
 				if (problem.gone) this.logger.info(line, where);

@@ -57,8 +57,9 @@ describe('unsaved progress through n8n, the durable scheduler without durable cu
 	after(async () => await api.stop());
 
 	/**
-	 * A workflow under the durable scheduler: n8n saves its static data only with a poll that emits; the activation
-	 * poll's node data is dropped and the workflow's global static data (the activation baseline) saved.
+	 * A workflow under the durable scheduler: n8n saves its static data only with a poll that emits; an activation
+	 * poll that emits nothing has its node data dropped and the workflow's global static data (the activation
+	 * baseline) saved. `polls = 0`: the next poll is an activation poll (a first one, or after a deactivation).
 	 */
 	class Workflow {
 		nodeData: IDataObject = {};
@@ -85,7 +86,7 @@ describe('unsaved progress through n8n, the durable scheduler without durable cu
 			});
 			assert.equal(result.error, undefined, result.error?.message);
 			const items = (result.items?.[0] ?? []).map((item) => item.json);
-			if (this.polls > 0 && items.length > 0) this.nodeData = result.staticData;
+			if (items.length > 0) this.nodeData = result.staticData;
 			if (this.polls === 0 || items.length > 0) this.globalData = result.globalStaticData;
 			this.polls++;
 			return { items, requests: api.requests.length - before };
@@ -139,6 +140,28 @@ describe('unsaved progress through n8n, the durable scheduler without durable cu
 		const items = (await workflow.poll()).items;
 		assert.equal(items.length, 50, 'the crawl after it, from the baseline this activation left');
 		assert.deepEqual(new Set(items.map((item) => item.crawled_at)), new Set([second]));
+	});
+
+	it('deactivated before its first emit and activated again: it goes on from its activation', async () => {
+		api.addKeywords('Paused', 40);
+		const workflow = new Workflow('unsaved-paused', {
+			event: 'keywordUpdated',
+			project: { __rl: true, mode: 'name', value: 'Paused' },
+		});
+		assert.deepEqual((await workflow.poll()).items, [], 'activation: "now" placed');
+		assert.deepEqual((await workflow.poll()).items, [], 'nothing crawled yet');
+		// Deactivated, then activated again: an activation poll that finds nothing keeps only the global data.
+		workflow.polls = 0;
+		assert.deepEqual((await workflow.poll()).items, [], 'the activation poll after the pause');
+		clock += 5_000;
+		api.simulateRankUpdate({ category: 'Paused' });
+		assert.equal((await workflow.poll()).items.length, 40, 'the crawl after it is emitted');
+		// Deactivated again; a crawl while inactive is emitted by the activation poll, once.
+		clock += 5_000;
+		api.simulateRankUpdate({ category: 'Paused' });
+		workflow.polls = 0;
+		assert.equal((await workflow.poll()).items.length, 40, 'the crawl while inactive');
+		assert.deepEqual(await workflow.poll(), { items: [], requests: 1 }, 'and not again');
 	});
 
 	it('a read longer than a poll that finds nothing goes on to its end', async () => {

@@ -49,7 +49,8 @@
  * state as above: the one the first poll after activation recorded. n8n's durable scheduler runs the activation poll
  * as a test poll and drops the node's static data it wrote; n8n's activation saves the workflow's global static data,
  * though, so the first scheduled poll finds "now" there and reports everything after it. It is removed by the first
- * poll that writes the node's own state (saved with it).
+ * poll that emits (n8n saves the node's own state with it in every mode; the activation poll of a workflow activated
+ * again may save the global data without the node's).
  */
 import type { IDataObject } from 'n8n-workflow';
 
