@@ -8,11 +8,17 @@
  *   activation poll (which runs as a test poll and emits what it finds). A start of n8n reads the database copy and
  *   activates again: one more activation poll.
  * - **durable** (`N8N_SCHEDULER_POLL_TRIGGERS_ENABLED`): every poll starts from the database copy; a poll that emits
- *   saves it, one that returns null saves nothing. The activation poll is a test poll whose node static data is dropped
- *   (the workflow's global static data is saved). A start of n8n runs no activation poll. A poll running past the
- *   timeout is abandoned: nothing of it is kept. `getPollBudgetMs()` = timeout − min(max(20 % of it, 5 s), half of it).
+ *   saves it, one that returns null saves nothing. The activation poll (a publish that provisions the poll jobs afresh:
+ *   the first, or one after an unpublish) is a test poll: when it emits nothing its node static data is dropped (the
+ *   workflow's global static data is saved); when it emits, all is saved. A start of n8n runs no activation poll. A
+ *   poll running past the timeout is abandoned: nothing of it is kept. `getPollBudgetMs()` = timeout − min(max(20 %
+ *   of it, 5 s), half of it).
  * - **durable-cursors** (`N8N_POLLER_DURABLE_CURSORS_ENABLED`): as durable, but a scheduled poll that returns null
  *   still commits the node's static data (the staged cursor).
+ *
+ * Deactivated by its user and activated again: no polls meanwhile, then an activation poll from the database copy (the
+ * durable scheduler removes the poll jobs at deactivation and provisions them afresh when published again). n8n's
+ * process goes on meanwhile: what the trigger keeps in its memory stays.
  *
  * A poll that throws saves nothing in any mode. A poll killed mid-way (the process dies) keeps nothing either.
  */
@@ -270,8 +276,10 @@ export class N8nModel {
 			};
 		}
 		if (this.durable) {
-			// A test poll: the node's static data is dropped, the workflow's global static data is saved.
-			this.db = { node: this.db.node, global: after.global };
+			// A test poll that emits saves all (n8n-core's PollTriggerExecutor hands its items to __emit, which saves the
+			// static data or commits the staged cursor with the execution); one that emits nothing commits no cursor: the
+			// node's static data is dropped, the workflow's global static data is saved (measured in a real n8n).
+			this.db = run.items !== null ? after : { node: this.db.node, global: after.global };
 		} else {
 			this.live = workflow;
 			this.liveFrom = seq;
@@ -387,6 +395,24 @@ export class N8nModel {
 			seq,
 			startedFrom,
 		};
+	}
+
+	/**
+	 * The user deactivates the workflow: its polls stop; the database keeps its static data as the last save left it
+	 * (what a poll that emitted nothing changed in memory is not saved). n8n's process goes on: what the trigger keeps
+	 * in the process's memory stays.
+	 */
+	deactivate(): void {
+		this.live = null;
+		this.activationPending = false;
+	}
+
+	/**
+	 * The user activates it again: an activation poll from the database copy, as a first activation (the durable
+	 * scheduler provisions its poll jobs afresh and runs the first poll inline).
+	 */
+	async reactivate(): Promise<PollRun> {
+		return await this.activationPoll('activate');
 	}
 
 	/** n8n stops (what is only in memory is lost). */

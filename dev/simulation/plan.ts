@@ -109,7 +109,9 @@ export type WorldEvent =
 	/** The durable scheduler's poll timeout is `timeoutMs` until `until` (its budget follows from it). */
 	| { at: number; kind: 'budget'; until: number; timeoutMs: number }
 	/** The next poll hangs `stallMs` (real ms) on its first request, so the poll after it starts while it runs. */
-	| { at: number; kind: 'overlap'; stallMs: number };
+	| { at: number; kind: 'overlap'; stallMs: number }
+	/** The user deactivates the workflow at `at` and activates it again `offMs` later (no polls meanwhile). */
+	| { at: number; kind: 'pause'; offMs: number };
 
 export type MidPoll = 'groups' | 'list';
 
@@ -125,6 +127,7 @@ export const WEATHER_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
 	'kill',
 	'budget',
 	'overlap',
+	'pause',
 ]);
 
 /** Events per simulated day (on average). */
@@ -160,6 +163,8 @@ export interface Rates {
 	kill: number;
 	budget: number;
 	overlap: number;
+	/** The workflow deactivated and activated again (drawn apart from the rest: the other events stay the seed's). */
+	pause: number;
 }
 
 export const DEFAULT_RATES: Rates = {
@@ -189,6 +194,7 @@ export const DEFAULT_RATES: Rates = {
 	kill: 0.3,
 	budget: 0.5,
 	overlap: 0.15,
+	pause: 0.1,
 };
 
 export type Scheduler = 'in-memory' | 'durable' | 'durable-cursors';
@@ -488,7 +494,9 @@ class Planner {
 	happenings(day: number): void {
 		const r = this.rates;
 		const windows = this.windows.filter((w) => w.start >= day && w.start < day + DAY);
-		const kinds: Array<[keyof Rates, number]> = Object.entries(r) as Array<[keyof Rates, number]>;
+		const kinds = (Object.entries(r) as Array<[keyof Rates, number]>).filter(
+			([kind]) => kind !== 'pause',
+		);
 		const planned: Array<{ at: number; kind: keyof Rates; project?: ContainerKey }> = [];
 		for (const [kind, rate] of kinds) {
 			const count = poisson(this.rng, rate);
@@ -820,6 +828,31 @@ class Planner {
 		}
 	}
 
+	/**
+	 * The workflow deactivated and activated again, now and then: for a few minutes, hours or a day and a half, half
+	 * of the times while a project is crawled. Drawn from a generator of their own, after the rest of the plan, so that
+	 * a seed's account and weather stay what they were before pauses were simulated.
+	 */
+	pauses(): void {
+		const rng = new Prng(`account-life-pauses:${this.options.seed}`);
+		for (let d = 0; d < this.options.days; d++) {
+			const day = SIM_EPOCH + d * DAY;
+			const windows = this.windows.filter((w) => w.start >= day && w.start < day + DAY);
+			for (let n = poisson(rng, this.rates.pause); n > 0; n--) {
+				const during = windows.length > 0 && rng.chance(0.5) ? rng.pick(windows) : undefined;
+				const at = during
+					? during.start + Math.floor(rng.next() * (during.end - during.start))
+					: day + Math.floor(rng.next() * DAY);
+				const offMs = rng.pick([
+					rng.int(1, 20) * MINUTE,
+					rng.int(1, 8) * HOUR,
+					rng.int(20, 36) * HOUR,
+				]);
+				this.events.push({ at, kind: 'pause', offMs });
+			}
+		}
+	}
+
 	private isArchived(key: ContainerKey): boolean {
 		return this.containers.get(key)?.archived ?? false;
 	}
@@ -835,6 +868,7 @@ export function planAccountLife(options: PlanOptions): Plan {
 		planner.crawls(day);
 		planner.happenings(day);
 	}
+	planner.pauses();
 	const events = planner.events
 		.filter((e) => e.at < SIM_EPOCH + options.days * DAY)
 		.map((e, n) => ({ e, n }))

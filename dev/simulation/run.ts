@@ -203,7 +203,7 @@ function triggerType(
 interface Queued {
 	at: number;
 	seq: number;
-	type: 'event' | 'tick' | 'start';
+	type: 'event' | 'tick' | 'start' | 'reactivate';
 	event?: WorldEvent;
 }
 
@@ -344,6 +344,8 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 	let killNext = false;
 	let overlapNext: number | null = null;
 	let down = false;
+	/** The user deactivated the workflow (no polls until it is activated again). */
+	let paused = false;
 	let excuseNext = false;
 	let pollIndex = 0;
 	let eventsApplied = 0;
@@ -440,6 +442,13 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 					break;
 				case 'overlap':
 					if (config.scheduler === 'in-memory') overlapNext = event.stallMs;
+					break;
+				case 'pause':
+					if (!paused) {
+						paused = true;
+						model.deactivate();
+						timeline.push({ at: event.at + Math.max(MINUTE, event.offMs), type: 'reactivate' });
+					}
 					break;
 				case 'restart':
 					if (!down) {
@@ -545,6 +554,24 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		return await driver.takeRequestCount();
 	};
 
+	/** The user activates the workflow again: n8n's activation poll, from what its database holds. */
+	const reactivate = async (at: number, quietNow: boolean) => {
+		paused = false;
+		lastEventAt = Math.max(lastEventAt, at);
+		const weather = await weatherFor(at, quietNow);
+		namesAtPollStart = weather.namesAtStart;
+		const run = await model.reactivate();
+		observe(
+			run,
+			at,
+			'reactivation (activation poll)',
+			await afterPoll(),
+			true,
+			weather.excusedProjects,
+			run.budgetMs,
+		);
+	};
+
 	try {
 		// The account before activation
 		while (timeline.peek() && timeline.peek()!.at < SIM_EPOCH) {
@@ -568,10 +595,17 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			}
 			clock.now = item.at;
 			const quietNow = item.at >= quietFrom;
+			if (item.type === 'reactivate') {
+				// Activated again by the user; while n8n is down that waits for its start.
+				if (down) timeline.push({ at: item.at + MINUTE, type: 'reactivate' });
+				else if (paused) await reactivate(item.at, quietNow);
+				continue;
+			}
 			if (item.type === 'start') {
 				down = false;
 				excuseNext = true;
-				if (model.durable) continue; // the durable scheduler runs no activation poll at a start
+				// The durable scheduler runs no activation poll at a start, nor does n8n for an inactive workflow.
+				if (model.durable || paused) continue;
 				const weather = await weatherFor(item.at, quietNow);
 				namesAtPollStart = weather.namesAtStart;
 				namesAtPollStart = weather.namesAtStart;
@@ -602,6 +636,10 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 						new Set(),
 						undefined,
 					);
+			}
+			if (paused) {
+				if (!quietNow) continue; // no polls while the workflow is inactive
+				await reactivate(item.at, quietNow);
 			}
 			const weather = await weatherFor(item.at, quietNow);
 			namesAtPollStart = weather.namesAtStart;
