@@ -83,6 +83,8 @@ export interface ListJob {
 	until?: number;
 	/** Out of scope now (renamed out of it): its outcome is not kept. */
 	dropped?: boolean;
+	/** Departed, its read ended this poll and it was looked up (#2) in it: the lookup settled it (departureLookups.ts). */
+	lookedUp?: boolean;
 }
 
 /** A container that left `groups/active`, to be looked up (#2): archived (read its window) or deleted (forget). */
@@ -308,12 +310,14 @@ export function settleJob(next: KeywordState, job: ListJob, result: ListResult):
 	if (result.kind === 'done') {
 		// A departed container read up to its last update: nothing more will come from it. One read to the mark is at
 		// it: nothing to keep (an earlier window of it settled in this poll is superseded). A departed one whose last
-		// update no lookup told (its read began before it left) stays, departed: the next poll looks it up (#2) for
-		// what was crawled after this window and before it left.
+		// update no lookup told (its read began before it left) is looked up (#2) in the same poll, time allowing, for
+		// what was crawled after this window and before it left; that lookup settles it. Not looked up: it stays,
+		// departed, and the next poll looks it up.
 		const departedDone = job.departed && job.until !== undefined && job.read.windowEnd >= job.until;
 		// Reported up to its window's end: the mark may stand there, so that a restore starts after it, whether or not a
 		// lookup follows (one that never answers, or finds its name taken, forgets it behind the mark otherwise).
 		if (job.departed) next.mark = Math.max(next.mark, job.read.windowEnd);
+		if (job.lookedUp) return false;
 		if (departedDone || (!job.departed && job.read.windowEnd >= next.mark)) {
 			next.containers.delete(job.key);
 			return false;

@@ -136,8 +136,9 @@ interface ListsRead {
 /**
  * The reads of one poll: reads in progress while groups/active is asked, then the lists it shows moved; a read whose
  * project was renamed meanwhile again under its new name (what was read by the old name may be another's list: that
- * name may have been taken); the containers that left groups/active looked up, and the window of an archived one
- * read; and the next window of a list whose read ended behind the mark while its ranks moved on, time allowing.
+ * name may have been taken); the containers that left groups/active looked up (those whose read ended in this poll
+ * too), and the window of an archived one read; and the next window of a list whose read ended behind the mark while
+ * its ranks moved on, time allowing.
  */
 async function readLists(
 	api: TriggerApi,
@@ -199,6 +200,30 @@ async function readLists(
 			problems,
 		);
 		await more(windows);
+		// A departed container whose read ended now, its last update unknown (the read began before it left): looked
+		// up in this poll rather than the next, which would otherwise be idle and spend a request on it.
+		const ended = runs.filter(
+			({ job, outcome }) =>
+				job.departed && !job.dropped && job.until === undefined && outcome.read === 'done',
+		);
+		if (ended.length > 0 && limits.budget.mayStart()) {
+			for (const { job } of ended) job.lookedUp = true;
+			const departures = ended.map(({ job }) => ({
+				key: job.key,
+				name: job.name,
+				reportedUpTo: job.read.windowEnd,
+			}));
+			await more(
+				await lookUpDepartures(
+					api,
+					listed.serverTime,
+					{ departures, next: plan.next },
+					limits,
+					allowance,
+					problems,
+				),
+			);
+		}
 	}
 
 	if (listed && limits.budget.mayStart()) {
