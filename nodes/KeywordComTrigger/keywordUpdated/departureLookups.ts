@@ -1,6 +1,6 @@
 /**
- * Keyword Updated: the projects and groups that left `groups/active` since the last poll, looked up (#2) (what becomes
- * of each: departures.ts).
+ * Keyword Updated: the projects and groups that left `groups/active` since the last poll, and those whose read ended in
+ * this poll after they left, looked up (#2) (what becomes of each: departures.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -8,6 +8,7 @@ import { mapConcurrent } from '../../shared/paging';
 import { toContainers } from './containers';
 import { departedWindow, givenUp, markPastDeparture, settleDeparture } from './departures';
 import { type DepartureJob, type KeywordState, type ListJob } from './plan';
+import type { JobRun } from './listReads';
 import { GONE } from '../shared/pollContract';
 import {
 	isOutOfTime,
@@ -78,4 +79,32 @@ export async function lookUpDepartures(
 			markPastDeparture(plan.next, found.updatedAt, now);
 	});
 	return windows;
+}
+
+/**
+ * The departed containers whose read ended in this poll, their last update unknown (the read began before they left):
+ * looked up now rather than at the next poll, which would otherwise be idle and spend a request on each. Each is
+ * marked `lookedUp`: its lookup settles it, not its read (plan.ts, settleJob).
+ */
+export async function lookUpEndedReads(
+	api: TriggerApi,
+	now: number | undefined,
+	runs: readonly JobRun[],
+	next: KeywordState,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+	problems: PollProblem[],
+): Promise<ListJob[]> {
+	const ended = runs.filter(
+		({ job, outcome }) =>
+			job.departed && !job.dropped && job.until === undefined && outcome.read === 'done',
+	);
+	if (ended.length === 0 || !limits.budget.mayStart()) return [];
+	for (const { job } of ended) job.lookedUp = true;
+	const departures = ended.map(({ job }) => ({
+		key: job.key,
+		name: job.name,
+		reportedUpTo: job.read.windowEnd,
+	}));
+	return await lookUpDepartures(api, now, { departures, next }, limits, allowance, problems);
 }

@@ -38,7 +38,7 @@ import {
 	type PollSettings,
 	type TriggerApi,
 } from '../shared/pollContract';
-import { lookUpDepartures } from './departureLookups';
+import { lookUpDepartures, lookUpEndedReads } from './departureLookups';
 import type { SeenContainer } from './seenLastPoll';
 import { emitRuns } from './emit';
 import { ListReads, type JobRun, type PageHook } from './listReads';
@@ -200,30 +200,9 @@ async function readLists(
 			problems,
 		);
 		await more(windows);
-		// A departed container whose read ended now, its last update unknown (the read began before it left): looked
-		// up in this poll rather than the next, which would otherwise be idle and spend a request on it.
-		const ended = runs.filter(
-			({ job, outcome }) =>
-				job.departed && !job.dropped && job.until === undefined && outcome.read === 'done',
+		await more(
+			await lookUpEndedReads(api, listed.serverTime, runs, plan.next, limits, allowance, problems),
 		);
-		if (ended.length > 0 && limits.budget.mayStart()) {
-			for (const { job } of ended) job.lookedUp = true;
-			const departures = ended.map(({ job }) => ({
-				key: job.key,
-				name: job.name,
-				reportedUpTo: job.read.windowEnd,
-			}));
-			await more(
-				await lookUpDepartures(
-					api,
-					listed.serverTime,
-					{ departures, next: plan.next },
-					limits,
-					allowance,
-					problems,
-				),
-			);
-		}
 	}
 
 	if (listed && limits.budget.mayStart()) {
