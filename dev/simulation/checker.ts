@@ -31,7 +31,8 @@
  * - a late alert stamped more than 4 minutes early or in a crowd of more than 150 (the trigger keeps 5 minutes and
  *   200 ids); a keyword churn added with the ranks of an earlier crawl.
  * A project's crawls before it was archived are owed (the trigger reads an archived project's list once more), unless
- * it is renamed while archived before they are read (its new name cannot be learned); a crawl made while it is
+ * it is renamed while archived before they are read, or renamed and archived between two polls (its new name cannot be
+ * learned); a crawl made while it is
  * archived (the API crawls no archived project; the fake's churn may, under a read) is neither.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -454,6 +455,8 @@ export class Checker implements TruthSink {
 
 	/** Projects and groups archived now (their crawls from now on are neither owed nor forbidden). */
 	private readonly archived = new Set<ContainerKey>();
+	/** Projects and groups renamed since the last poll that listed them (when): no poll has shown the new name yet. */
+	private readonly renamedUnseen = new Map<ContainerKey, number>();
 
 	containerChanged(
 		key: ContainerKey,
@@ -465,6 +468,7 @@ export class Checker implements TruthSink {
 	): void {
 		const scope = this.options.scope;
 		if (change === 'renamed') {
+			this.renamedUnseen.set(key, at);
 			// Renamed while archived (the plan renames live ones; a change made mid-poll may land after an archive): it is
 			// not in groups/active and the API looks projects up by name only, so what it owed cannot be read any more.
 			if (this.archived.has(key) || this.archived.has(project)) {
@@ -487,7 +491,20 @@ export class Checker implements TruthSink {
 			}
 			return;
 		}
-		if (change === 'archived') this.archived.add(key);
+		if (change === 'archived') {
+			this.archived.add(key);
+			// Renamed, then archived before any poll listed the new name (seed 40): an archived one is not in
+			// groups/active and the API looks projects and groups up by name only, so its crawls cannot be read.
+			for (const tracked of this.pending) {
+				const fact = tracked.fact;
+				if (fact.kind !== 'keyword') continue;
+				if (fact.container !== key && !(key === project && fact.project === project)) continue;
+				const renamed = [fact.container, fact.project].some(
+					(container) => container !== undefined && this.renamedUnseen.has(container),
+				);
+				if (renamed) this.release(tracked, at, `${key} renamed and archived between two polls`);
+			}
+		}
 		if (change === 'restored') {
 			this.archived.delete(key);
 			return;
@@ -655,6 +672,9 @@ export class Checker implements TruthSink {
 
 	poll(poll: PollObservation): void {
 		this.polls++;
+		// A poll that ran lists every live container under its name of when it began (one renamed in its middle, not).
+		if (!poll.failed)
+			for (const [key, at] of this.renamedUnseen) if (at < poll.at) this.renamedUnseen.delete(key);
 		this.pollAt[poll.index] = poll.at;
 		this.pollFrom[poll.index] = poll.startedFrom;
 		const items = poll.items ?? [];

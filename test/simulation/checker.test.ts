@@ -327,6 +327,30 @@ describe('the checker, a project renamed while archived', () => {
 	});
 });
 
+describe('the checker, a group renamed and then archived', () => {
+	/** A crawl of P1/G1 owed; the group renamed at 105 s, archived at 400 s; a poll at 300 s or none before it. */
+	function kindsAfter(pollBetween: boolean): Set<string> {
+		const checker = keywordChecker();
+		checker.activated(0);
+		checker.fact(crawlOf({ category: 'Acme[sub]EU', container: 'P1/G1' }));
+		checker.containerChanged('P1/G1', 'P1', 105_000, 'renamed', 'Acme[sub]US');
+		const poll = (index: number) =>
+			emptyPolls(checker, 1, { index, at: index * 300_000, startedFrom: index - 1 });
+		if (pollBetween) poll(1);
+		checker.containerChanged('P1/G1', 'P1', 400_000, 'archived');
+		for (let index = pollBetween ? 2 : 1; index <= 4; index++) poll(index);
+		return new Set(checker.violations.map((v) => v.kind));
+	}
+
+	it('owes its crawls when a poll listed it under its new name before the archive', () => {
+		assert.ok(kindsAfter(true).has('late'));
+	});
+
+	it('releases them when no poll did (seed 40: its new name cannot be learned)', () => {
+		assert.ok(!kindsAfter(false).has('late'));
+	});
+});
+
 describe('the checker, a crawl in the seconds a poll leaves to the next', () => {
 	/** A crawl stamped at second 299 (visible at 299.9 s), then polls at 300 s, 600 s, … that emit nothing. */
 	function lateAfter(polls: number, dateSkewMs?: number): boolean {
