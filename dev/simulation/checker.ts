@@ -32,8 +32,8 @@
  *   200 ids); a keyword churn added with the ranks of an earlier crawl.
  * A project's crawls before it was archived are owed (the trigger reads an archived project's list once more), unless
  * it is renamed while archived before they are read, or renamed and archived between two polls (its new name cannot be
- * learned); a crawl made while it is
- * archived (the API crawls no archived project; the fake's churn may, under a read) is neither.
+ * learned); a crawl made while it is archived (the API crawls no archived project; the fake's churn may, under a read)
+ * is neither.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -471,14 +471,8 @@ export class Checker implements TruthSink {
 			this.renamedUnseen.set(key, at);
 			// Renamed while archived (the plan renames live ones; a change made mid-poll may land after an archive): it is
 			// not in groups/active and the API looks projects up by name only, so what it owed cannot be read any more.
-			if (this.archived.has(key) || this.archived.has(project)) {
-				for (const tracked of this.pending) {
-					const fact = tracked.fact;
-					if (fact.kind !== 'keyword') continue;
-					if (fact.container === key || (key === project && fact.project === project))
-						this.release(tracked, at, `${key} renamed while archived`);
-				}
-			}
+			if (this.archived.has(key) || this.archived.has(project))
+				this.releaseCrawlsOf(key, project, at, `${key} renamed while archived`);
 			// Renaming keeps what a trigger of every project owes; one scoped by name cannot follow it.
 			if (!scope.project || name === undefined) return;
 			const wasIn = oldName === undefined || inScopeByName(oldName, scope);
@@ -495,28 +489,38 @@ export class Checker implements TruthSink {
 			this.archived.add(key);
 			// Renamed, then archived before any poll listed the new name (seed 40): an archived one is not in
 			// groups/active and the API looks projects and groups up by name only, so its crawls cannot be read.
-			for (const tracked of this.pending) {
-				const fact = tracked.fact;
-				if (fact.kind !== 'keyword') continue;
-				if (fact.container !== key && !(key === project && fact.project === project)) continue;
-				const renamed = [fact.container, fact.project].some(
-					(container) => container !== undefined && this.renamedUnseen.has(container),
-				);
-				if (renamed) this.release(tracked, at, `${key} renamed and archived between two polls`);
-			}
+			this.releaseCrawlsOf(
+				key,
+				project,
+				at,
+				`${key} renamed and archived between two polls`,
+				(fact) =>
+					[fact.container, fact.project].some(
+						(container) => container !== undefined && this.renamedUnseen.has(container),
+					),
+			);
 		}
 		if (change === 'restored') {
 			this.archived.delete(key);
 			return;
 		}
 		// An archived project's crawls stay owed (its list is read once more); a deleted one's are gone.
-		if (change !== 'deleted') return;
-		const wholeProject = key === project;
+		if (change === 'deleted') this.releaseCrawlsOf(key, project, at, `${key} deleted`);
+	}
+
+	/** Releases the pending crawls of `key` (of a project: its groups' too) that `which` picks (all by default). */
+	private releaseCrawlsOf(
+		key: ContainerKey,
+		project: ContainerKey,
+		at: number,
+		why: string,
+		which: (fact: Fact) => boolean = () => true,
+	): void {
 		for (const tracked of this.pending) {
 			const fact = tracked.fact;
 			if (fact.kind !== 'keyword') continue;
-			if (fact.container === key || (wholeProject && fact.project === project))
-				this.release(tracked, at, `${key} deleted`);
+			if (fact.container !== key && !(key === project && fact.project === project)) continue;
+			if (which(fact)) this.release(tracked, at, why);
 		}
 	}
 
