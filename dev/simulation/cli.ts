@@ -12,8 +12,8 @@
  * finished simulation's numbers (and shrunk plan) to the file and, run again with the same file, skips the ones it
  * holds and counts them: a soak longer than a sitting goes on where it stopped, on the same code and settings only.
  * `--dry-run` checks the flags and prints what would run. `--trace A..B` prints polls A to B as they run: each HTTP
- * request with its answer's status, and the stored state the poll left (to read why a poll did what it did). Exit code 1 when a simulation failed, 3 when a process of
- * `--jobs` died (what finished is kept in the journal).
+ * request with its answer's status, and the stored state the poll left (to read why a poll did what it did). Exit
+ * code 1 when a simulation failed, 3 when a process of `--jobs` died (what finished is kept in the journal).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';

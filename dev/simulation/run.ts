@@ -554,22 +554,24 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		return await driver.takeRequestCount();
 	};
 
+	/** An activation poll of n8n at `at` (n8n started, or the workflow activated again), in that moment's weather. */
+	const activationPoll = async (
+		at: number,
+		quietNow: boolean,
+		label: string,
+		poll: () => Promise<PollRun>,
+	) => {
+		const weather = await weatherFor(at, quietNow);
+		namesAtPollStart = weather.namesAtStart;
+		const run = await poll();
+		observe(run, at, label, await afterPoll(), true, weather.excusedProjects, run.budgetMs);
+	};
+
 	/** The user activates the workflow again: n8n's activation poll, from what its database holds. */
 	const reactivate = async (at: number, quietNow: boolean) => {
 		paused = false;
 		lastEventAt = Math.max(lastEventAt, at);
-		const weather = await weatherFor(at, quietNow);
-		namesAtPollStart = weather.namesAtStart;
-		const run = await model.reactivate();
-		observe(
-			run,
-			at,
-			'reactivation (activation poll)',
-			await afterPoll(),
-			true,
-			weather.excusedProjects,
-			run.budgetMs,
-		);
+		await activationPoll(at, quietNow, 'reactivation (activation poll)', () => model.reactivate());
 	};
 
 	try {
@@ -606,18 +608,11 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 				excuseNext = true;
 				// The durable scheduler runs no activation poll at a start, nor does n8n for an inactive workflow.
 				if (model.durable || paused) continue;
-				const weather = await weatherFor(item.at, quietNow);
-				namesAtPollStart = weather.namesAtStart;
-				namesAtPollStart = weather.namesAtStart;
-				const run = (await model.start())!;
-				observe(
-					run,
+				await activationPoll(
 					item.at,
+					quietNow,
 					'start (activation poll)',
-					await afterPoll(),
-					true,
-					weather.excusedProjects,
-					undefined,
+					async () => (await model.start())!,
 				);
 				continue;
 			}
