@@ -32,8 +32,9 @@
  *   200 ids); a keyword churn added with the ranks of an earlier crawl.
  * A project's crawls before it was archived are owed (the trigger reads an archived project's list once more), unless
  * it is renamed while archived before they are read, or renamed and archived between two polls (its new name cannot be
- * learned); a crawl made while it is archived (the API crawls no archived project; the fake's churn may, under a read)
- * is neither.
+ * learned), or neither the state the next poll starts from nor the trigger's memory of its process's last poll knew it
+ * (created or restored after that state was kept, and a restart between: nothing looks it up); a crawl made while it
+ * is archived (the API crawls no archived project; the fake's churn may, under a read) is neither.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -134,6 +135,10 @@ export interface PollObservation {
 	failed?: boolean;
 	/** Whether the poll may say nothing of a failing project: it was killed, abandoned or did nothing (overlapping). */
 	mayBeSilent?: boolean;
+	/** The projects and groups in scope `groups/active` listed when the poll began; undefined: not known. */
+	listed?: ReadonlySet<ContainerKey>;
+	/** The life of n8n's process the poll ran in (what the trigger keeps in memory lasts one). */
+	life?: number;
 }
 
 interface Tracked {
@@ -457,6 +462,12 @@ export class Checker implements TruthSink {
 	private readonly archived = new Set<ContainerKey>();
 	/** Projects and groups renamed since the last poll that listed them (when): no poll has shown the new name yet. */
 	private readonly renamedUnseen = new Map<ContainerKey, number>();
+	/** Projects and groups archived (when) whose departure no poll that ran to its end has met yet. */
+	private readonly archivedUnmet = new Map<ContainerKey, number>();
+	/** What each poll that ran to its end listed, by poll index. */
+	private readonly listedBy = new Map<number, ReadonlySet<ContainerKey>>();
+	/** The last poll that ran to its end in each life of n8n's process (what the trigger remembers in it). */
+	private readonly lastRunInLife = new Map<number, number>();
 
 	containerChanged(
 		key: ContainerKey,
@@ -487,6 +498,7 @@ export class Checker implements TruthSink {
 		}
 		if (change === 'archived') {
 			this.archived.add(key);
+			this.archivedUnmet.set(key, at);
 			// Renamed, then archived before any poll listed the new name (seed 40): an archived one is not in
 			// groups/active and the API looks projects and groups up by name only, so its crawls cannot be read.
 			this.releaseCrawlsOf(
@@ -500,6 +512,7 @@ export class Checker implements TruthSink {
 					),
 			);
 		}
+		if (change !== 'archived') this.archivedUnmet.delete(key);
 		if (change === 'restored') {
 			this.archived.delete(key);
 			return;
@@ -674,8 +687,44 @@ export class Checker implements TruthSink {
 		return fact.at > Math.floor(this.pollAt[source] / 1000) - SETTLE_SECONDS;
 	}
 
+	/**
+	 * The first poll to run to its end after an archive notices the departure only of what the state it starts from or
+	 * the trigger's memory of this process's last poll knew (docs/exactly-once.md, "Archive, restore, delete"): under
+	 * the durable scheduler that state may be from before the container was created or restored, and a restart empties
+	 * the memory. A crawl of a container neither listed is not read before its restore: released (seed 66).
+	 */
+	private meetArchives(poll: PollObservation): void {
+		if (poll.listed === undefined || poll.life === undefined) return;
+		if (poll.failed || poll.mayBeSilent) return;
+		const from = poll.startedFrom;
+		const remembered = this.lastRunInLife.get(poll.life);
+		const knew = (key: ContainerKey) =>
+			[from, remembered].some(
+				(index) => index !== undefined && index >= 0 && this.listedBy.get(index)?.has(key),
+			);
+		for (const [key, at] of this.archivedUnmet) {
+			if (at >= poll.at) continue;
+			this.archivedUnmet.delete(key);
+			for (const tracked of this.pending) {
+				const fact = tracked.fact;
+				if (fact.kind !== 'keyword' || tracked.releasedAt !== undefined) continue;
+				if (fact.container !== key && fact.project !== key) continue;
+				const container = fact.container ?? fact.project;
+				if (container !== undefined && !knew(container))
+					this.release(
+						tracked,
+						poll.at,
+						`${container} archived, known to no state or memory of the poll`,
+					);
+			}
+		}
+		this.listedBy.set(poll.index, poll.listed);
+		this.lastRunInLife.set(poll.life, poll.index);
+	}
+
 	poll(poll: PollObservation): void {
 		this.polls++;
+		this.meetArchives(poll);
 		// A poll that ran lists every live container under its name of when it began (one renamed in its middle, not).
 		if (!poll.failed)
 			for (const [key, at] of this.renamedUnseen) if (at < poll.at) this.renamedUnseen.delete(key);

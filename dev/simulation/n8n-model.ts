@@ -129,6 +129,11 @@ export class N8nModel {
 	private readonly instance = ++instances;
 	private life = 0;
 
+	/** The life of n8n's process now (a stop or a killed poll ends one): what the trigger keeps in memory lasts one. */
+	get processLife(): number {
+		return this.life;
+	}
+
 	constructor(
 		readonly scheduler: Scheduler,
 		trigger: TriggerUnderTest,

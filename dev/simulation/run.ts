@@ -273,6 +273,8 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			bigProject,
 		});
 	const scope = config.scope ?? drawScope(config.seed, plan);
+	const inScopeByName = (name: string) =>
+		scope.project ? name === scope.project || name.startsWith(`${scope.project}[sub]`) : true;
 	const options = config.options ?? drawOptions(config.seed, config.event);
 	// A behaviour saved before a switch was drawn keeps the fake's default for it.
 	const behaviour = config.behaviour
@@ -353,6 +355,15 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 	const pollKinds: Record<string, number> = {};
 	/** The failing projects' names when the poll being run began. */
 	let namesAtPollStart: ReadonlyMap<ContainerKey, string> = new Map();
+	/** The projects and groups in scope `groups/active` lists when a poll begins (archived ones and their groups not). */
+	const listedNow = (): ReadonlySet<ContainerKey> =>
+		new Set(
+			world
+				.containers()
+				.filter((c) => !c.hidden && inScopeByName(c.name))
+				.map((c) => c.key),
+		);
+	let listedAtPollStart: ReadonlySet<ContainerKey> | undefined;
 	const observe = (
 		run: PollRun,
 		at: number,
@@ -370,13 +381,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			throw new Error(`simulation: poll ${index} observed for run ${run.seq} of the model`);
 		for (const part of label.split(', ')) pollKinds[part] = (pollKinds[part] ?? 0) + 1;
 		// Projects and groups in scope, archived ones too (the state may still read them).
-		const inScope = world
-			.containers()
-			.filter((c) =>
-				scope.project
-					? c.name === scope.project || c.name.startsWith(`${scope.project}[sub]`)
-					: true,
-			).length;
+		const inScope = world.containers().filter((c) => inScopeByName(c.name)).length;
 		remember(recentPolls, {
 			index,
 			at,
@@ -412,6 +417,8 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			warnings: run.warnings,
 			failed: run.error !== undefined,
 			mayBeSilent: mayBeSilent || run.abandoned,
+			listed: listedAtPollStart,
+			life: model.processLife,
 		});
 	};
 	/** When the world last did anything (an account event or weather), ms. */
@@ -563,6 +570,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 	) => {
 		const weather = await weatherFor(at, quietNow);
 		namesAtPollStart = weather.namesAtStart;
+		listedAtPollStart = listedNow();
 		const run = await poll();
 		observe(run, at, label, await afterPoll(), true, weather.excusedProjects, run.budgetMs);
 	};
@@ -583,6 +591,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		clock.now = SIM_EPOCH;
 		await driver.takeRequestCount();
 		checker.activated(SIM_EPOCH);
+		listedAtPollStart = listedNow();
 		const first = await model.activate();
 		observe(first, SIM_EPOCH, 'activation', await afterPoll(), false, new Set(), first.budgetMs);
 		log(`activation: ${first.error ? `failed: ${first.error.message}` : 'ok'}`);
@@ -638,6 +647,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 			}
 			const weather = await weatherFor(item.at, quietNow);
 			namesAtPollStart = weather.namesAtStart;
+			listedAtPollStart = listedNow();
 			let excused = weather.excused || excuseNext;
 			excuseNext = false;
 			const timeoutMs = weather.timeoutMs;

@@ -351,6 +351,47 @@ describe('the checker, a group renamed and then archived', () => {
 	});
 });
 
+describe('the checker, a group archived where no state or memory knows it', () => {
+	/**
+	 * Poll 1 (its state kept) lists P1 only; poll 2 (in memory, or not) lists P1 and its group P1/G1 too; the group is
+	 * crawled and archived; polls 3 to 6 start from poll 1's state, in poll 2's process life or after a restart.
+	 */
+	function kindsAfter(restarted: boolean): Set<string> {
+		const checker = keywordChecker();
+		checker.activated(0);
+		const poll = (index: number, listed: string[], life: number) =>
+			emptyPolls(checker, 1, {
+				index,
+				at: index * 300_000,
+				startedFrom: index === 1 ? 0 : 1,
+				listed: new Set(listed),
+				life,
+			});
+		poll(1, ['P1'], 0);
+		poll(2, ['P1', 'P1/G1'], 0);
+		checker.fact(
+			crawlOf({
+				key: 'k:7@700',
+				at: 700,
+				visibleAt: 700_000,
+				category: 'Acme[sub]EU',
+				container: 'P1/G1',
+			}),
+		);
+		checker.containerChanged('P1/G1', 'P1', 800_000, 'archived');
+		for (let index = 3; index <= 6; index++) poll(index, ['P1'], restarted ? 1 : 0);
+		return new Set(checker.violations.map((v) => v.kind));
+	}
+
+	it('owes its crawls when the memory of the same process life knew it', () => {
+		assert.ok(kindsAfter(false).has('late'));
+	});
+
+	it('releases them after a restart emptied that memory (seed 66: nothing can look it up)', () => {
+		assert.ok(!kindsAfter(true).has('late'));
+	});
+});
+
 describe('the checker, a crawl in the seconds a poll leaves to the next', () => {
 	/** A crawl stamped at second 299 (visible at 299.9 s), then polls at 300 s, 600 s, … that emit nothing. */
 	function lateAfter(polls: number, dateSkewMs?: number): boolean {
