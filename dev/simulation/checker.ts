@@ -462,8 +462,8 @@ export class Checker implements TruthSink {
 	private readonly archived = new Set<ContainerKey>();
 	/** Projects and groups renamed since the last poll that listed them (when): no poll has shown the new name yet. */
 	private readonly renamedUnseen = new Map<ContainerKey, number>();
-	/** Projects and groups archived (when) whose departure no poll that ran to its end has met yet. */
-	private readonly archivedUnmet = new Map<ContainerKey, number>();
+	/** Projects and groups archived (when, and their project) whose departure no poll that ran to its end has met yet. */
+	private readonly archivedUnmet = new Map<ContainerKey, { at: number; project: ContainerKey }>();
 	/** What each poll that ran to its end listed, by poll index. */
 	private readonly listedBy = new Map<number, ReadonlySet<ContainerKey>>();
 	/** The last poll that ran to its end in each life of n8n's process (what the trigger remembers in it). */
@@ -498,7 +498,7 @@ export class Checker implements TruthSink {
 		}
 		if (change === 'archived') {
 			this.archived.add(key);
-			this.archivedUnmet.set(key, at);
+			this.archivedUnmet.set(key, { at, project });
 			// Renamed, then archived before any poll listed the new name (seed 40): an archived one is not in
 			// groups/active and the API looks projects and groups up by name only, so its crawls cannot be read.
 			this.releaseCrawlsOf(
@@ -702,21 +702,19 @@ export class Checker implements TruthSink {
 			[from, remembered].some(
 				(index) => index !== undefined && index >= 0 && this.listedBy.get(index)?.has(key),
 			);
-		for (const [key, at] of this.archivedUnmet) {
+		for (const [key, { at, project }] of this.archivedUnmet) {
 			if (at >= poll.at) continue;
 			this.archivedUnmet.delete(key);
-			for (const tracked of this.pending) {
-				const fact = tracked.fact;
-				if (fact.kind !== 'keyword' || tracked.releasedAt !== undefined) continue;
-				if (fact.container !== key && fact.project !== key) continue;
-				const container = fact.container ?? fact.project;
-				if (container !== undefined && !knew(container))
-					this.release(
-						tracked,
-						poll.at,
-						`${container} archived, known to no state or memory of the poll`,
-					);
-			}
+			this.releaseCrawlsOf(
+				key,
+				project,
+				poll.at,
+				`${key} archived, known to no state or memory of the poll`,
+				(fact) => {
+					const container = fact.container ?? fact.project;
+					return container !== undefined && !knew(container);
+				},
+			);
 		}
 		this.listedBy.set(poll.index, poll.listed);
 		this.lastRunInLife.set(poll.life, poll.index);

@@ -13,14 +13,12 @@ import { after, before, describe, test } from 'node:test';
 
 import {
 	FakeApiProcess,
-	KEYWORD_COM_TRIGGER_NODE,
-	EXAMPLE_CREDENTIAL_ID,
-	EXAMPLE_CREDENTIAL_NAME,
 	RealN8n,
 	buildAndPackPackage,
 	keywordComCredential,
 	nodeOutput,
 	removeTarball,
+	triggerWorkflow,
 } from '../../e2e/lib';
 
 const WORKFLOW_ID = 'kwcRenameFlow001';
@@ -41,29 +39,16 @@ describe('Keyword.com Trigger renamed in a real n8n', { timeout: 10 * 60_000 }, 
 		fake = await FakeApiProcess.start({ seed: 'demo' });
 		n8n = await RealN8n.create({ packageTarball: tarball, name: 'trigger-rename' });
 		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]);
-		await n8n.importWorkflow({
-			id: WORKFLOW_ID,
-			name: 'Keyword.com alerts, renamed',
-			nodes: [
-				{
-					id: 'kwc-trigger-renamed',
-					name: OLD_NAME,
-					type: KEYWORD_COM_TRIGGER_NODE,
-					typeVersion: 1,
-					position: [0, 0],
-					// Once a year: every poll here is an activation poll, so nothing races n8n's schedule.
-					parameters: {
-						pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] },
-						event: 'newAlert',
-					},
-					credentials: {
-						keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME },
-					},
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
+		await n8n.importWorkflow(
+			triggerWorkflow({
+				id: WORKFLOW_ID,
+				name: 'Keyword.com alerts, renamed',
+				nodeId: 'kwc-trigger-renamed',
+				nodeName: OLD_NAME,
+				// Once a year: every poll here is an activation poll, so nothing races n8n's schedule.
+				parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] } },
+			}),
+		);
 	});
 
 	after(async () => {
