@@ -195,6 +195,32 @@ export class FakeApiProcess {
 		return ((await this.control('GET', 'requests')) as { data: FakeRequest[] }).data;
 	}
 
+	/**
+	 * Waits until the fake has had `count` requests to `apiPath` since the last clearRequests() (every 250 ms); the tests
+	 * wait on it for a trigger's poll. `status` counts only requests answered with it; `explain` adds to the error after
+	 * `timeoutMs` (n8n's log tail, say).
+	 */
+	async waitForRequests(
+		apiPath: string,
+		count: number,
+		opts: { status?: number; timeoutMs?: number; explain?: () => string } = {},
+	): Promise<void> {
+		const { status, timeoutMs = 60_000, explain } = opts;
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const seen = (await this.requests()).filter(
+				(r) => r.path === apiPath && (status === undefined || r.status === status),
+			).length;
+			if (seen >= count) return;
+			if (Date.now() > deadline) {
+				const answered = status === undefined ? '' : ` answered ${status}`;
+				const why = `e2e: ${seen} of ${count} requests to ${apiPath}${answered} came in ${timeoutMs} ms`;
+				throw new Error(explain ? `${why}\n${explain()}` : why);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
 	async clearRequests(): Promise<void> {
 		await this.control('DELETE', 'requests');
 	}

@@ -26,6 +26,8 @@ export interface TriggerWorkflowOptions {
 	nodeId?: string;
 	/** Default 'Keyword.com Trigger'. */
 	nodeName?: string;
+	/** The trigger's node version. Default 1 (the version the published examples were built with). */
+	typeVersion?: number;
 	/** The trigger's parameters (win over `event: 'newAlert'` polled every minute, the shortest n8n allows). */
 	parameters?: Record<string, unknown>;
 	/** Nodes after the trigger, chained in order. */
@@ -41,7 +43,7 @@ export function triggerWorkflow(opts: TriggerWorkflowOptions): Record<string, an
 		id: opts.nodeId ?? 'kwc-trigger',
 		name: nodeName,
 		type: KEYWORD_COM_TRIGGER_NODE,
-		typeVersion: 1,
+		typeVersion: opts.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: {
 			pollTimes: { item: [{ mode: 'everyMinute' }] },

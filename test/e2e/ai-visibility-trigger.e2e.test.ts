@@ -10,15 +10,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import {
-	EXAMPLE_CREDENTIAL_ID,
-	EXAMPLE_CREDENTIAL_NAME,
 	FakeApiProcess,
-	KEYWORD_COM_TRIGGER_NODE,
 	RealN8n,
 	buildAndPackPackage,
 	keywordComCredential,
 	nodeOutput,
 	removeTarball,
+	triggerWorkflow,
 } from '../../e2e/lib';
 import { leakPieces } from '../leak-pieces';
 
@@ -45,47 +43,21 @@ describe('AI Visibility Updated in a real n8n', { timeout: 10 * 60_000 }, () => 
 		return { now: Date.parse(String(response.headers.get('date'))), domains: body.data };
 	}
 
-	/** Waits until the fake has answered the domain list `count` times since the last clearRequests(). */
-	async function waitForDomainPolls(count: number): Promise<void> {
-		const deadline = Date.now() + 60_000;
-		while (Date.now() < deadline) {
-			const polls = (await fake.requests()).filter(
-				(request: { path: string }) => request.path === '/api/v2/ai-visibility/domains',
-			);
-			if (polls.length >= count) return;
-			await sleep(250);
-		}
-		throw new Error('e2e: the trigger did not poll the domain list');
-	}
-
 	before(async () => {
 		tarball = buildAndPackPackage();
 		fake = await FakeApiProcess.start({ seed: 'demo' });
 		n8n = await RealN8n.create({ packageTarball: tarball, name: 'ai-visibility-trigger' });
 		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]);
-		await n8n.importWorkflow({
-			id: WORKFLOW_ID,
-			name: 'Keyword.com AI visibility days',
-			nodes: [
-				{
-					id: 'kwc-ai-trigger',
-					name: NODE_NAME,
-					type: KEYWORD_COM_TRIGGER_NODE,
-					typeVersion: 2,
-					position: [0, 0],
-					parameters: {
-						pollTimes: { item: [{ mode: 'everyMinute' }] },
-						event: 'aiVisibilityUpdated',
-						output: 'raw',
-					},
-					credentials: {
-						keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME },
-					},
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
+		await n8n.importWorkflow(
+			triggerWorkflow({
+				id: WORKFLOW_ID,
+				name: 'Keyword.com AI visibility days',
+				nodeId: 'kwc-ai-trigger',
+				nodeName: NODE_NAME,
+				typeVersion: 2,
+				parameters: { event: 'aiVisibilityUpdated', output: 'raw' },
+			}),
+		);
 	});
 
 	after(async () => {
@@ -100,7 +72,7 @@ describe('AI Visibility Updated in a real n8n', { timeout: 10 * 60_000 }, () => 
 		await fake.clearRequests();
 		await n8n.start();
 		await n8n.setupOwnerAndLogin();
-		await waitForDomainPolls(1);
+		await fake.waitForRequests('/api/v2/ai-visibility/domains', 1);
 		await sleep(2_000);
 		assert.deepEqual(await n8n.listExecutions(WORKFLOW_ID), [], 'no execution for the activation');
 		const activationDay = Math.floor(before.now / DAY);
@@ -133,7 +105,7 @@ describe('AI Visibility Updated in a real n8n', { timeout: 10 * 60_000 }, () => 
 
 		await fake.clearRequests();
 		await n8n.restart();
-		await waitForDomainPolls(1);
+		await fake.waitForRequests('/api/v2/ai-visibility/domains', 1);
 		await sleep(3_000);
 		assert.equal((await n8n.listExecutions(WORKFLOW_ID)).length, 1, 'no new execution');
 		const logs = n8n.logs();

@@ -611,18 +611,11 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 			'the trigger is kept',
 		);
 		const id = await n8n.importWorkflow(copy);
-		const alertPolls = async (): Promise<number> =>
-			(await fake.requests()).filter((r) => r.path === '/api/v2/alerts' && r.status === 200).length;
-		const waitForPoll = async (count: number): Promise<void> => {
-			const deadline = Date.now() + 60_000;
-			while ((await alertPolls()) < count) {
-				assert.ok(
-					Date.now() < deadline,
-					`the trigger polled (${count} polls expected)\n${n8n.logTail(40)}`,
-				);
-				await new Promise((r) => setTimeout(r, 300));
-			}
-		};
+		const waitForPoll = async (count: number): Promise<void> =>
+			await fake.waitForRequests('/api/v2/alerts', count, {
+				status: 200,
+				explain: () => n8n.logTail(40),
+			});
 		await fake.clearRequests();
 		await n8n.publish(id);
 		await n8n.start();
@@ -701,19 +694,11 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		};
 		await rankUpdate(0);
 
-		const keywordPolls = async (): Promise<number> =>
-			(await fake.requests()).filter((r) => r.path === '/api/v2/groups/active' && r.status === 200)
-				.length;
-		const waitForPoll = async (count: number): Promise<void> => {
-			const deadline = Date.now() + 60_000;
-			while ((await keywordPolls()) < count) {
-				assert.ok(
-					Date.now() < deadline,
-					`the trigger polled (${count} polls expected)\n${n8n.logTail(40)}`,
-				);
-				await new Promise((r) => setTimeout(r, 300));
-			}
-		};
+		const waitForPoll = async (count: number): Promise<void> =>
+			await fake.waitForRequests('/api/v2/groups/active', count, {
+				status: 200,
+				explain: () => n8n.logTail(40),
+			});
 		/** The activation saves where "now" is in the workflow's static data: wait for it before changing the data. */
 		const waitForBaseline = async (): Promise<void> => {
 			const deadline = Date.now() + 60_000;

@@ -56,18 +56,6 @@ describe('Keyword.com Trigger renamed in a real n8n', { timeout: 10 * 60_000 }, 
 		await fake?.stop();
 	});
 
-	async function alertPolls(): Promise<number> {
-		return (await fake.requests()).filter((r) => r.path === '/api/v2/alerts').length;
-	}
-
-	async function waitForAlertPolls(count: number): Promise<void> {
-		const deadline = Date.now() + 60_000;
-		while ((await alertPolls()) < count) {
-			if (Date.now() > deadline) throw new Error('e2e: the trigger did not poll the alert list');
-			await sleep(250);
-		}
-	}
-
 	async function addAlerts(count: number): Promise<string[]> {
 		const added = (await fake.control('POST', 'alerts', { count })) as {
 			data: Array<{ id: string }>;
@@ -100,7 +88,7 @@ describe('Keyword.com Trigger renamed in a real n8n', { timeout: 10 * 60_000 }, 
 		await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, {
 			versionId: workflow.versionId,
 		});
-		await waitForAlertPolls(1);
+		await fake.waitForRequests('/api/v2/alerts', 1);
 		return made;
 	}
 
@@ -116,7 +104,7 @@ describe('Keyword.com Trigger renamed in a real n8n', { timeout: 10 * 60_000 }, 
 		await n8n.publish(WORKFLOW_ID);
 		await n8n.start();
 		await n8n.setupOwnerAndLogin();
-		await waitForAlertPolls(1);
+		await fake.waitForRequests('/api/v2/alerts', 1);
 		const first = await addAlerts(3);
 		await n8n.restart();
 		assert.deepEqual(await emittedByExecution(1), [first]);

@@ -33,9 +33,6 @@ import { after, before, describe, test } from 'node:test';
 import {
 	FakeApiProcess,
 	KEYWORD_COM_CREDENTIAL_TYPE,
-	KEYWORD_COM_TRIGGER_NODE,
-	EXAMPLE_CREDENTIAL_ID,
-	EXAMPLE_CREDENTIAL_NAME,
 	RealN8n,
 	buildAndPackPackage,
 	keywordComCredential,
@@ -60,21 +57,6 @@ function packedTarball(): string {
 }
 after(() => removeTarball(tarball));
 
-/** Waits until the fake has received `count` alert-list requests since the last clearRequests(). */
-async function waitForAlertPolls(
-	fake: FakeApiProcess,
-	count: number,
-	timeoutMs = 60_000,
-): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const polls = (await fake.requests()).filter((r) => r.path === '/api/v2/alerts');
-		if (polls.length >= count) return;
-		await sleep(250);
-	}
-	throw new Error('e2e: the trigger did not poll the alert list');
-}
-
 /** Waits until `check` answers true (polled every `everyMs`); rejects with `what` after `timeoutMs`. */
 async function waitFor(
 	what: string,
@@ -98,30 +80,19 @@ describe('Keyword.com Trigger in a real n8n', { timeout: 10 * 60_000 }, () => {
 		fake = await FakeApiProcess.start({ seed: 'demo' });
 		n8n = await RealN8n.create({ packageTarball: packedTarball(), name: 'trigger' });
 		await n8n.importCredentials([keywordComCredential(fake.baseUrl, fake.token)]);
-		await n8n.importWorkflow({
-			id: WORKFLOW_ID,
-			name: 'Keyword.com new alerts',
-			nodes: [
-				{
-					id: 'kwc-trigger',
-					name: NODE_NAME,
-					type: KEYWORD_COM_TRIGGER_NODE,
-					typeVersion: 1,
-					position: [0, 0],
-					// Once a year: every poll of this test is an activation poll, so what it counts cannot race n8n's
-					// schedule (every minute fires at a random second, which may fall right after an activation).
-					parameters: {
-						pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] },
-						event: 'newAlert',
-					},
-					credentials: {
-						keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME },
-					},
+		await n8n.importWorkflow(
+			triggerWorkflow({
+				id: WORKFLOW_ID,
+				name: 'Keyword.com new alerts',
+				nodeName: NODE_NAME,
+				// Once a year: every poll of this test is an activation poll, so what it counts cannot race n8n's
+				// schedule (every minute fires at a random second, which may fall right after an activation).
+				parameters: {
+					pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] },
+					event: 'newAlert',
 				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
+			}),
+		);
 	});
 
 	after(async () => {
@@ -136,7 +107,7 @@ describe('Keyword.com Trigger in a real n8n', { timeout: 10 * 60_000 }, () => {
 		await n8n.setupOwnerAndLogin();
 
 		// The activation poll ran (one request) and flooded nothing: a null poll makes no execution.
-		await waitForAlertPolls(fake, 1);
+		await fake.waitForRequests('/api/v2/alerts', 1);
 		await sleep(2_000);
 		assert.deepEqual(
 			await n8n.listExecutions(WORKFLOW_ID),
@@ -171,7 +142,7 @@ describe('Keyword.com Trigger in a real n8n', { timeout: 10 * 60_000 }, () => {
 		// Restart without new alerts: the activation poll finds nothing new.
 		await fake.clearRequests();
 		await n8n.restart();
-		await waitForAlertPolls(fake, 1);
+		await fake.waitForRequests('/api/v2/alerts', 1);
 		await sleep(3_000);
 		const after = await n8n.listExecutions(WORKFLOW_ID);
 		assert.equal(after.length, 1, 'no new execution');
