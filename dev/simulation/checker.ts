@@ -295,6 +295,12 @@ export class Checker implements TruthSink {
 	private readonly tagsChangedAt = new Map<string, number>();
 	/** Container → when it came into the scope by a rename (ms). */
 	private readonly renamedIn = new Map<ContainerKey, number[]>();
+	/** Container → every name it had (an alert's tag lookup goes by the name the alert carries). */
+	private readonly namesOf = new Map<ContainerKey, Set<string>>();
+	/** Keywords deleted or moved to another project or group: a list read whole may not hold them. */
+	private readonly keywordsLeft = new Set<string>();
+	/** Container → when it was last renamed or deleted (ms): its old name may be gone or another's now. */
+	private readonly nameLeftAt = new Map<ContainerKey, number>();
 	/** created_at of recent alerts (for late ones). */
 	private recentAlerts: number[] = [];
 	/** Alerts per created_at second, and the most in one second (the state bound with mixed ties). */
@@ -411,6 +417,7 @@ export class Checker implements TruthSink {
 			late: false,
 		};
 		this.facts.set(fact.key, tracked);
+		if (fact.container !== undefined) this.nameSeen(fact.container, fact.category);
 		if (fact.kind === 'alert') {
 			this.recentAlerts.push(fact.at);
 			const inSecond = (this.alertsInSecond.get(fact.at) ?? 0) + 1;
@@ -478,8 +485,10 @@ export class Checker implements TruthSink {
 		oldName?: string,
 	): void {
 		const scope = this.options.scope;
+		if (change === 'renamed' || change === 'deleted') this.nameLeftAt.set(key, at);
 		if (change === 'renamed') {
 			this.renamedUnseen.set(key, at);
+			for (const known of [name, oldName]) if (known !== undefined) this.nameSeen(key, known);
 			// Renamed while archived (the plan renames live ones; a change made mid-poll may land after an archive): it is
 			// not in groups/active and the API looks projects up by name only, so what it owed cannot be read any more.
 			if (this.archived.has(key) || this.archived.has(project))
@@ -542,12 +551,14 @@ export class Checker implements TruthSink {
 	}
 
 	keywordsDeleted(ids: string[], at: number): void {
+		for (const id of ids) this.keywordsLeft.add(id);
 		for (const id of ids)
 			for (const tracked of this.byKeyword.get(id) ?? [])
 				if (tracked.fact.kind === 'keyword') this.release(tracked, at, 'keyword deleted');
 	}
 
 	keywordsMoved(ids: string[], _to: ContainerKey, _name: string, at: number): void {
+		for (const id of ids) this.keywordsLeft.add(id);
 		for (const id of ids)
 			for (const tracked of this.byKeyword.get(id) ?? []) {
 				if (tracked.fact.kind !== 'keyword') continue;
@@ -618,6 +629,13 @@ export class Checker implements TruthSink {
 		const matched = Array.isArray(item.matched) ? (item.matched as string[]) : undefined;
 		// Tags that could not be read: the alert comes with `tags_unknown`, whatever its tags are.
 		const unknownTags = matched?.includes('tags_unknown') === true;
+		if (unknownTags && !this.tagsMayBeUnknown(tracked.fact, poll))
+			this.violate(
+				'silent',
+				poll.index,
+				poll.at,
+				`${tracked.fact.key} of "${tracked.fact.category}" emitted with tags_unknown, its keyword still in that list and no warning names it`,
+			);
 		if (verdict.pass === 'unknown' || tracked.releasedAt !== undefined || tracked.fact.tolerated)
 			return;
 		if (verdict.pass === false) {
@@ -641,6 +659,28 @@ export class Checker implements TruthSink {
 				poll.at,
 				`${tracked.fact.key}: matched ${JSON.stringify(matched)}, the filters give ${JSON.stringify(expected)}`,
 			);
+	}
+
+	/**
+	 * Whether an alert's tags may be unknown (docs/exactly-once.md, New Alert's Tags): its keyword left the list (deleted
+	 * or moved: a list read whole does not hold it, said by nobody), its project or group was renamed or deleted since
+	 * (a name freed may be taken by another), or the poll warned that the list of one of the names its project or group
+	 * had could not be read. Otherwise the list holds the keyword and was read.
+	 */
+	private tagsMayBeUnknown(fact: Fact, poll: PollObservation): boolean {
+		if (fact.kind !== 'alert' || fact.keywordId === undefined) return true;
+		if (this.keywordsLeft.has(fact.keywordId)) return true;
+		// Renamed or deleted since: the name the alert carries answers 404 (warned) or names another list (silent).
+		if ((this.nameLeftAt.get(fact.container ?? '') ?? -Infinity) >= fact.visibleAt) return true;
+		const names = [fact.category, ...(this.namesOf.get(fact.container ?? '') ?? [])];
+		return (poll.warnings ?? []).some(
+			(line) => line.includes('tags_unknown') && names.some((name) => line.includes(`"${name}"`)),
+		);
+	}
+
+	private nameSeen(key: ContainerKey, name: string): void {
+		const names = this.namesOf.get(key) ?? new Set<string>();
+		this.namesOf.set(key, names.add(name));
 	}
 
 	/** Whether an event passes every filter but Tags. */

@@ -809,7 +809,8 @@ function alertTruth(a: Alert, state: FakeKeywordApi['state']): AlertTruth {
 		category: a.category,
 		prevrank: a.prevrank,
 		result: a.result,
-		keywordId: String(a.keywordId),
+		// An alert of a project or group without keywords is synthetic (keyword_id 0): it names no keyword of any list.
+		keywordId: state.keywords.has(a.keywordId) ? String(a.keywordId) : undefined,
 		tags: [...(state.keywords.get(a.keywordId)?.tags ?? [])],
 	};
 }

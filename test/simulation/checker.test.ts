@@ -486,3 +486,75 @@ describe('the checker, idle polls after a poll that held back its last seconds',
 		assert.ok(!idleCostAfter(297_000, -2_000));
 	});
 });
+
+describe('the checker, an alert emitted with tags_unknown', () => {
+	/** Alert 5 of keyword 7 in "Acme" (tagged brand), emitted by poll 1 with `tags_unknown`; `before` acts first. */
+	function kindsAfter(warnings: string[], before?: (checker: Checker) => void): Set<string> {
+		const checker = new Checker({
+			event: 'newAlert',
+			scope: {},
+			scopeKeys: [],
+			options: { filters: { tags: ['brand'] } },
+		});
+		checker.activated(0);
+		checker.fact({
+			kind: 'alert',
+			key: 'a:5',
+			id: '5',
+			at: 100,
+			category: 'Acme',
+			container: 'P1',
+			project: 'P1',
+			visibleAt: 100_000,
+			rank: 3,
+			prevrank: 9,
+			keywordId: '7',
+			tags: ['brand'],
+		});
+		before?.(checker);
+		checker.poll({
+			index: 1,
+			at: 300_000,
+			label: 'poll',
+			excused: false,
+			excusedProjects: new Set(),
+			items: [{ id: '5', created_at: 100, result: 3, prevrank: 9, matched: ['tags_unknown'] }],
+			requests: 2,
+			stateBytes: 100,
+			containersInScope: 1,
+			wallMs: 100,
+			startedFrom: 0,
+			warnings,
+		});
+		return new Set(checker.violations.map((v) => v.kind));
+	}
+	const warned = (name: string) =>
+		`Keyword.com Trigger: the keyword list of "${name}" could not be read (HTTP 500), so the tags of 1 alerted keyword(s) are unknown; their alerts are emitted with "tags_unknown" in "matched"`;
+
+	it('catches one said by nobody while its list holds the keyword (silent)', () => {
+		assert.deepEqual([...kindsAfter([])], ['silent']);
+		assert.deepEqual([...kindsAfter([warned('Other')])], ['silent']);
+	});
+
+	it('lets it through when the poll warned about its list, under any name it had', () => {
+		assert.deepEqual([...kindsAfter([warned('Acme')])], []);
+		const renamed = (checker: Checker) =>
+			checker.containerChanged('P1', 'P1', 200_000, 'renamed', 'Acme Shoes', 'Acme');
+		assert.deepEqual([...kindsAfter([warned('Acme Shoes')], renamed)], []);
+	});
+
+	it('lets it through when its project was renamed or deleted since (its old name may be another list now)', () => {
+		const renamed = (checker: Checker) =>
+			checker.containerChanged('P1', 'P1', 200_000, 'renamed', 'Acme Shoes', 'Acme');
+		assert.deepEqual([...kindsAfter([], renamed)], []);
+		assert.deepEqual(
+			[...kindsAfter([], (c) => c.containerChanged('P1', 'P1', 200_000, 'deleted'))],
+			[],
+		);
+	});
+
+	it('lets it through when its keyword left the list (deleted or moved: a read list does not hold it)', () => {
+		assert.deepEqual([...kindsAfter([], (c) => c.keywordsDeleted(['7'], 200_000))], []);
+		assert.deepEqual([...kindsAfter([], (c) => c.keywordsMoved(['7'], 'P2', 'Beta', 200_000))], []);
+	});
+});
