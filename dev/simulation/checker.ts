@@ -297,8 +297,8 @@ export class Checker implements TruthSink {
 	private readonly renamedIn = new Map<ContainerKey, number[]>();
 	/** Container → every name it had (an alert's tag lookup goes by the name the alert carries). */
 	private readonly namesOf = new Map<ContainerKey, Set<string>>();
-	/** Keywords deleted or moved to another project or group: a list read whole may not hold them. */
-	private readonly keywordsLeft = new Set<string>();
+	/** Keyword → when it was last deleted or moved to another project or group (ms): its list may not hold it. */
+	private readonly keywordLeftAt = new Map<string, number>();
 	/** Container → when it was last renamed or deleted (ms): its old name may be gone or another's now. */
 	private readonly nameLeftAt = new Map<ContainerKey, number>();
 	/** created_at of recent alerts (for late ones). */
@@ -551,14 +551,14 @@ export class Checker implements TruthSink {
 	}
 
 	keywordsDeleted(ids: string[], at: number): void {
-		for (const id of ids) this.keywordsLeft.add(id);
+		for (const id of ids) this.keywordLeftAt.set(id, at);
 		for (const id of ids)
 			for (const tracked of this.byKeyword.get(id) ?? [])
 				if (tracked.fact.kind === 'keyword') this.release(tracked, at, 'keyword deleted');
 	}
 
 	keywordsMoved(ids: string[], _to: ContainerKey, _name: string, at: number): void {
-		for (const id of ids) this.keywordsLeft.add(id);
+		for (const id of ids) this.keywordLeftAt.set(id, at);
 		for (const id of ids)
 			for (const tracked of this.byKeyword.get(id) ?? []) {
 				if (tracked.fact.kind !== 'keyword') continue;
@@ -669,7 +669,7 @@ export class Checker implements TruthSink {
 	 */
 	private tagsMayBeUnknown(fact: Fact, poll: PollObservation): boolean {
 		if (fact.kind !== 'alert' || fact.keywordId === undefined) return true;
-		if (this.keywordsLeft.has(fact.keywordId)) return true;
+		if ((this.keywordLeftAt.get(fact.keywordId) ?? -Infinity) >= fact.visibleAt) return true;
 		// Renamed or deleted since: the name the alert carries answers 404 (warned) or names another list (silent).
 		if ((this.nameLeftAt.get(fact.container ?? '') ?? -Infinity) >= fact.visibleAt) return true;
 		const names = [fact.category, ...(this.namesOf.get(fact.container ?? '') ?? [])];

@@ -556,5 +556,10 @@ describe('the checker, an alert emitted with tags_unknown', () => {
 	it('lets it through when its keyword left the list (deleted or moved: a read list does not hold it)', () => {
 		assert.deepEqual([...kindsAfter([], (c) => c.keywordsDeleted(['7'], 200_000))], []);
 		assert.deepEqual([...kindsAfter([], (c) => c.keywordsMoved(['7'], 'P2', 'Beta', 200_000))], []);
+		// Moved before the alert was made: the alert names the list it moved to, which holds it.
+		assert.deepEqual(
+			[...kindsAfter([], (c) => c.keywordsMoved(['7'], 'P1', 'Acme', 50_000))],
+			['silent'],
+		);
 	});
 });

@@ -18,6 +18,7 @@ import {
 	sameRankingUrl,
 } from '../../nodes/KeywordComTrigger/keywordUpdated/rankingUrls';
 import { RankingUrlHistory } from '../../nodes/KeywordComTrigger/keywordUpdated/rankingUrlHistory';
+import { readAlertTags } from '../../nodes/KeywordComTrigger/newAlert/alertTags';
 import { PollBudget } from '../../nodes/KeywordComTrigger/shared/budget';
 import {
 	RequestAllowance,
@@ -33,6 +34,60 @@ const move = (previousRank: number | null, rank: number | null, known = true): R
 });
 
 describe('trigger filters: the rules', () => {
+	it("New Alert's Tags: a keyword its whole list did not show is asked for alone (#11); a 404 leaves it unknown, silently", async () => {
+		const record = (id: number, tags: string[]) => ({
+			type: 'keyword',
+			id: String(id),
+			attributes: { tags: tags.map((name, n) => ({ id: n + 1, name })) },
+		});
+		// The list (one page) no longer shows 9 (it moved ahead of the part read, in rank order) nor 8 (deleted).
+		const asked: string[] = [];
+		let single = async (id: string): Promise<unknown> => {
+			if (id === '9') return { data: record(9, ['brand']) };
+			throw Object.assign(new Error('Keyword not found'), { httpCode: '404' });
+		};
+		const api = {
+			keywordPage: async (name: string, page: number) => {
+				asked.push(`${name} page ${page}`);
+				return {
+					data: [record(1, ['brand']), record(2, [])],
+					meta: {
+						pagination: { total: 2, count: 2, per_page: 250, current_page: 1, total_pages: 1 },
+					},
+				};
+			},
+			keyword: async (name: string, id: string) => {
+				asked.push(`${name} keyword ${id}`);
+				return await single(id);
+			},
+		} as unknown as TriggerApi;
+		const read = async () =>
+			await readAlertTags(
+				api,
+				new Map([['Acme', new Set(['1', '2', '8', '9'])]]),
+				{ budget: new PollBudget(36_000) },
+				new RequestAllowance(240),
+			);
+		const found = await read();
+		assert.deepEqual(Object.fromEntries(found.tags), {
+			1: ['brand', '1'],
+			2: [],
+			9: ['brand', '1'],
+		});
+		assert.deepEqual([...found.unknown], ['8']);
+		assert.deepEqual(found.problems, [], 'a keyword the list no longer holds fails nothing');
+		assert.deepEqual(asked, ['Acme page 1', 'Acme keyword 8', 'Acme keyword 9']);
+
+		// The lookup alone fails: those left are unknown, and the poll says so, naming the list.
+		single = async () => {
+			throw Object.assign(new Error('Server error'), { httpCode: '500' });
+		};
+		const failed = await read();
+		assert.deepEqual([...failed.unknown].sort(), ['8', '9']);
+		assert.equal(failed.problems.length, 1);
+		assert.match(String(failed.problems[0].text), /"Acme" could not be read.*tags_unknown/);
+	});
+
 	it('Moved By At Least counts positions, outside the top results as 101, in the direction asked', () => {
 		const up5 = { movedBy: { positions: 5, direction: 'up' as const } };
 		assert.deepEqual(matchFilters(move(15, 10), up5), ['moved_up']);

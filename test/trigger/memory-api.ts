@@ -184,6 +184,14 @@ export class MemoryApi implements TriggerApi {
 		);
 	}
 
+	/** #11: one keyword of a list; a 404 when the list does not hold it. */
+	async keyword(name: string, id: string) {
+		await this.hit(`keyword:${name}:${id}`);
+		const found = this.listOf(name).find((k) => String(k.id) === id);
+		if (!found) throw Object.assign(new Error(`Keyword ${id} was not found.`), { httpCode: '404' });
+		return { data: keywordRecord(found, this.historyOrder) };
+	}
+
 	/** #2: a project or group listed by groups/active (or holding keywords); else a 404. */
 	async container(name: string) {
 		await this.hit(`group:${name}`);

@@ -3,11 +3,12 @@
  * and its project or group (`category`) but not the keyword's tags; they are in the keyword's record, so the
  * project's keyword list (#13) is read until every keyword asked for is found, with pages that overlap as Keyword
  * Updated reads them (a keyword deleted or added between two page requests shifts nothing out of sight) — only for
- * the projects of alerts that passed the other filters, only when there are some. A keyword whose tags cannot be
- * told is **unknown**, and its alert is emitted marked `tags_unknown` rather than dropped or held back (holding it
+ * the projects of alerts that passed the other filters, only when there are some. One the whole list did not show
+ * (moved within a list in rank order while it was read, or gone) is asked for alone (#11). A keyword whose tags
+ * cannot be told is **unknown**, and its alert is emitted marked `tags_unknown` rather than dropped or held back (holding it
  * would stall every other project's alerts behind it): a list that cannot be read (an error after its tries, the
  * poll's time or request cap), a list that is gone (404/410: the project was renamed, or deleted, since its alert
- * named it), or a keyword the list no longer holds (deleted, or moved to another group).
+ * named it), or a keyword the list no longer holds (deleted, or moved to another group: #11 answers 404).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -70,6 +71,38 @@ function allFound(): Error {
 	return Object.assign(new Error('every keyword asked for was found'), { outOfTime: true });
 }
 
+/**
+ * Asks for each keyword of `left` alone (#11), one after another: one found leaves `left` with its tags; a 404 or 410
+ * (the list no longer holds it) leaves it unknown. Returns what stopped the lookups: an error, or time or requests
+ * running out.
+ */
+async function lookUpAlone(
+	api: TriggerApi,
+	name: string,
+	left: Set<string>,
+	tags: Map<string, string[]>,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+): Promise<unknown> {
+	for (const id of [...left]) {
+		if (!limits.budget.mayStart() || allowance.grant(1) === 0)
+			return Object.assign(new Error('out of time or requests'), { outOfTime: true });
+		let body: unknown;
+		try {
+			body = await limits.budget.timed(async () => await api.keyword(name, id));
+		} catch (error) {
+			const status = statusOf(error);
+			if (status !== null && GONE.has(status)) continue;
+			return error;
+		}
+		const record = (body as IDataObject | undefined)?.data;
+		if (keywordId(record) !== id) continue;
+		left.delete(id);
+		tags.set(id, tagsOf(((record as IDataObject).attributes ?? {}) as IDataObject) ?? []);
+	}
+	return undefined;
+}
+
 /** The tags of the keywords `wanted` (project or group name → keyword ids). */
 export async function readAlertTags(
 	api: TriggerApi,
@@ -99,10 +132,16 @@ export async function readAlertTags(
 			allowance,
 			PAGES_AT_ONCE,
 		);
-		// What the list did not show (deleted, moved, or not reached) cannot be told.
+		const whole = outcome.read === 'done' && outcome.error === undefined;
+		// A list read whole may still have moved a keyword from its unread part to its read part meanwhile (a list in
+		// rank order, crawled while it was read): each one left is asked for alone.
+		const error =
+			whole && left.size > 0
+				? await lookUpAlone(api, name, left, found.tags, limits, allowance)
+				: outcome.error;
+		// What neither showed (deleted, moved to another group, or not reached) cannot be told.
 		for (const id of left) found.unknown.add(id);
-		if (left.size === 0 || (outcome.read === 'done' && outcome.error === undefined)) return;
-		const error = outcome.error;
+		if (left.size === 0 || (whole && error === undefined)) return;
 		const status = error === undefined ? null : statusOf(error);
 		const why =
 			error === undefined || isOutOfTime(error)

@@ -25,6 +25,8 @@ export interface TriggerApi {
 	activeGroups(): Promise<{ body: unknown; serverTime: number }>;
 	/** One page of a keyword list (#13). */
 	keywordPage(name: string, page: number, perPage: number, mode?: RequestMode): Promise<unknown>;
+	/** One keyword of a project or group (#11): a 404 when the list does not hold it. */
+	keyword(name: string, id: string): Promise<unknown>;
 	/** One project or group (#2), archived or not: a 404 when it was deleted. */
 	container(name: string, mode?: RequestMode): Promise<unknown>;
 	/** The ranking history of keywords (#14), `days` days back from each one's last update. */

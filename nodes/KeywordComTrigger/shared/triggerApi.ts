@@ -84,6 +84,8 @@ export function createApi(
 		},
 		keywordPage: async (name, page, perPage, mode) =>
 			(await get(`${containerPath(name)}/keywords/`, { per_page: perPage, page }, mode)).body,
+		keyword: async (name, id) =>
+			(await get(`${containerPath(name)}/keywords/${encodeURIComponent(id)}`)).body,
 		container: async (name, mode) => (await get(containerPath(name), undefined, mode)).body,
 		chart: async (ids, days) =>
 			(
