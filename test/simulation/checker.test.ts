@@ -497,33 +497,13 @@ describe('the checker, an alert emitted with tags_unknown', () => {
 			options: { filters: { tags: ['brand'] } },
 		});
 		checker.activated(0);
-		checker.fact({
-			kind: 'alert',
-			key: 'a:5',
-			id: '5',
-			at: 100,
-			category: 'Acme',
-			container: 'P1',
-			project: 'P1',
-			visibleAt: 100_000,
-			rank: 3,
-			prevrank: 9,
-			keywordId: '7',
-			tags: ['brand'],
-		});
+		checker.fact(
+			crawlOf({ kind: 'alert', key: 'a:5', id: '5', prevrank: 9, keywordId: '7', tags: ['brand'] }),
+		);
 		before?.(checker);
-		checker.poll({
-			index: 1,
-			at: 300_000,
-			label: 'poll',
-			excused: false,
-			excusedProjects: new Set(),
+		emptyPolls(checker, 1, {
 			items: [{ id: '5', created_at: 100, result: 3, prevrank: 9, matched: ['tags_unknown'] }],
 			requests: 2,
-			stateBytes: 100,
-			containersInScope: 1,
-			wallMs: 100,
-			startedFrom: 0,
 			warnings,
 		});
 		return new Set(checker.violations.map((v) => v.kind));
