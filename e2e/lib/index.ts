@@ -32,6 +32,7 @@ export {
 	type PrepareOptions,
 } from './examples';
 export { parseFlatted } from './flatted';
+export { retryUntil } from './retry';
 export {
 	AGENT_NODE,
 	AGENT_NODE_VERSION,

@@ -21,6 +21,7 @@ import {
 	keywordComCredential,
 	nodeOutput,
 	removeTarball,
+	retryUntil,
 	webhookWorkflow,
 } from '../../e2e/lib';
 
@@ -213,10 +214,15 @@ describe('queue mode: Keyword.com actions run on a worker', { timeout: 20 * 60_0
 			`exactly one worker ran execution ${executionId} (${runners.join(', ') || 'none'})`,
 		);
 		const worker = runners[0];
-		assert.match(
-			cluster.logs(worker),
-			new RegExp(`Worker finished execution ${executionId} \\(job`),
-			`${worker} finished it`,
+		// The worker saves the status before it logs the end: wait for the line rather than read the log once.
+		await retryUntil(
+			`${worker}'s log saying it finished execution ${executionId}`,
+			async () =>
+				assert.match(
+					cluster.logs(worker),
+					new RegExp(`Worker finished execution ${executionId} \\(job`),
+				),
+			30_000,
 		);
 		assert.doesNotMatch(
 			cluster.logs('main'),

@@ -341,7 +341,7 @@ describe(
 			});
 			await untilSecond(58);
 			await everyLane(async (lane) => {
-				const inFlight = await watchRequests(lane, (r) => isListPage(r) && r.status === 0, 30_000);
+				const inFlight = await watchRequests(lane, (r) => isListPage(r) && r.status === 0, 50_000);
 				lane.cluster.kill('main', 'SIGKILL');
 				await lane.cluster.waitForExit('main');
 				lane.notes.push(
@@ -412,7 +412,8 @@ describe(
 				);
 			await untilSecond(0);
 			await everyLane(async (lane) => {
-				const deadline = Date.now() + 30_000;
+				// 50 s: the poll, the queue and a worker's start share 2 cores with eight other n8n processes.
+				const deadline = Date.now() + 50_000;
 				let victim: { worker: QueueProcessName; execution: string } | undefined;
 				while (!victim && Date.now() < deadline) {
 					for (const name of lane.cluster.processNames.filter((n) => n !== 'main')) {
@@ -453,7 +454,7 @@ describe(
 				const answered = await watchRequests(
 					lane,
 					(r) => r.path === '/api/v2/alerts' && r.status !== 0,
-					30_000,
+					50_000,
 				);
 				await sleep(30);
 				lane.cluster.kill('main', 'SIGKILL');
