@@ -539,4 +539,26 @@ export abstract class N8nInstance {
 			`e2e: workflow ${workflowId} did not reach the expected executions within ${timeoutMs / 1000} s (has ${last.length})`,
 		);
 	}
+
+	/**
+	 * Waits until the workflow's static data holds something: n8n saves a poll's state after the poll returns, so a
+	 * restart between the activation's request and that save would start afresh (a second "now", not the first).
+	 */
+	async waitForStaticData(
+		workflowId: string,
+		timeoutMs = 60_000,
+	): Promise<Record<string, unknown>> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const workflow = await this.rest('GET', `/rest/workflows/${encodeURIComponent(workflowId)}`);
+			const staticData = workflow?.staticData;
+			if (staticData && typeof staticData === 'object' && Object.keys(staticData).length > 0)
+				return staticData as Record<string, unknown>;
+			if (Date.now() > deadline)
+				throw this.failure(
+					`e2e: workflow ${workflowId} saved no static data within ${timeoutMs / 1000} s`,
+				);
+			await new Promise((r) => setTimeout(r, 300));
+		}
+	}
 }

@@ -77,6 +77,7 @@ describe('AI Visibility Updated in a real n8n', { timeout: 10 * 60_000 }, () => 
 		assert.deepEqual(await n8n.listExecutions(WORKFLOW_ID), [], 'no execution for the activation');
 		const activationDay = Math.floor(before.now / DAY);
 
+		await n8n.waitForStaticData(WORKFLOW_ID); // the activation's "now" is saved before the restart
 		await fake.control('POST', 'clock', { advanceMs: DAY });
 		await fake.clearRequests();
 		await n8n.restart();

@@ -621,6 +621,7 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		await n8n.start();
 		await n8n.setupOwnerAndLogin();
 		await waitForPoll(1); // activation: the trigger learns where "now" is
+		await n8n.waitForStaticData(id); // and n8n saved it: a restart before that would learn "now" again
 		const first = await n8n.listExecutionSummaries(id);
 
 		const created = (await fake.control('POST', 'alerts', { count: 2, category: 'Acme Shoes' }))
@@ -699,24 +700,12 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 				status: 200,
 				explain: () => n8n.logTail(40),
 			});
-		/** The activation saves where "now" is in the workflow's static data: wait for it before changing the data. */
-		const waitForBaseline = async (): Promise<void> => {
-			const deadline = Date.now() + 60_000;
-			for (;;) {
-				const workflow = await n8n.rest('GET', `/rest/workflows/${id}`);
-				const staticData = workflow?.staticData;
-				if (staticData && Object.keys(staticData).length > 0) return;
-				assert.ok(Date.now() < deadline, `the activation saved its baseline\n${n8n.logTail(40)}`);
-				await new Promise((r) => setTimeout(r, 300));
-			}
-		};
-
 		await fake.clearRequests();
 		await n8n.publish(id);
 		await n8n.start();
 		await n8n.setupOwnerAndLogin();
 		await waitForPoll(1); // activation: the trigger learns where "now" is, emits nothing
-		await waitForBaseline();
+		await n8n.waitForStaticData(id); // and n8n saved it: a restart before that would learn "now" again
 		const first = await n8n.listExecutionSummaries(id);
 		assert.equal(first.length, 0, 'the activation emitted nothing');
 

@@ -105,6 +105,7 @@ describe('Keyword.com Trigger renamed in a real n8n', { timeout: 10 * 60_000 }, 
 		await n8n.start();
 		await n8n.setupOwnerAndLogin();
 		await fake.waitForRequests('/api/v2/alerts', 1);
+		await n8n.waitForStaticData(WORKFLOW_ID); // the activation's "now" is saved before the restart
 		const first = await addAlerts(3);
 		await n8n.restart();
 		assert.deepEqual(await emittedByExecution(1), [first]);
