@@ -192,6 +192,23 @@ export class RealN8n extends N8nInstance {
 		return this.log.tail(lines);
 	}
 
+	/**
+	 * The workflows of `ids` whose activation n8n logged in logs() from `offset` on. n8n logs it once the activation's
+	 * poll has returned (it awaits it): "Activated workflow … (ID: …)" (info), or with n8n 2.x's workflow publication
+	 * service "Activated trigger node … for workflow …" (debug only: start n8n with N8N_LOG_LEVEL=debug).
+	 */
+	activatedSince(offset: number, ids: string[]): string[] {
+		const lines = this.logs()
+			.slice(offset)
+			.split('\n')
+			.filter(
+				(line) => line.includes('Activated workflow') || line.includes('Activated trigger node'),
+			);
+		return ids.filter((id) =>
+			lines.some((line) => line.includes(`(ID: ${id})`) || line.includes(`"id": "${id}"`)),
+		);
+	}
+
 	// ----- activation ---------------------------------------------------------------------------------------------
 
 	/**

@@ -121,6 +121,7 @@ describe('Keyword.com Trigger in a real n8n', { timeout: 10 * 60_000 }, () => {
 			JSON.stringify(activationRequests.map((r) => r.path)),
 		);
 
+		await n8n.waitForStaticData(WORKFLOW_ID); // the activation's "now" is saved before the restart
 		const added = (await fake.control('POST', 'alerts', { count: 3 })) as {
 			data: Array<{ id: string }>;
 		};
@@ -529,28 +530,21 @@ describe(
 			const offset = n8n.logs().length;
 			await n8n.start();
 			restarts++;
-			// n8n logs the activation once the activation's poll has returned (it awaits it): "Activated workflow …" (info), or
-			// with the workflow publication service of n8n 2.x, "Activated trigger node … for workflow …" (debug, on here).
-			const activated = (log: string) => {
-				const lines = log
-					.split('\n')
-					.filter(
-						(line) =>
-							line.includes('Activated workflow') || line.includes('Activated trigger node'),
-					);
-				return workflows().filter((w) =>
-					lines.some((line) => line.includes(`(ID: ${w.id})`) || line.includes(`"id": "${w.id}"`)),
+			// The activation's poll returned (n8n logs it after); debug level here, as n8n 2.x logs it at debug.
+			const activated = (): string[] =>
+				n8n.activatedSince(
+					offset,
+					workflows().map((w) => w.id),
 				);
-			};
 			try {
 				await waitFor(
 					'the start-up poll of every trigger',
-					() => activated(n8n.logs().slice(offset)).length === workflows().length,
+					() => activated().length === workflows().length,
 					5 * 60_000,
 				);
 			} catch (error) {
 				const log = n8n.logs().slice(offset);
-				const missing = workflows().filter((w) => !activated(log).includes(w));
+				const missing = workflows().filter((w) => !activated().includes(w.id));
 				fs.writeFileSync(path.join(os.tmpdir(), 'e2e-trigger-modes-n8n.log'), n8n.logs());
 				const problems = log
 					.split('\n')
