@@ -8,7 +8,7 @@ import { compareIds } from '../shared/windowCursor';
 import { hasFilters, keywordMove, matchFilters } from '../shared/filters';
 import { keywordItem } from './updateItem';
 import { uniqueOldestFirst, type KeywordEvent } from './windowEvents';
-import { settleJob, type KeywordState, type ListResult } from './plan';
+import { settleJob, type Failure, type KeywordState, type ListResult } from './plan';
 import { givenUp } from './departures';
 import { GONE } from '../shared/pollContract';
 import { rankChange } from '../shared/rankHistory';
@@ -75,18 +75,21 @@ export function emitRuns(
 				...(text ? { text } : {}),
 			});
 		}
-		// Parked and not reached this poll: still failing as far as anyone knows, and said so.
 		if (result.kind === 'untried' && job.parked)
-			problems.push({
-				container: run.name,
-				status: job.parked.status,
-				message:
-					"not tried again this poll (its time or requests ran out first); it is tried first at the next poll's end",
-				polls: job.parked.polls,
-			});
+			problems.push(untried(run.name, job.parked, 'its time or requests ran out first'));
 	});
 	shaped.sort((a, b) => a.event.at - b.event.at || compareIds(a.event.id, b.event.id));
 	return { items: shaped.map(({ item }) => item), problems, complete };
+}
+
+/** A parked list not tried this poll: still failing as far as anyone knows, and said so (every poll while it lasts). */
+export function untried(name: string, parked: Failure, why: string): PollProblem {
+	return {
+		container: name,
+		status: parked.status,
+		message: `not tried again this poll (${why}); it is tried first at the next poll's end`,
+		polls: parked.polls,
+	};
 }
 
 /**

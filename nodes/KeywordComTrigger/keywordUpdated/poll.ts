@@ -40,7 +40,7 @@ import {
 } from '../shared/pollContract';
 import { lookUpDepartures, lookUpEndedReads } from './departureLookups';
 import type { SeenContainer } from './seenLastPoll';
-import { emitRuns } from './emit';
+import { emitRuns, untried } from './emit';
 import { ListReads, type JobRun, type PageHook } from './listReads';
 import { HISTORY_CHUNK, RankingUrlHistory } from './rankingUrlHistory';
 import { PollBudget } from '../shared/budget';
@@ -190,6 +190,10 @@ async function readLists(
 	await more(renamed.map(({ job }) => job));
 
 	const problems: PollProblem[] = [];
+	// Parked lists wait for groups/active (whether they are still there); without it they are not tried, but said.
+	if (!listed)
+		for (const entry of state.containers.values())
+			if (entry.failure) problems.push(untried(entry.name, entry.failure, 'groups/active failed'));
 	if (listed) {
 		const windows = await lookUpDepartures(
 			api,
