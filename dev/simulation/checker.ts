@@ -551,15 +551,16 @@ export class Checker implements TruthSink {
 	}
 
 	keywordsDeleted(ids: string[], at: number): void {
-		for (const id of ids) this.keywordLeftAt.set(id, at);
-		for (const id of ids)
+		for (const id of ids) {
+			this.keywordLeftAt.set(id, at);
 			for (const tracked of this.byKeyword.get(id) ?? [])
 				if (tracked.fact.kind === 'keyword') this.release(tracked, at, 'keyword deleted');
+		}
 	}
 
 	keywordsMoved(ids: string[], _to: ContainerKey, _name: string, at: number): void {
-		for (const id of ids) this.keywordLeftAt.set(id, at);
-		for (const id of ids)
+		for (const id of ids) {
+			this.keywordLeftAt.set(id, at);
 			for (const tracked of this.byKeyword.get(id) ?? []) {
 				if (tracked.fact.kind !== 'keyword') continue;
 				if (tracked.emitted > 0) tracked.movedAfterEmission = true;
@@ -567,6 +568,7 @@ export class Checker implements TruthSink {
 				// Read from where it went now: whether it is in scope there is the trigger's to judge.
 				tracked.forbidden = false;
 			}
+		}
 	}
 
 	tagsChanged(ids: string[], at: number): void {

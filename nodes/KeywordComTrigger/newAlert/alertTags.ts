@@ -5,10 +5,10 @@
  * Updated reads them (a keyword deleted or added between two page requests shifts nothing out of sight) — only for
  * the projects of alerts that passed the other filters, only when there are some. One the whole list did not show
  * (moved within a list in rank order while it was read, or gone) is asked for alone (#11). A keyword whose tags
- * cannot be told is **unknown**, and its alert is emitted marked `tags_unknown` rather than dropped or held back (holding it
- * would stall every other project's alerts behind it): a list that cannot be read (an error after its tries, the
- * poll's time or request cap), a list that is gone (404/410: the project was renamed, or deleted, since its alert
- * named it), or a keyword the list no longer holds (deleted, or moved to another group: #11 answers 404).
+ * cannot be told is **unknown**, and its alert is emitted marked `tags_unknown` rather than dropped or held back
+ * (holding it would stall every other project's alerts behind it): a list that cannot be read (an error after its
+ * tries, the poll's time or request cap), a list that is gone (404/410: the project was renamed, or deleted, since
+ * its alert named it), or a keyword the list no longer holds (deleted, or moved to another group: #11 answers 404).
  */
 import type { IDataObject } from 'n8n-workflow';
 
