@@ -66,6 +66,7 @@ export {
 	type RealN8nOptions,
 	type Timeouts,
 } from './real-n8n';
+export { UNFINISHED_STATUSES } from './n8n-instance';
 export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from './browser';
 export {
 	LogSink,

@@ -141,6 +141,9 @@ type ImportableCredential = {
  * The shared part of RealN8n and QueueN8n. A subclass says where the CLI runs (user folder, environment, log) and
  * whether its main process serves HTTP; this class runs CLI commands and talks to the REST API.
  */
+/** The statuses of an execution not over yet (no output to read). */
+export const UNFINISHED_STATUSES: ReadonlySet<string> = new Set(['new', 'running', 'waiting']);
+
 export abstract class N8nInstance {
 	readonly hostDir: string;
 	/** Temp root of this instance (user folders, logs, import files). */
@@ -525,9 +528,7 @@ export abstract class N8nInstance {
 		const timeoutMs = opts.timeoutMs ?? 60_000;
 		const predicate =
 			opts.predicate ??
-			((list: any[]) =>
-				list.filter((e) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting')
-					.length >= count);
+			((list: any[]) => list.filter((e) => !UNFINISHED_STATUSES.has(e.status)).length >= count);
 		const deadline = Date.now() + timeoutMs;
 		let last: any[] = [];
 		while (Date.now() < deadline) {

@@ -22,6 +22,7 @@ import {
 	FakeApiProcess,
 	KEYWORD_COM_TRIGGER_NODE,
 	RealN8n,
+	UNFINISHED_STATUSES,
 	buildAndPackPackage,
 	keywordComCredential,
 	nodeOutput,
@@ -31,8 +32,6 @@ import {
 import { leakPieces } from '../leak-pieces';
 
 const NODE_NAME = 'Keyword.com Trigger';
-/** Execution statuses of a run not over yet. */
-const UNFINISHED = new Set(['new', 'running', 'waiting']);
 const WORKFLOWS: Record<TriggerEvent, string> = {
 	newAlert: 'kwcSimAlerts0001',
 	keywordUpdated: 'kwcSimKeywords01',
@@ -98,7 +97,9 @@ describe('the account-life simulation in a real n8n', { timeout: 20 * 60_000 }, 
 		const deadline = Date.now() + timeoutMs;
 		for (const id of ids) {
 			while (
-				(await n8n.listExecutionSummaries(id)).some((e: any) => UNFINISHED.has(e.status)) &&
+				(await n8n.listExecutionSummaries(id)).some((e: any) =>
+					UNFINISHED_STATUSES.has(e.status),
+				) &&
 				Date.now() < deadline
 			)
 				await sleep(500);
@@ -132,7 +133,7 @@ describe('the account-life simulation in a real n8n', { timeout: 20 * 60_000 }, 
 			executions: async (event) => {
 				await settled([WORKFLOWS[event]], 30_000);
 				return (await n8n.listExecutions(WORKFLOWS[event]))
-					.filter((execution: any) => !UNFINISHED.has(execution.status))
+					.filter((execution: any) => !UNFINISHED_STATUSES.has(execution.status))
 					.map((execution: any) => ({
 						id: String(execution.id),
 						startedAt: Date.parse(String(execution.startedAt)),
