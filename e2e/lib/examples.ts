@@ -32,7 +32,7 @@ import * as path from 'node:path';
 import { FakeModel, fakeModelCredential, type ScriptStep, type StepContext } from './fake-model';
 import { nodeOutput, type ExecuteResult, type RealN8n } from './real-n8n';
 import { repoRoot } from './paths';
-import { retryUntil } from './retry';
+import { retryUntil } from './waits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 
 import type { ChurnLogEntry, FakeBehaviour } from '../../dev/fake-api/behaviour';
 import { buildPath } from './paths';
+import { waitUntil } from './waits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -206,19 +207,21 @@ export class FakeApiProcess {
 		opts: { status?: number; timeoutMs?: number; explain?: () => string } = {},
 	): Promise<void> {
 		const { status, timeoutMs = 60_000, explain } = opts;
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const seen = (await this.requests()).filter(
-				(r) => r.path === apiPath && (status === undefined || r.status === status),
-			).length;
-			if (seen >= count) return;
-			if (Date.now() > deadline) {
-				const answered = status === undefined ? '' : ` answered ${status}`;
-				const why = `e2e: ${seen} of ${count} requests to ${apiPath}${answered} came in ${timeoutMs} ms`;
-				throw new Error(explain ? `${why}\n${explain()}` : why);
-			}
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
+		let seen = 0;
+		await waitUntil(
+			`${count} requests to ${apiPath}${status === undefined ? '' : ` answered ${status}`}`,
+			async () => {
+				seen = (await this.requests()).filter(
+					(r) => r.path === apiPath && (status === undefined || r.status === status),
+				).length;
+				return seen >= count;
+			},
+			{
+				timeoutMs,
+				everyMs: 250,
+				explain: () => `${seen} came${explain ? `\n${explain()}` : ''}`,
+			},
+		);
 	}
 
 	async clearRequests(): Promise<void> {

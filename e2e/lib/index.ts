@@ -32,7 +32,7 @@ export {
 	type PrepareOptions,
 } from './examples';
 export { parseFlatted } from './flatted';
-export { retryUntil } from './retry';
+export { retryUntil, waitUntil, type WaitOptions } from './waits';
 export {
 	AGENT_NODE,
 	AGENT_NODE_VERSION,

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { parseFlatted } from './flatted';
 import { node24ProcessEnv, nodeEnv } from './host';
 import { ManagedProcess, killGroup, spawnLogged, waitForHttpOk, type LogSink } from './processes';
+import { waitUntil } from './waits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -529,15 +530,18 @@ export abstract class N8nInstance {
 		const predicate =
 			opts.predicate ??
 			((list: any[]) => list.filter((e) => !UNFINISHED_STATUSES.has(e.status)).length >= count);
-		const deadline = Date.now() + timeoutMs;
 		let last: any[] = [];
-		while (Date.now() < deadline) {
-			last = await this.listExecutions(workflowId);
-			if (predicate(last)) return last;
-			await new Promise((r) => setTimeout(r, 500));
-		}
-		throw this.failure(
-			`e2e: workflow ${workflowId} did not reach the expected executions within ${timeoutMs / 1000} s (has ${last.length})`,
+		return await waitUntil(
+			`the expected executions of workflow ${workflowId}`,
+			async () => {
+				last = await this.listExecutions(workflowId);
+				return predicate(last) && last;
+			},
+			{
+				timeoutMs,
+				explain: () => `it has ${last.length}`,
+				error: (message) => this.failure(message),
+			},
 		);
 	}
 
@@ -549,17 +553,19 @@ export abstract class N8nInstance {
 		workflowId: string,
 		timeoutMs = 60_000,
 	): Promise<Record<string, unknown>> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const workflow = await this.rest('GET', `/rest/workflows/${encodeURIComponent(workflowId)}`);
-			const staticData = workflow?.staticData;
-			if (staticData && typeof staticData === 'object' && Object.keys(staticData).length > 0)
-				return staticData as Record<string, unknown>;
-			if (Date.now() > deadline)
-				throw this.failure(
-					`e2e: workflow ${workflowId} saved no static data within ${timeoutMs / 1000} s`,
+		return await waitUntil(
+			`static data of workflow ${workflowId}`,
+			async () => {
+				const workflow = await this.rest(
+					'GET',
+					`/rest/workflows/${encodeURIComponent(workflowId)}`,
 				);
-			await new Promise((r) => setTimeout(r, 300));
-		}
+				const staticData = workflow?.staticData;
+				return staticData && typeof staticData === 'object' && Object.keys(staticData).length > 0
+					? (staticData as Record<string, unknown>)
+					: undefined;
+			},
+			{ timeoutMs, everyMs: 300, error: (message) => this.failure(message) },
+		);
 	}
 }

@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { waitUntil } from './waits';
 
 /** Every live child of this file's spawnLogged(), killed (with its process group when detached) at exit. */
 const liveChildren = new Set<ChildProcess>();
@@ -291,22 +292,23 @@ export async function waitForHttpOk(
 	proc: ManagedProcess,
 	timeoutMs: number,
 ): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (!proc.running)
-			throw new Error(
-				`e2e: ${proc.label} exited (${proc.exit?.code ?? proc.exit?.signal}) before ${url} answered`,
-			);
-		try {
-			const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-			await res.arrayBuffer();
-			if (res.status === 200) return;
-		} catch {
-			// not listening yet
-		}
-		await new Promise((r) => setTimeout(r, 250));
-	}
-	throw new Error(`e2e: ${proc.label} did not answer 200 at ${url} within ${timeoutMs / 1000} s`);
+	await waitUntil(
+		`${proc.label} answering 200 at ${url}`,
+		async () => {
+			if (!proc.running)
+				throw new Error(
+					`e2e: ${proc.label} exited (${proc.exit?.code ?? proc.exit?.signal}) before ${url} answered`,
+				);
+			try {
+				const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+				await res.arrayBuffer();
+				return res.status === 200;
+			} catch {
+				return false; // not listening yet
+			}
+		},
+		{ timeoutMs, everyMs: 250 },
+	);
 }
 
 // ----- memory ---------------------------------------------------------------------------------------------------

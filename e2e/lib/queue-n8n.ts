@@ -40,6 +40,7 @@ import {
 	type ProcessMemory,
 } from './processes';
 import type { PostgresServer, RedisServer } from './services';
+import { waitUntil } from './waits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -722,7 +723,6 @@ export class QueueN8n extends N8nInstance {
 		workflowId: string,
 		opts: { timeoutMs?: number; settleMs?: number } = {},
 	): Promise<SchedulerEvidence> {
-		const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
 		const ranPolls = (e: SchedulerEvidence): number =>
 			(e.pollTasks.succeeded ?? 0) + (e.pollTasks.failed ?? 0);
 		if (this.schedulerStarted() !== (this.scheduler !== 'in-memory')) {
@@ -739,24 +739,28 @@ export class QueueN8n extends N8nInstance {
 				`e2e: ${this.name} should schedule polls in memory, but the database has ${JSON.stringify(evidence)}`,
 			);
 		}
-		for (;;) {
-			evidence = await this.schedulerEvidence(workflowId);
-			const jobsOk = evidence.pollJobs.length > 0;
-			if (this.scheduler === 'durable' && evidence.pollerStates.length > 0) {
-				throw this.failure(
-					`e2e: ${this.name} runs the durable scheduler without durable cursors, but poller_state has ${JSON.stringify(evidence.pollerStates)}`,
-				);
-			}
-			if (jobsOk && this.scheduler === 'durable' && ranPolls(evidence) > 0) return evidence;
-			if (jobsOk && this.scheduler === 'durable-cursors' && evidence.pollerStates.length > 0)
-				return evidence;
-			if (Date.now() > deadline) {
-				throw this.failure(
-					`e2e: ${this.name} (scheduler ${this.scheduler}) did not show its mode in the database within ${(opts.timeoutMs ?? 90_000) / 1000} s: ${JSON.stringify(evidence)}`,
-				);
-			}
-			await new Promise((r) => setTimeout(r, 1_000));
-		}
+		return await waitUntil(
+			`${this.name} (scheduler ${this.scheduler}) showing its mode in the database`,
+			async () => {
+				evidence = await this.schedulerEvidence(workflowId);
+				const jobsOk = evidence.pollJobs.length > 0;
+				if (this.scheduler === 'durable' && evidence.pollerStates.length > 0) {
+					throw this.failure(
+						`e2e: ${this.name} runs the durable scheduler without durable cursors, but poller_state has ${JSON.stringify(evidence.pollerStates)}`,
+					);
+				}
+				if (jobsOk && this.scheduler === 'durable' && ranPolls(evidence) > 0) return evidence;
+				if (jobsOk && this.scheduler === 'durable-cursors' && evidence.pollerStates.length > 0)
+					return evidence;
+				return undefined;
+			},
+			{
+				timeoutMs: opts.timeoutMs ?? 90_000,
+				everyMs: 1_000,
+				explain: () => JSON.stringify(evidence),
+				error: (message) => this.failure(message),
+			},
+		);
 	}
 
 	/** Whether the main's log says the durable scheduler started ("Scheduler started": N8N_SCHEDULER_ENABLED took effect). */

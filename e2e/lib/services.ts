@@ -31,6 +31,7 @@ import {
 	type ExitInfo,
 	type ProcessMemory,
 } from './processes';
+import { waitUntil } from './waits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -168,20 +169,21 @@ abstract class LocalServer {
 		});
 		const proc = new ManagedProcess(label, child, this.log);
 		this.proc = proc;
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			if (!proc.running)
-				throw new Error(
-					`e2e: ${label} exited (${proc.exit?.code ?? proc.exit?.signal}) before it was ready\n${this.log.tail(30)}`,
-				);
-			if (await ready().catch(() => false)) return;
-			if (Date.now() > deadline) {
-				await proc.stop({ signal: 'SIGKILL' });
-				throw new Error(
-					`e2e: ${label} was not ready within ${timeoutMs / 1000} s\n${this.log.tail(30)}`,
-				);
-			}
-			await sleep(100);
+		try {
+			await waitUntil(
+				`${label} ready`,
+				async () => {
+					if (!proc.running)
+						throw new Error(
+							`e2e: ${label} exited (${proc.exit?.code ?? proc.exit?.signal}) before it was ready\n${this.log.tail(30)}`,
+						);
+					return await ready().catch(() => false);
+				},
+				{ timeoutMs, everyMs: 100, explain: () => this.log.tail(30) },
+			);
+		} catch (error) {
+			await proc.stop({ signal: 'SIGKILL' }); // and whatever it left in its group
+			throw error;
 		}
 	}
 

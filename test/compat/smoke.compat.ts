@@ -21,7 +21,7 @@ import {
 	removeTarball,
 	runError,
 } from '../../e2e/lib';
-import { retryUntil } from '../../e2e/lib/retry';
+import { retryUntil } from '../../e2e/lib/waits';
 
 const credentials = { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } };
 const acme = { __rl: true, mode: 'name', value: 'Acme Shoes' };
@@ -143,13 +143,7 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 		await n8n.start();
 		// n8n 1.x answers its health check before its REST routes are mounted: a call may 404 for a few seconds.
 		await retryUntil('the owner setup', () => n8n.setupOwnerAndLogin(), 30_000);
-		const deadline = Date.now() + 60_000;
-		while (
-			(await fake.requests()).filter((request) => request.path === '/api/v2/alerts').length === 0
-		) {
-			assert.ok(Date.now() < deadline, 'the activation poll ran');
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
+		await fake.waitForRequests('/api/v2/alerts', 1, { timeoutMs: 60_000 }); // the activation poll
 		const added = (await fake.control('POST', 'alerts', { count: 2 })) as {
 			data: Array<{ id: string }>;
 		};

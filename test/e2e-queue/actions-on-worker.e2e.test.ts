@@ -17,11 +17,13 @@ import {
 	PostgresServer,
 	QueueN8n,
 	RedisServer,
+	UNFINISHED_STATUSES,
 	buildAndPackPackage,
 	keywordComCredential,
 	nodeOutput,
 	removeTarball,
 	retryUntil,
+	waitUntil,
 	webhookWorkflow,
 } from '../../e2e/lib';
 
@@ -177,16 +179,18 @@ describe('queue mode: Keyword.com actions run on a worker', { timeout: 20 * 60_0
 
 		// Summaries only while waiting (the execution's data is large), then the execution once.
 		const summary = await timed('webhook call → execution finished', async () => {
-			const deadline = Date.now() + 5 * 60_000;
-			for (;;) {
-				const [latest] = (await cluster.listExecutionSummaries(WORKFLOW_ID)).slice(-1);
-				if (latest && !['new', 'running', 'waiting'].includes(latest.status)) return latest;
-				assert.ok(
-					Date.now() < deadline,
-					`the execution finished within 5 minutes\n${cluster.logTail(20)}`,
-				);
-				await new Promise((r) => setTimeout(r, 500));
-			}
+			let latest: any;
+			return await waitUntil(
+				'the execution finishing',
+				async () => {
+					[latest] = (await cluster.listExecutionSummaries(WORKFLOW_ID)).slice(-1);
+					return latest && !UNFINISHED_STATUSES.has(latest.status) ? latest : undefined;
+				},
+				{
+					timeoutMs: 5 * 60_000,
+					explain: () => `latest: ${latest?.status ?? 'none'}\n${cluster.logTail(20)}`,
+				},
+			);
 		});
 		const execution = await timed(
 			'read the execution over REST',

@@ -46,8 +46,8 @@ import {
 	sleep,
 	triggerWorkflow,
 	untilSecond,
+	waitUntil,
 	type FakeRequest,
-	type QueueProcessName,
 	type SchedulerMode,
 	type TriggerEmission,
 } from '../../e2e/lib';
@@ -156,14 +156,10 @@ async function watchRequests(
 	predicate: (r: FakeRequest) => boolean,
 	timeoutMs: number,
 ): Promise<FakeRequest> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const hit = (await lane.fake.requests()).find(predicate);
-		if (hit) return hit;
-		await sleep(20);
-	}
-	throw new Error(
-		`e2e: ${lane.mode}: no matching request to the fake within ${timeoutMs / 1000} s`,
+	return await waitUntil(
+		`${lane.mode}: a matching request to the fake`,
+		async () => (await lane.fake.requests()).find(predicate),
+		{ timeoutMs, everyMs: 20 },
 	);
 }
 
@@ -413,18 +409,19 @@ describe(
 			await untilSecond(0);
 			await everyLane(async (lane) => {
 				// 50 s: the poll, the queue and a worker's start share 2 cores with eight other n8n processes.
-				const deadline = Date.now() + 50_000;
-				let victim: { worker: QueueProcessName; execution: string } | undefined;
-				while (!victim && Date.now() < deadline) {
-					for (const name of lane.cluster.processNames.filter((n) => n !== 'main')) {
-						const fresh = lane.cluster
-							.executionsRunBy(name)
-							.filter((id) => !before.get(lane.mode)?.has(id));
-						if (fresh.length > 0) victim = { worker: name, execution: fresh[0] };
-					}
-					if (!victim) await sleep(50);
-				}
-				assert.ok(victim, `${lane.mode}: no worker started the triggered workflow`);
+				const victim = await waitUntil(
+					`${lane.mode}: a worker starting the triggered workflow`,
+					() => {
+						for (const name of lane.cluster.processNames.filter((n) => n !== 'main')) {
+							const fresh = lane.cluster
+								.executionsRunBy(name)
+								.filter((id) => !before.get(lane.mode)?.has(id));
+							if (fresh.length > 0) return { worker: name, execution: fresh[0] };
+						}
+						return undefined;
+					},
+					{ timeoutMs: 50_000, everyMs: 50 },
+				);
 				await sleep(1_000); // inside the 8 s Wait
 				lane.cluster.kill(victim.worker, 'SIGKILL');
 				lane.killedAt = Date.now();

@@ -23,6 +23,7 @@ import {
 	sleep,
 	triggerWorkflow,
 	untilSecond,
+	waitUntil,
 	type FakeRequest,
 } from '../../e2e/lib';
 
@@ -61,13 +62,18 @@ describe(
 			count = 1,
 		): Promise<FakeRequest[]> => {
 			const got: FakeRequest[] = [];
-			for (let waited = 0; waited < 150_000; waited += 2_000) {
-				got.push(...(await newRequests()));
-				if (got.filter(match).length >= count) return got;
-				await sleep(2_000);
-			}
-			const paths = got.map((r) => r.path).join(', ');
-			assert.fail(`${got.filter(match).length} of ${count} ${what} within 150 s: ${paths}`);
+			return await waitUntil(
+				`${count} ${what}`,
+				async () => {
+					got.push(...(await newRequests()));
+					return got.filter(match).length >= count && got;
+				},
+				{
+					timeoutMs: 150_000,
+					everyMs: 2_000,
+					explain: () => `${got.filter(match).length} came: ${got.map((r) => r.path).join(', ')}`,
+				},
+			);
 		};
 		const isList = (project: string) => (r: FakeRequest) =>
 			r.path === `/api/v2/groups/${project}/keywords/`;
@@ -118,12 +124,12 @@ describe(
 			await untilSecond(20);
 			await newRequests();
 			await fake.control('POST', 'rank-update', { category: 'Watched' });
-			let executions = 0;
-			for (let waited = 0; executions === 0; waited += 2_000) {
-				assert.ok(waited < 150_000, 'the moved update was emitted within 150 s');
-				await sleep(2_000);
-				executions = (await cluster.triggerEmissions(WORKFLOW, NODE)).length;
-			}
+			await waitUntil(
+				'the moved update emitted',
+				async () => (await cluster.triggerEmissions(WORKFLOW, NODE)).length > 0,
+				{ timeoutMs: 150_000, everyMs: 2_000 },
+			);
+
 			// Ranks unchanged: Moved By At Least 1 leaves every keyword out; the poll emits nothing and n8n keeps nothing.
 			await untilSecond(20);
 			await newRequests();

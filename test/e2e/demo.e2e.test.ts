@@ -14,7 +14,7 @@ import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { EXAMPLES, buildPath, node24ProcessEnv, utcDay } from '../../e2e/lib';
+import { EXAMPLES, buildPath, node24ProcessEnv, utcDay, waitUntil } from '../../e2e/lib';
 
 /** Pids of live processes whose environment holds `KEY=value` (n8n and its task runners carry N8N_PORT). */
 function processesWithEnv(key: string, value: string): number[] {
@@ -67,12 +67,14 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 		);
 
 		// Ready: the editor URL and the login are printed.
-		const deadline = Date.now() + 10 * 60_000;
-		while (!out.includes('Press Ctrl-C')) {
-			assert.ok(child.exitCode === null, `the demo is still running:\n${out}`);
-			assert.ok(Date.now() < deadline, `the demo got ready within 10 minutes:\n${out}`);
-			await new Promise((r) => setTimeout(r, 250));
-		}
+		await waitUntil(
+			'the demo getting ready',
+			() => {
+				assert.ok(child.exitCode === null, `the demo is still running:\n${out}`);
+				return out.includes('Press Ctrl-C');
+			},
+			{ timeoutMs: 10 * 60_000, everyMs: 250, explain: () => out },
+		);
 		process.stdout.write(
 			`# demo ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n${out.replace(/^/gm, '# ')}\n`,
 		);

@@ -27,7 +27,7 @@ import {
 	removeTarball,
 } from '../../e2e/lib';
 import { MCP_TRIGGER_NODE, MCP_TRIGGER_NODE_VERSION } from '../../e2e/lib/fake-model';
-import { retryUntil } from '../../e2e/lib/retry';
+import { retryUntil } from '../../e2e/lib/waits';
 import { assertKeywordRecords, recordsOf } from './tool-records';
 
 const ACME = 'Acme Shoes';

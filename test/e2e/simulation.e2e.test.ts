@@ -27,7 +27,7 @@ import {
 	keywordComCredential,
 	nodeOutput,
 	removeTarball,
-	sleep,
+	waitUntil,
 } from '../../e2e/lib';
 import { leakPieces } from '../leak-pieces';
 
@@ -92,18 +92,23 @@ describe('the account-life simulation in a real n8n', { timeout: 20 * 60_000 }, 
 		removeTarball(tarball);
 	});
 
-	/** Waits (at most `timeoutMs`) until none of the workflows has an execution still new, running or waiting. */
+	/** Waits (at most `timeoutMs`, then fails) until none of the workflows has an execution new, running or waiting. */
 	const settled = async (ids: string[], timeoutMs: number): Promise<void> => {
-		const deadline = Date.now() + timeoutMs;
-		for (const id of ids) {
-			while (
-				(await n8n.listExecutionSummaries(id)).some((e: any) =>
-					UNFINISHED_STATUSES.has(e.status),
-				) &&
-				Date.now() < deadline
-			)
-				await sleep(500);
-		}
+		let unfinished: string[] = [];
+		await waitUntil(
+			'every execution finishing',
+			async () => {
+				unfinished = [];
+				for (const id of ids)
+					for (const e of await n8n.listExecutionSummaries(id))
+						if (UNFINISHED_STATUSES.has(e.status)) unfinished.push(`${id} #${e.id} ${e.status}`);
+				return unfinished.length === 0;
+			},
+			{
+				timeoutMs,
+				explain: () => `still unfinished: ${unfinished.join(', ')}\n${n8n.logTail(40)}`,
+			},
+		);
 	};
 
 	/**
@@ -115,15 +120,11 @@ describe('the account-life simulation in a real n8n', { timeout: 20 * 60_000 }, 
 		const offset = n8n.logs().length;
 		await start();
 		const ids = Object.values(WORKFLOWS);
-		const deadline = Date.now() + 5 * 60_000;
-		const activated = () => n8n.activatedSince(offset, ids).length === ids.length;
-		while (!activated()) {
-			assert.ok(
-				Date.now() < deadline,
-				`both triggers activated within 5 minutes\n${n8n.logTail(40)}`,
-			);
-			await sleep(500);
-		}
+		await waitUntil(
+			'both triggers activated',
+			() => n8n.activatedSince(offset, ids).length === ids.length,
+			{ timeoutMs: 5 * 60_000, explain: () => n8n.logTail(40) },
+		);
 		await settled(ids, 60_000);
 	};
 
@@ -131,7 +132,7 @@ describe('the account-life simulation in a real n8n', { timeout: 20 * 60_000 }, 
 		const side: RealN8nSide = {
 			// Finished executions only: one still running has no output yet, and once seen it would not be read again.
 			executions: async (event) => {
-				await settled([WORKFLOWS[event]], 30_000);
+				await settled([WORKFLOWS[event]], 60_000);
 				return (await n8n.listExecutions(WORKFLOWS[event]))
 					.filter((execution: any) => !UNFINISHED_STATUSES.has(execution.status))
 					.map((execution: any) => ({

@@ -34,11 +34,13 @@ import {
 	FakeApiProcess,
 	KEYWORD_COM_CREDENTIAL_TYPE,
 	RealN8n,
+	UNFINISHED_STATUSES,
 	buildAndPackPackage,
 	keywordComCredential,
 	nodeOutput,
 	removeTarball,
 	triggerWorkflow,
+	waitUntil,
 	type FakeApiBehaviour,
 } from '../../e2e/lib';
 import { DEFAULT_BEHAVIOUR } from '../../dev/fake-api/behaviour';
@@ -56,21 +58,6 @@ function packedTarball(): string {
 	return tarball;
 }
 after(() => removeTarball(tarball));
-
-/** Waits until `check` answers true (polled every `everyMs`); rejects with `what` after `timeoutMs`. */
-async function waitFor(
-	what: string,
-	check: () => Promise<boolean> | boolean,
-	timeoutMs: number,
-	everyMs = 500,
-): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (await check()) return;
-		await sleep(everyMs);
-	}
-	throw new Error(`e2e: ${what} did not happen within ${timeoutMs / 1000} s`);
-}
 
 describe('Keyword.com Trigger in a real n8n', { timeout: 10 * 60_000 }, () => {
 	let fake: FakeApiProcess;
@@ -510,18 +497,19 @@ describe(
 		async function settledExecutions(): Promise<number> {
 			let last = -1;
 			let still = 0;
-			const deadline = Date.now() + 5 * 60_000;
-			while (Date.now() < deadline) {
-				const page = await n8n.rest('GET', '/rest/executions?limit=100');
-				const results: any[] = Array.isArray(page?.results) ? page.results : [];
-				const count = typeof page?.count === 'number' ? page.count : results.length;
-				const busy = results.some((e) => e.status === 'running' || e.status === 'new');
-				still = !busy && count === last ? still + 1 : 0;
-				last = count;
-				if (still >= 2) return count;
-				await sleep(1_500);
-			}
-			throw new Error('e2e: the executions did not settle within 5 min');
+			return await waitUntil(
+				'the executions settling',
+				async () => {
+					const page = await n8n.rest('GET', '/rest/executions?limit=100');
+					const results: any[] = Array.isArray(page?.results) ? page.results : [];
+					const count = typeof page?.count === 'number' ? page.count : results.length;
+					const busy = results.some((e) => UNFINISHED_STATUSES.has(e.status));
+					still = !busy && count === last ? still + 1 : 0;
+					last = count;
+					return still >= 2 ? count : undefined; // 0 is an answer too
+				},
+				{ timeoutMs: 5 * 60_000, everyMs: 1_500, explain: () => `the last count: ${last}` },
+			);
 		}
 
 		/** Starts n8n and waits until every trigger's start-up poll is done and its execution, if any, finished. */
@@ -537,10 +525,10 @@ describe(
 					workflows().map((w) => w.id),
 				);
 			try {
-				await waitFor(
+				await waitUntil(
 					'the start-up poll of every trigger',
 					() => activated().length === workflows().length,
-					5 * 60_000,
+					{ timeoutMs: 5 * 60_000 },
 				);
 			} catch (error) {
 				const log = n8n.logs().slice(offset);
