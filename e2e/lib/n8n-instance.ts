@@ -138,13 +138,13 @@ type ImportableCredential = {
 	data: Record<string, unknown>;
 } & Record<string, unknown>;
 
+/** The statuses of an execution not over yet (no output to read). */
+export const UNFINISHED_STATUSES: ReadonlySet<string> = new Set(['new', 'running', 'waiting']);
+
 /**
  * The shared part of RealN8n and QueueN8n. A subclass says where the CLI runs (user folder, environment, log) and
  * whether its main process serves HTTP; this class runs CLI commands and talks to the REST API.
  */
-/** The statuses of an execution not over yet (no output to read). */
-export const UNFINISHED_STATUSES: ReadonlySet<string> = new Set(['new', 'running', 'waiting']);
-
 export abstract class N8nInstance {
 	readonly hostDir: string;
 	/** Temp root of this instance (user folders, logs, import files). */

@@ -19,9 +19,9 @@ import {
 	keywordComCredential,
 	nodeOutput,
 	removeTarball,
+	retryUntil,
 	runError,
 } from '../../e2e/lib';
-import { retryUntil } from '../../e2e/lib/waits';
 
 const credentials = { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } };
 const acme = { __rl: true, mode: 'name', value: 'Acme Shoes' };

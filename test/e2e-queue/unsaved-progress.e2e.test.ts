@@ -129,7 +129,6 @@ describe(
 				async () => (await cluster.triggerEmissions(WORKFLOW, NODE)).length > 0,
 				{ timeoutMs: 150_000, everyMs: 2_000 },
 			);
-
 			// Ranks unchanged: Moved By At Least 1 leaves every keyword out; the poll emits nothing and n8n keeps nothing.
 			await untilSecond(20);
 			await newRequests();

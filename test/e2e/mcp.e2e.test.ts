@@ -25,9 +25,9 @@ import {
 	buildAndPackPackage,
 	keywordComCredential,
 	removeTarball,
+	retryUntil,
 } from '../../e2e/lib';
 import { MCP_TRIGGER_NODE, MCP_TRIGGER_NODE_VERSION } from '../../e2e/lib/fake-model';
-import { retryUntil } from '../../e2e/lib/waits';
 import { assertKeywordRecords, recordsOf } from './tool-records';
 
 const ACME = 'Acme Shoes';
