@@ -258,8 +258,9 @@ export class N8nModel {
 
 	private async activationPoll(activation: WorkflowActivateMode): Promise<PollRun> {
 		const seq = this.runs++;
-		const startedFrom = this.dbFrom;
 		const workflow = this.workflowFrom(this.db);
+		const unsaved = this.durable ? this.unsavedOf(workflow) : undefined;
+		const startedFrom = unsaved?.resumes ? this.unsavedFrom : this.dbFrom;
 		const run = await this.execute(workflow, activation, this.durable ? this.budget() : undefined);
 		const after = N8nModel.read(workflow);
 		if (run.error) {
@@ -284,14 +285,22 @@ export class N8nModel {
 			// A test poll that emits saves all (n8n-core's PollTriggerExecutor hands its items to __emit, which saves the
 			// static data or commits the staged cursor with the execution); one that emits nothing commits no cursor: the
 			// node's static data is dropped, the workflow's global static data is saved (measured in a real n8n).
+			// Where the node's static data already held a state, the next poll starts from it (or from the trigger's
+			// memory of this poll), not from this one (wide soak, seed 176).
+			const nodeStateKept =
+				run.items === null &&
+				readEventState(this.node.parameters.event as EventName, this.db.node) !== undefined;
 			this.db = run.items !== null ? after : { node: this.db.node, global: after.global };
+			if (!nodeStateKept) this.dbFrom = seq;
+			const left = unsaved?.left();
+			if (left && JSON.stringify(left) === JSON.stringify(after.node)) this.unsavedFrom = seq;
 		} else {
 			this.live = workflow;
 			this.liveFrom = seq;
 			this.activationPending = false;
 			this.db = after;
+			this.dbFrom = seq;
 		}
-		this.dbFrom = seq;
 		return {
 			kind: 'activation',
 			items: run.items,
