@@ -285,13 +285,12 @@ export class N8nModel {
 			// A test poll that emits saves all (n8n-core's PollTriggerExecutor hands its items to __emit, which saves the
 			// static data or commits the staged cursor with the execution); one that emits nothing commits no cursor: the
 			// node's static data is dropped, the workflow's global static data is saved (measured in a real n8n).
-			// Where the node's static data already held a state, the next poll starts from it (or from the trigger's
-			// memory of this poll), not from this one (wide soak, seed 176).
-			const nodeStateKept =
-				run.items === null &&
-				readEventState(this.node.parameters.event as EventName, this.db.node) !== undefined;
+			// Where that leaves the database copy as it was (a state or an activation baseline already kept), the next
+			// poll starts from the run that copy came from (or from the trigger's memory of this poll), not from this one
+			// (wide soak, seed 176).
+			const kept = JSON.stringify(this.db);
 			this.db = run.items !== null ? after : { node: this.db.node, global: after.global };
-			if (!nodeStateKept) this.dbFrom = seq;
+			if (run.items !== null || JSON.stringify(this.db) !== kept) this.dbFrom = seq;
 			const left = unsaved?.left();
 			if (left && JSON.stringify(left) === JSON.stringify(after.node)) this.unsavedFrom = seq;
 		} else {
