@@ -175,19 +175,28 @@ export class N8nModel {
 
 	/**
 	 * What the trigger remembers of a poll of `workflow` that emitted nothing (unsavedProgress.ts), for the stored state
-	 * a poll starts from now: whether the poll goes on from it (as the trigger decides: only where that stored state or
-	 * an activation baseline holds a state), and, after the poll, what is remembered for that start.
+	 * a poll starts from now. `startedFrom`: the run that poll goes on from, the one that left that memory where the
+	 * trigger resumes it (as it decides: only where that stored state or an activation baseline holds a state), else
+	 * the database copy's. `recordLeft`, after the poll: the poll is the one that left the memory when what the trigger
+	 * remembers for that start is the node data it ended with.
 	 */
-	private unsavedOf(workflow: Workflow): { resumes: boolean; left: () => IDataObject | undefined } {
+	private unsavedOf(workflow: Workflow): {
+		startedFrom: number;
+		recordLeft: (seq: number, node: IDataObject) => void;
+	} {
 		const node = workflow.getNode(NODE_NAME)!;
 		const stored = N8nModel.read(workflow);
 		const from = startingPoint(node.parameters, stored.node, stored.global);
 		const key = `${workflow.id}:${node.id}`;
 		const event = node.parameters.event as EventName;
 		const kept = keptState(event, stored.node, stored.global, node.id);
+		const resumes = kept !== undefined && unsavedProgress(key, from) !== undefined;
 		return {
-			resumes: kept !== undefined && unsavedProgress(key, from) !== undefined,
-			left: () => unsavedProgress(key, from),
+			startedFrom: resumes ? this.unsavedFrom : this.dbFrom,
+			recordLeft: (seq, after) => {
+				const left = unsavedProgress(key, from);
+				if (left && JSON.stringify(left) === JSON.stringify(after)) this.unsavedFrom = seq;
+			},
 		};
 	}
 
@@ -260,7 +269,7 @@ export class N8nModel {
 		const seq = this.runs++;
 		const workflow = this.workflowFrom(this.db);
 		const unsaved = this.durable ? this.unsavedOf(workflow) : undefined;
-		const startedFrom = unsaved?.resumes ? this.unsavedFrom : this.dbFrom;
+		const startedFrom = unsaved?.startedFrom ?? this.dbFrom;
 		const run = await this.execute(workflow, activation, this.durable ? this.budget() : undefined);
 		const after = N8nModel.read(workflow);
 		if (run.error) {
@@ -291,8 +300,7 @@ export class N8nModel {
 			const kept = JSON.stringify(this.db);
 			this.db = run.items !== null ? after : { node: this.db.node, global: after.global };
 			if (run.items !== null || JSON.stringify(this.db) !== kept) this.dbFrom = seq;
-			const left = unsaved?.left();
-			if (left && JSON.stringify(left) === JSON.stringify(after.node)) this.unsavedFrom = seq;
+			unsaved?.recordLeft(seq, after.node);
 		} else {
 			this.live = workflow;
 			this.liveFrom = seq;
@@ -356,11 +364,10 @@ export class N8nModel {
 		const budgetMs = this.budget(timeoutMs);
 		const workflow = this.workflowFrom(this.db);
 		const unsaved = this.unsavedOf(workflow);
-		const startedFrom = unsaved.resumes ? this.unsavedFrom : this.dbFrom;
+		const startedFrom = unsaved.startedFrom;
 		const run = await this.execute(workflow, 'init', budgetMs);
 		const after = N8nModel.read(workflow);
-		const left = unsaved.left();
-		if (left && JSON.stringify(left) === JSON.stringify(after.node)) this.unsavedFrom = seq;
+		unsaved.recordLeft(seq, after.node);
 		const abandoned = run.wallMs > timeoutMs;
 		if (!abandoned && !run.error) {
 			if (run.items !== null) {
