@@ -286,7 +286,7 @@ export async function simulateAiVisibility(
 
 	const model = new N8nModel(config.scheduler, {
 		nodeType: new KeywordComTrigger(),
-		typeVersion: 2,
+		typeVersion: 1,
 		parameters: {
 			event: 'aiVisibilityUpdated',
 			domainId: { __rl: true, mode: scoped ? 'id' : 'list', value: scoped ?? '' },

@@ -358,8 +358,7 @@ export class Checker implements TruthSink {
 
 	private get filters(): FilterSetting | undefined {
 		const filters = this.options.options?.filters;
-		const v1 = this.options.options?.output?.typeVersion === 1;
-		return !v1 && filters && Object.keys(filters).length > 0 ? filters : undefined;
+		return filters && Object.keys(filters).length > 0 ? filters : undefined;
 	}
 
 	private get onlyRankChanges(): boolean {
@@ -609,9 +608,9 @@ export class Checker implements TruthSink {
 				);
 			return;
 		}
-		// Raw: the record's attributes; version 1 and Selected Fields: prevrank/result; Simplified: previous_rank/rank.
-		const result = attributes.result ?? item.result ?? item.rank;
-		const prevrank = attributes.prevrank ?? item.prevrank ?? item.previous_rank;
+		// Raw: the record's attributes; Simplified and Selected Fields: previous_rank/rank.
+		const result = attributes.result ?? item.rank;
+		const prevrank = attributes.prevrank ?? item.previous_rank;
 		if (Number(result ?? 0) !== fact.rank || Number(prevrank ?? 0) !== fact.prevrank)
 			this.rankError(
 				poll,

@@ -305,7 +305,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 	const activation = { at: SIM_EPOCH };
 	const model = new N8nModel(config.scheduler, {
 		nodeType: triggerType(config.wrapPoll, api, activation),
-		typeVersion: options.output?.typeVersion ?? 2,
+		typeVersion: 1,
 		parameters: triggerParameters(config.event, scope, options),
 		credentials: { keywordComApi: { apiToken: api.token, baseUrl: api.baseUrl } },
 	});

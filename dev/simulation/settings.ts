@@ -1,6 +1,6 @@
 /**
  * The trigger's settings a simulation runs with, drawn per seed: which projects (the scope), which filters (alone and
- * combined), which Output (node version 2: Simplified, Raw, Selected Fields; version 1: Simplify on or off), and how
+ * combined), which Output (Simplified, Raw or Selected Fields), and how
  * they become the node's parameters. The checker judges each event with the same settings (checker.ts), from the
  * world's truth.
  */
@@ -19,7 +19,7 @@ export interface ScopeSetting {
 	includeGroups?: boolean;
 }
 
-/** Version 2's Filters, as the node's collection holds them. */
+/** The Filters, as the node's collection holds them. */
 export interface FilterSetting {
 	movedBy?: number;
 	direction?: 'either' | 'up' | 'down';
@@ -32,15 +32,11 @@ export interface FilterSetting {
 }
 
 export interface OutputSetting {
-	typeVersion: 1 | 2;
-	/** Version 2. */
-	output?: 'simplified' | 'raw' | 'selected';
+	output: 'simplified' | 'raw' | 'selected';
 	fields?: string[];
-	/** Version 1. */
-	simplify?: boolean;
 }
 
-/** What the trigger is set to, besides the scope. Absent: node version 2, Output Raw, no filter. */
+/** What the trigger is set to, besides the scope. Absent: Output Raw, no filter. */
 export interface TriggerOptions {
 	output?: OutputSetting;
 	filters?: FilterSetting;
@@ -63,21 +59,13 @@ export function drawScope(seed: string, plan: Plan): ScopeSetting {
 
 /** Fields Selected Fields picks besides the ones the checker needs (which are always picked). */
 const EXTRA_FIELDS: Record<TriggerEvent, string[]> = {
-	keywordUpdated: [
-		'kw',
-		'category',
-		'previous_rank',
-		'change',
-		'rankingurl',
-		'tags',
-		'crawled_at_iso',
-	],
-	newAlert: ['kw', 'category', 'keyword_id', 'url', 'time', 'read'],
+	keywordUpdated: ['keyword', 'project', 'group', 'change', 'ranking_url', 'tags', 'device'],
+	newAlert: ['keyword', 'project', 'group', 'keyword_id', 'url', 'read'],
 };
 /** What the checker reads of an item: the event's id, its time and its ranks. */
 export const NEEDED_FIELDS: Record<TriggerEvent, string[]> = {
 	keywordUpdated: ['id', 'crawled_at', 'rank'],
-	newAlert: ['id', 'created_at', 'prevrank', 'result'],
+	newAlert: ['id', 'created_at', 'previous_rank', 'rank'],
 };
 
 /** The filters and the output for a seed and event (a generator of their own: the scope and the plan stay as drawn). */
@@ -85,19 +73,17 @@ export function drawOptions(seed: string, event: TriggerEvent): TriggerOptions {
 	const rng = new Prng(`trigger-options:${seed}:${event}`);
 	const options: TriggerOptions = {};
 	const outputRoll = rng.next();
-	if (outputRoll < 0.12) options.output = { typeVersion: 1, simplify: rng.chance(0.5) };
-	else if (outputRoll < 0.4) options.output = { typeVersion: 2, output: 'simplified' };
+	if (outputRoll < 0.35) options.output = { output: 'simplified' };
 	else if (outputRoll < 0.55) {
 		const extra = EXTRA_FIELDS[event].filter(() => rng.chance(0.4));
 		options.output = {
-			typeVersion: 2,
 			output: 'selected',
 			fields: [...NEEDED_FIELDS[event], ...extra],
 		};
-	} else options.output = { typeVersion: 2, output: 'raw' };
+	} else options.output = { output: 'raw' };
 	if (event === 'keywordUpdated' && rng.chance(0.2)) options.onlyRankChanges = true;
-	// Filters are version 2's: about half the seeds set one or more.
-	if (options.output.typeVersion === 1 || rng.chance(0.5)) return options;
+	// About half the seeds set one filter or more.
+	if (rng.chance(0.5)) return options;
 	const filters: FilterSetting = {};
 	while (Object.keys(filters).length === 0) {
 		if (rng.chance(0.35)) {
@@ -123,32 +109,24 @@ export function triggerParameters(
 	scope: ScopeSetting,
 	options: TriggerOptions = {},
 ): INodeParameters {
-	const output = options.output ?? { typeVersion: 2, output: 'raw' };
-	const parameters: INodeParameters =
-		output.typeVersion === 1
-			? { event, simplify: output.simplify ?? true }
-			: { event, output: output.output ?? 'raw' };
-	if (output.typeVersion === 2 && output.output === 'selected')
-		parameters.fields = output.fields ?? [];
+	const output = options.output ?? { output: 'raw' };
+	const parameters: INodeParameters = { event, output: output.output };
+	if (output.output === 'selected') parameters.fields = output.fields ?? [];
 	if (scope.project) parameters.project = { __rl: true, mode: 'name', value: scope.project };
 	if (scope.group) parameters.group = { __rl: true, mode: 'name', value: scope.group };
 	if (scope.project && !scope.group && scope.includeGroups === false)
 		parameters.options = { includeGroups: false };
 	if (event === 'keywordUpdated' && options.onlyRankChanges) parameters.onlyRankChanges = true;
 	const filters = options.filters;
-	if (output.typeVersion === 2 && filters && Object.keys(filters).length > 0)
+	if (filters && Object.keys(filters).length > 0)
 		parameters.filters = { ...filters } as INodeParameters;
 	return parameters;
 }
 
 /** A short description of the options, for reports. */
 export function describeOptions(options: TriggerOptions): string {
-	const output = options.output ?? { typeVersion: 2, output: 'raw' };
-	const parts = [
-		output.typeVersion === 1
-			? `v1 Simplify ${output.simplify ? 'on' : 'off'}`
-			: `Output ${output.output}${output.fields ? ` (${output.fields.join(', ')})` : ''}`,
-	];
+	const output = options.output ?? { output: 'raw' };
+	const parts = [`Output ${output.output}${output.fields ? ` (${output.fields.join(', ')})` : ''}`];
 	if (options.onlyRankChanges) parts.push('Only Rank Changes');
 	if (options.filters && Object.keys(options.filters).length > 0)
 		parts.push(`filters ${JSON.stringify(options.filters)}`);

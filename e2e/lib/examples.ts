@@ -168,8 +168,8 @@ function hasIncoming(workflow: any, name: string): boolean {
 }
 
 /**
- * The Keyword.com node that does what one poll of the trigger does (same name as the trigger), at the trigger's
- * version: a New Alert item of either version is the Alert → Get Many item of the same version.
+ * The Keyword.com node that does what one poll of the trigger does (same name as the trigger): a New Alert item is
+ * the Alert → Get Many item.
  */
 function pollEquivalent(trigger: any): any {
 	const p = trigger.parameters ?? {};
@@ -236,7 +236,7 @@ export function prepareForTest(workflow: any, opts: PrepareOptions = {}): any {
 					? {
 							...base,
 							type: 'n8n-nodes-base.code',
-							typeVersion: 2,
+							typeVersion: 1,
 							parameters: {
 								jsCode: `// Test stand-in for the Keyword.com Trigger: the items one poll emits (fixture).\nreturn ${JSON.stringify(items.map((json) => ({ json })))};`,
 							},
@@ -264,7 +264,7 @@ export function prepareForTest(workflow: any, opts: PrepareOptions = {}): any {
 			nodes.push({
 				...base,
 				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
+				typeVersion: 1,
 				parameters: {
 					jsCode: `// Test stand-in for the Chat Trigger: one chat message.\nreturn [{ json: ${JSON.stringify(message)} }];`,
 				},
@@ -278,7 +278,7 @@ export function prepareForTest(workflow: any, opts: PrepareOptions = {}): any {
 			nodes.push({
 				...base,
 				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
+				typeVersion: 1,
 				parameters: {
 					jsCode: `// Test stand-in for "${node.type}": fixed rows.\nreturn ${JSON.stringify(rows.map((json) => ({ json })))};`,
 				},
@@ -480,7 +480,7 @@ export function toolCallsOf(run: any): string[] {
 
 /**
  * The record, after checking it has each of the fields (null allowed, absent not): a summary names the fields an
- * example maps, so an example mapping fields its node version does not output fails its run instead of printing blanks.
+ * example maps, so an example mapping fields its node does not output fails its run instead of printing blanks.
  */
 function withFields(record: any, fields: string[], where: string): any {
 	if (!record || typeof record !== 'object') throw new Error(`${where} gave no item`);
@@ -538,7 +538,7 @@ export const EXAMPLES: ExampleSpec[] = [
 		file: 'daily-ranks-to-google-sheet.json',
 		title: 'Daily ranks → Google Sheet',
 		summarize(run) {
-			// Version 2's Simplified keyword, mapped to the sheet's columns.
+			// The Simplified keyword, mapped to the sheet's columns.
 			withFields(
 				nodeOutput(run, 'Get keyword ranks')?.[0],
 				['keyword', 'project', 'group', 'rank', 'best_rank', 'ranking_url', 'crawled_at'],
@@ -573,7 +573,7 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			const alerts = nodeOutput(run, 'On new rank alert') ?? [];
 			const messages = nodeOutput(run, 'Post to Slack') ?? [];
-			// Version 2's Simplified alert, as the message maps it.
+			// The Simplified alert, as the message maps it.
 			for (const alert of alerts)
 				withFields(
 					alert,
@@ -596,7 +596,7 @@ export const EXAMPLES: ExampleSpec[] = [
 		fixtures: { 'On top 10 change': TOP10_UPDATES },
 		summarize(run) {
 			const updates = nodeOutput(run, 'On top 10 change') ?? [];
-			// Version 2's Simplified keyword update with the filter's reasons, as the Switch and the messages read it.
+			// The Simplified keyword update with the filter's reasons, as the Switch and the messages read it.
 			for (const update of updates)
 				withFields(
 					update,
@@ -630,7 +630,7 @@ export const EXAMPLES: ExampleSpec[] = [
 		summarize(run) {
 			withFields(
 				nodeOutput(run, 'Get AI domains')?.[0],
-				['id', 'domain', 'brandName'],
+				['id', 'domain', 'brand'],
 				'Get AI domains',
 			);
 			// Get Dashboard's Simplified rows (one a week), as the filter and the lines read them: no Code node.

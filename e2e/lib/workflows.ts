@@ -26,7 +26,7 @@ export interface TriggerWorkflowOptions {
 	nodeId?: string;
 	/** Default 'Keyword.com Trigger'. */
 	nodeName?: string;
-	/** The trigger's node version. Default 1 (the version the published examples were built with). */
+	/** The trigger's node version. Default 1 (its one version). */
 	typeVersion?: number;
 	/** The trigger's parameters (win over `event: 'newAlert'` polled every minute, the shortest n8n allows). */
 	parameters?: Record<string, unknown>;
@@ -94,7 +94,7 @@ export function webhookWorkflow(opts: WebhookWorkflowOptions): Record<string, an
 		id: `${opts.id}-webhook`,
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
+		typeVersion: 1,
 		position: [0, 0],
 		webhookId: uuidFrom(`${opts.id}/${opts.path}`),
 		parameters: {

@@ -30,10 +30,7 @@ export class KeywordCom implements INodeType {
 			dark: 'file:../../icons/keyword-com.dark.svg',
 		},
 		group: ['transform'],
-		// Version 2: the Output choice (Simplified / Raw / Selected Fields), Limit on every list, one shape for the AI
-		// reports. Version 1 keeps Simplify and its shapes: saved workflows run as they did.
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Track keyword rankings, alerts, share of voice and AI visibility with Keyword.com',

@@ -12,9 +12,10 @@ import {
 import { listSearch } from '../shared/listSearch';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { accessOf } from '../shared/credentials';
-import { domainField, groupField, projectField, simplifyField } from '../shared/fields';
-import { outputFields, readOutputChoice, versionOf } from '../shared/output';
-import { RECORD_CATALOGUE } from '../shared/recordKinds';
+import { domainField, groupField, projectField } from '../shared/fields';
+import { outputModeField, readOutputChoice, selectedFieldsField } from '../shared/output';
+import { alertCatalogue } from '../shared/recordKinds/alert';
+import type { RecordCatalogue } from '../shared/recordKinds/catalogue';
 import { redactTokenPieces } from '../shared/redact';
 import { InputError } from '../shared/validation';
 import { getTags } from '../shared/tagOptions';
@@ -31,7 +32,8 @@ import { pollNewAlerts } from './newAlert/poll';
 import { pollAiVisibility, type AiState } from './aiVisibilityUpdated/poll';
 import { fetchTestEvent } from './fetchTestEvent';
 import { describeProblem } from './shared/describeProblem';
-import { AI_DAY_FIELDS } from './aiVisibilityUpdated/dayItem';
+import { aiDayCatalogue } from './aiVisibilityUpdated/dayItem';
+import { keywordUpdateCatalogue } from './keywordUpdated/updateItem';
 import {
 	MAX_REQUESTS_PER_POLL,
 	RequestAllowance,
@@ -46,10 +48,7 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 	const event = context.getNodeParameter('event') as EventName;
 	try {
 		const options = context.getNodeParameter('options', {}) as IDataObject;
-		const rawFilters =
-			versionOf(context.getNode()) >= 2
-				? (context.getNodeParameter('filters', {}) as IDataObject)
-				: {};
+		const rawFilters = context.getNodeParameter('filters', {}) as IDataObject;
 		// The scope is checked first, then the output (the order an error is reported in).
 		const scope =
 			event === 'aiVisibilityUpdated'
@@ -59,11 +58,10 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 						context.getNodeParameter('group', '', { extractValue: true }),
 						options.includeGroups !== false,
 					);
-		// Version 1: Simplify; version 2: the Output choice, as in the action node.
+		// The Output choice, as in the action node.
 		const output = readOutputChoice(
-			versionOf(context.getNode()),
 			(name, fallback) => context.getNodeParameter(name, fallback as never) as unknown,
-			{ simplify: true, output: true },
+			EVENT_CATALOGUES[event],
 		);
 		if (event === 'aiVisibilityUpdated') {
 			return {
@@ -84,7 +82,7 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 			onlyRankChanges:
 				event === 'keywordUpdated' &&
 				(context.getNodeParameter('onlyRankChanges', false) as boolean),
-			filters: versionOf(context.getNode()) >= 2 ? readFilters(rawFilters, event) : undefined,
+			filters: readFilters(rawFilters, event),
 			token,
 		};
 	} catch (error) {
@@ -97,29 +95,27 @@ function readSettings(context: IPollFunctions, token: string | undefined): PollS
 	}
 }
 
-/** What Selected Fields offers per event: the record's fields, and for Keyword Updated the update's ranks. */
-const KEYWORD_UPDATE_FIELDS = [
-	...RECORD_CATALOGUE.keyword.selectable,
-	'rank',
-	'previous_rank',
-	'change',
-	'rank_changed',
-	'crawled_at_iso',
-];
+/** What each event's items hold: the fields Simplified and Selected Fields give. */
+const EVENT_CATALOGUES: Record<EventName, RecordCatalogue> = {
+	newAlert: alertCatalogue,
+	keywordUpdated: keywordUpdateCatalogue,
+	aiVisibilityUpdated: aiDayCatalogue,
+};
 
+/** Output, and Selected Fields' Fields for each event (each event's items have fields of their own). */
 function triggerOutputFields(): INodeProperties[] {
-	const [output, alertFields] = outputFields(RECORD_CATALOGUE.alert.selectable);
-	const [, keywordFields] = outputFields(KEYWORD_UPDATE_FIELDS);
-	const [, dayFields] = outputFields(AI_DAY_FIELDS);
-	const forEvent = (field: INodeProperties, event: EventName): INodeProperties => ({
-		...field,
-		displayOptions: { show: { ...field.displayOptions?.show, event: [event] } },
-	});
+	const forEvent = (event: EventName): INodeProperties => {
+		const field = selectedFieldsField(EVENT_CATALOGUES[event]);
+		return {
+			...field,
+			displayOptions: { show: { ...field.displayOptions?.show, event: [event] } },
+		};
+	};
 	return [
-		output,
-		forEvent(alertFields, 'newAlert'),
-		forEvent(keywordFields, 'keywordUpdated'),
-		forEvent(dayFields, 'aiVisibilityUpdated'),
+		outputModeField(),
+		forEvent('newAlert'),
+		forEvent('keywordUpdated'),
+		forEvent('aiVisibilityUpdated'),
 	];
 }
 
@@ -132,10 +128,7 @@ export class KeywordComTrigger implements INodeType {
 			dark: 'file:../../icons/keyword-com.dark.svg',
 		},
 		group: ['trigger'],
-		// Version 2: the Output choice (Simplified / Raw / Selected Fields) in place of Simplify, items shaped as the
-		// action node's. Version 1 keeps Simplify and its items.
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle: '={{$parameter["event"]}}',
 		description:
 			'Starts the workflow on new Keyword.com rank alerts, when keyword ranks are updated, or when a day of AI visibility is complete',
@@ -198,7 +191,6 @@ export class KeywordComTrigger implements INodeType {
 					'Whether to report only keywords whose rank differs from the update before (a first rank counts as a change)',
 			},
 			...filterFields(),
-			{ ...simplifyField(), displayOptions: { show: { '@version': [1] } } },
 			...triggerOutputFields(),
 			{
 				displayName: 'Options',

@@ -1,12 +1,11 @@
 /**
- * The trigger's Filters (version 2): the fields, and the filters they set (shared/filters.ts), checked before any
+ * The trigger's Filters: the fields, and the filters they set (shared/filters.ts), checked before any
  * request.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { stringListField } from '../shared/fields';
 import { alphabetical } from '../shared/optionOrder';
-import { OUTPUT_CHOICE_VERSIONS } from '../shared/output';
 import { checkTextList, InputError } from '../shared/validation';
 import type { AiScope } from './aiVisibilityUpdated/aiDomains';
 import type { AiFilters, Presence, ScoreDirection } from './aiVisibilityUpdated/dayFilters';
@@ -98,7 +97,6 @@ export function filterFields(): INodeProperties[] {
 			type: 'collection',
 			placeholder: 'Add Filter',
 			default: {},
-			displayOptions: { show: { '@version': OUTPUT_CHOICE_VERSIONS } },
 			description:
 				'Only emit the events that pass every filter set; each item lists the filters it passed in "matched". Filtered-out events are not emitted later either.',
 			options: [

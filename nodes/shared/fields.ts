@@ -170,14 +170,6 @@ export const returnAllFields = (): INodeProperties[] => [
 	},
 ];
 
-export const simplifyField = (): INodeProperties => ({
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: true,
-	description: 'Whether to return a simplified version of the response instead of the raw data',
-});
-
 /** Pages fetched at once by Return All. */
 export const concurrencyOption = (): INodeProperties => ({
 	displayName: 'Concurrency',

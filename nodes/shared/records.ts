@@ -2,17 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * The records the API sends. It wraps most as `{type, id, attributes}`; their flat form is `id` plus the attributes.
- * What the node offers of each kind, and its simplified shapes, are in recordKinds/; output.ts shapes them.
+ * The fields the node offers of each kind of record are in recordKinds/; output.ts shapes them.
  */
-export type RecordKind =
-	| 'group'
-	| 'keyword'
-	| 'alert'
-	| 'account'
-	| 'searchTerm'
-	| 'metrics'
-	| 'aiPeriod'
-	| 'plain';
 
 export function flattenRecord(record: unknown): IDataObject {
 	if (!record || typeof record !== 'object' || Array.isArray(record))

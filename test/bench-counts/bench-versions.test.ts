@@ -1,6 +1,6 @@
 /**
- * The benchmarks measure what users run: the nodes at the version a new workflow gets (`defaultVersion`), with that
- * version's parameters (Output, not version 1's Simplify), wherever a benchmark or its counts test places a node.
+ * The benchmarks measure what users run: the nodes at the version a new workflow gets, with its parameters (Output),
+ * wherever a benchmark or its counts test places a node.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -21,15 +21,15 @@ const SOURCES = [
 ];
 
 describe('benchmark node versions', () => {
-	it("are the nodes' default versions", () => {
-		assert.equal(BENCH_NODE_VERSIONS.keywordCom, new KeywordCom().description.defaultVersion);
+	it("are the nodes' versions", () => {
+		assert.equal(BENCH_NODE_VERSIONS.keywordCom, new KeywordCom().description.version);
 		assert.equal(
 			BENCH_NODE_VERSIONS.keywordComTrigger,
-			new KeywordComTrigger().description.defaultVersion,
+			new KeywordComTrigger().description.version,
 		);
 	});
 
-	it('no benchmark places a node at a version of its own, or sets version 1 Simplify', () => {
+	it('no benchmark places a node at a version of its own, or sets a Simplify toggle', () => {
 		const found: string[] = [];
 		for (const file of SOURCES) {
 			fs.readFileSync(path.join(repoRoot(), file), 'utf8')

@@ -31,21 +31,21 @@ const TRIGGER_ID = 'kwcCompatTrigg01';
 
 const actions: Array<{ name: string; typeVersion: number; parameters: Record<string, unknown> }> = [
 	{
-		name: 'Projects (v1)',
+		name: 'Projects',
 		typeVersion: 1,
 		parameters: { resource: 'project', operation: 'getMany' },
 	},
 	{
-		name: 'Keywords (v2)',
-		typeVersion: 2,
+		name: 'Keywords',
+		typeVersion: 1,
 		parameters: { resource: 'keyword', operation: 'getMany', project: acme, limit: 5 },
 	},
 	{
-		name: 'Alerts (v2)',
-		typeVersion: 2,
+		name: 'Alerts',
+		typeVersion: 1,
 		parameters: { resource: 'alert', operation: 'getMany', limit: 3 },
 	},
-	{ name: 'Account (v2)', typeVersion: 2, parameters: { resource: 'account', operation: 'get' } },
+	{ name: 'Account', typeVersion: 1, parameters: { resource: 'account', operation: 'get' } },
 ];
 
 describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
@@ -95,7 +95,7 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 					id: 'compat-trigger',
 					name: 'New alert',
 					type: KEYWORD_COM_TRIGGER_NODE,
-					typeVersion: 2,
+					typeVersion: 1,
 					position: [0, 0],
 					parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newAlert' },
 					credentials,
@@ -118,7 +118,7 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 			assert.ok(types.has(type), type);
 	});
 
-	test('operations of node versions 1 and 2 run', async () => {
+	test('operations run', async () => {
 		const result = await n8n.execute(ACTIONS_ID);
 		assert.ok(result.ok, JSON.stringify(runError(result.output)?.message));
 		const [projects, keywords, alerts, account] = actions.map(
@@ -134,7 +134,7 @@ describe('compatibility smoke', { timeout: 10 * 60_000 }, () => {
 		);
 		assert.equal(alerts.length, 3);
 		assert.equal(account.length, 1);
-		assert.ok(!('api_token' in account[0]), 'no api_token key (version 2)');
+		assert.ok(!('api_token' in account[0]), 'no api_token key');
 		assert.ok(!JSON.stringify(result.output).includes(fake.token), 'no token');
 	});
 

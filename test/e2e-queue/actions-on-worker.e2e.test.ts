@@ -285,7 +285,7 @@ describe('queue mode: Keyword.com actions run on a worker', { timeout: 20 * 60_0
 		);
 		assert.equal(new Set(ids).size, ids.length, 'no keyword twice');
 		assert.deepEqual(ids, expectedIds, 'every keyword of the project, in ascending id order');
-		assert.ok(keywords.every((k) => k.category === ACME));
+		assert.ok(keywords.every((k) => k.project === ACME && k.group === null));
 
 		// The token: in no log of any process (main, both workers, CLI, Postgres, Redis), nor in the execution data.
 		const pieces = secretPieces(fake.token);

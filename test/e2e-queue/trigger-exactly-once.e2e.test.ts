@@ -52,6 +52,7 @@ import {
 	type TriggerEmission,
 } from '../../e2e/lib';
 import { leakPieces } from '../leak-pieces';
+import { crawlSeconds } from '../trigger/crawl-time';
 
 const POLL_TIMEOUT_SECONDS = 5;
 const ALERT_WORKFLOW = 'kwcQueueAlerts01';
@@ -363,7 +364,7 @@ describe(
 				);
 				const crawls = tally(
 					await lane.cluster.triggerEmissions(KEYWORD_WORKFLOW, KEYWORD_NODE),
-					(item) => `${item.id}@${item.crawled_at}`,
+					(item) => `${item.id}@${crawlSeconds(item)}`,
 				);
 				const a = countEmissions(lane.alerts, alerts, (s) => s === 'b');
 				const k = countEmissions(lane.crawls, crawls, (s) => s === 'b');
@@ -497,7 +498,7 @@ describe(
 						`${lane.mode}: AI-visibility days: ${d.missing.length} never emitted (${d.missing.slice(0, 4).join(', ')}), ${d.repeated.length} more than once (${d.repeated.slice(0, 4).join(', ')}), ${strayDays.length} not owed (${strayDays.slice(0, 4).join(', ')})`,
 					);
 				const alerts = tally(alertRuns, (item) => String(item.id));
-				const crawls = tally(keywordRuns, (item) => `${item.id}@${item.crawled_at}`);
+				const crawls = tally(keywordRuns, (item) => `${item.id}@${crawlSeconds(item)}`);
 				const promised = (s: Scenario) => s !== 'e' || lane.mode === 'durable-cursors';
 				const a = countEmissions(lane.alerts, alerts, promised);
 				const k = countEmissions(lane.crawls, crawls, promised);

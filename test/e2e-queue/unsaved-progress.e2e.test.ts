@@ -103,8 +103,6 @@ describe(
 				nodeName: NODE,
 				parameters: { pollTimes: POLL_TIMES, event: 'keywordUpdated', filters: { movedBy: 1 } },
 			});
-			// Filters are version 2's.
-			(workflow.nodes as Array<Record<string, unknown>>)[0].typeVersion = 2;
 			await cluster.importWorkflows([workflow]);
 			await cluster.publish(WORKFLOW);
 			await cluster.recordExecutionCreations();

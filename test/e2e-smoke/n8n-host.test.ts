@@ -183,7 +183,7 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 					id: 'n-code',
 					name: 'Code',
 					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
+					typeVersion: 1,
 					position: [400, 0],
 					parameters: {
 						jsCode:
@@ -241,7 +241,7 @@ describe('real n8n host (e2e driver smoke test)', { timeout: 15 * 60_000 }, () =
 					id: 'n-code',
 					name: 'Boom',
 					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
+					typeVersion: 1,
 					position: [200, 0],
 					parameters: { jsCode: "throw new Error('boom from e2e');" },
 				},

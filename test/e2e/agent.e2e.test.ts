@@ -8,7 +8,7 @@
  *
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json --outDir build-agent && node --test build-agent/test/e2e/agent.e2e.test.js
  * KEYWORD_COM_E2E_TARBALL=<path.tgz> installs that tarball instead of building and packing the package (useful while
- * the package sources are mid-edit); KEYWORD_COM_E2E_TOOL_VERSION=1 runs the tools as node version 1 (default 2, what a tool added today is).
+ * the package sources are mid-edit).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -39,8 +39,8 @@ import { assertKeywordRecords, recordsOf } from './tool-records';
 
 const ACME = 'Acme Shoes';
 const LIMIT = 5;
-/** The Keyword.com node version the tools use (version 2 adds the tool-mode limits and the Output choice). */
-const TOOL_NODE_VERSION = Number(process.env.KEYWORD_COM_E2E_TOOL_VERSION ?? 2);
+/** The Keyword.com node version the tools use (the node has one). */
+const TOOL_NODE_VERSION = 1;
 const FINAL_ANSWER = 'Acme Shoes tracks "running shoes" among its keywords; its details are above.';
 /** A tool result the model gets must stay small: a whole project's keywords would flood its context. */
 const MAX_TOOL_RESULT_BYTES = 20_000;

@@ -54,7 +54,7 @@ describe('AI Visibility Updated in a real n8n', { timeout: 10 * 60_000 }, () => 
 				name: 'Keyword.com AI visibility days',
 				nodeId: 'kwc-ai-trigger',
 				nodeName: NODE_NAME,
-				typeVersion: 2,
+				typeVersion: 1,
 				parameters: { event: 'aiVisibilityUpdated', output: 'raw' },
 			}),
 		);

@@ -151,10 +151,7 @@ describe(
 				.locator('input')
 				.evaluateAll((inputs: any[]) => inputs.map((input) => String(input.value)))) as string[];
 
-		/**
-		 * The panel of a version-2 node: its Output parameter at Simplified, and no version-1 Simplify toggle (the
-		 * screenshots show what a node added today looks like).
-		 */
+		/** The panel of a node added today: its Output parameter at Simplified, and no Simplify toggle. */
 		const assertOutputChoice = async (ndv: any, values: string[]): Promise<void> => {
 			const output = ndv.locator('[data-test-id="parameter-input-output"]');
 			await output.waitFor({ state: 'visible' });
@@ -166,7 +163,7 @@ describe(
 			assert.equal(
 				await ndv.locator('[data-test-id="parameter-input-simplify"]').count(),
 				0,
-				'no version-1 Simplify toggle',
+				'no Simplify toggle',
 			);
 		};
 
@@ -192,7 +189,7 @@ describe(
 				assert.ok(text.includes('trail running shoes'), 'the keywords of the project are listed');
 				assert.ok(
 					/\bbest_rank\b/.test(text) && !/\bgrank\b/.test(text),
-					'the output table has version 2 columns (best_rank), not version 1 (grank)',
+					'the output table has the simplified columns (best_rank), not the API keys (grank)',
 				);
 				assert.ok(!text.includes(fake.token), 'no token on screen');
 				const requests = await fake.requests();
@@ -230,7 +227,7 @@ describe(
 					.getByText(/\d+ items?/)
 					.first()
 					.waitFor({ state: 'visible', timeout: 60_000 });
-				// The count shows before the table: wait for the table's keyword column (version 2's name for it).
+				// The count shows before the table: wait for the table's keyword column.
 				await output
 					.getByText('keyword', { exact: true })
 					.first()
@@ -240,7 +237,7 @@ describe(
 				// The first columns (later ones may lie outside the panel, where the table does not render them).
 				assert.ok(
 					/\bkeyword\b/.test(text) && !/\bkw\b/.test(text) && !/\bcategory\b/.test(text),
-					'version 2 alert items (keyword, project), not version 1 (kw, category)',
+					'simplified alert items (keyword, project), not the API keys (kw, category)',
 				);
 				assert.ok(!text.includes(fake.token), 'no token on screen');
 				await closeToasts();

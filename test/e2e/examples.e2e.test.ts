@@ -15,7 +15,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import {
@@ -38,13 +37,11 @@ import {
 	keywordComCredential,
 	loadExample,
 	nodeOutput,
-	prepareForTest,
 	removeTarball,
-	repoRoot,
 	testCopyOf,
 	type ExampleRun,
 } from '../../e2e/lib';
-import { RANKING_ROW_FIELDS } from '../../nodes/KeywordCom/resources/rankingHistory/rows';
+import { RECORD_CATALOGUE } from '../../nodes/shared/recordKinds';
 import {
 	AGENT_EXAMPLE_QUESTION,
 	CHAT_TRIGGER_NODE,
@@ -73,14 +70,6 @@ function runOf(
 	return run as ExampleRun & { result: NonNullable<ExampleRun['result']> };
 }
 
-/** The daily-ranks example as released with node version 1 (kept as a fixture, not in examples/). */
-const VERSION_1_DAILY_RANKS = path.join(
-	repoRoot(),
-	'test',
-	'fixtures',
-	'examples-v1',
-	'daily-ranks-to-google-sheet.json',
-);
 const MCP_TOKEN = `mcp-e2e-${Date.now().toString(36)}-token`;
 const AGENT_TOOLS = ['Get many projects', 'Get many keywords', 'Get many alerts'];
 
@@ -112,7 +101,7 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		removeTarball(tarball);
 	});
 
-	test('examples/ holds the nine examples; each is n8n 2.x workflow JSON with node types and versions of this n8n', async () => {
+	test(`examples/ holds the ${EXAMPLES.length} examples; each is n8n 2.x workflow JSON with node types and versions of this n8n`, async () => {
 		const files = fs
 			.readdirSync(examplesDir())
 			.filter((f) => f.endsWith('.json'))
@@ -122,12 +111,15 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		/** The version n8n gives a node added from the panel, by node type. */
 		const defaultVersions = new Map<string, number>();
 		for (const node of await n8n.exportNodes()) {
-			known.set(node.name, [...(known.get(node.name) ?? []), ...[node.version].flat()]);
-			if (typeof node.defaultVersion === 'number')
-				defaultVersions.set(node.name, node.defaultVersion);
+			const versions = [node.version].flat() as number[];
+			known.set(node.name, [...(known.get(node.name) ?? []), ...versions]);
+			defaultVersions.set(
+				node.name,
+				typeof node.defaultVersion === 'number' ? node.defaultVersion : Math.max(...versions),
+			);
 		}
 		for (const type of [KEYWORD_COM_NODE, KEYWORD_COM_TRIGGER_NODE, KEYWORD_COM_TOOL_NODE])
-			assert.equal(defaultVersions.get(type), 2, `${type}: a node added today is version 2`);
+			assert.deepEqual(known.get(type), [1], `${type}: one version, 1`);
 		for (const spec of EXAMPLES) {
 			const workflow = loadExample(spec.file);
 			assert.equal(typeof workflow.id, 'string', `${spec.file}: has an id`);
@@ -286,47 +278,15 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 		);
 	});
 
-	test('a version-1 example of an earlier release still runs, with its version-1 fields', async () => {
-		// The daily-ranks example as released with node version 1 (Simplify; kw, grank, best, category…): saved
-		// workflows are never broken by a new node version.
-		const released = JSON.parse(fs.readFileSync(VERSION_1_DAILY_RANKS, 'utf8'));
-		const node = released.nodes.find((n: any) => n.name === 'Get keyword ranks');
-		assert.equal(node.typeVersion, 1, 'the fixture is the version-1 example');
-		const id = await n8n.importWorkflow(
-			prepareForTest(released, {
-				id: 'kwcExDailyRanksV1',
-				name: 'Keyword.com: daily ranks → Google Sheet (version 1, released)',
-			}),
-		);
-		const { ok, output } = await n8n.execute(id);
-		assert.ok(ok, n8n.logTail(30));
-		const items = nodeOutput(output, 'Get keyword ranks')!;
-		// 12 in the demo data, more once the bulk example has run.
-		assert.ok(items.length >= 12, `${items.length} keywords`);
-		for (const item of items) {
-			for (const field of ['kw', 'category', 'grank', 'best', 'rankingurl', 'type', 'ms'])
-				assert.ok(field in item, `version 1 gives ${field}`);
-			assert.ok(!('keyword' in item) && !('best_rank' in item), 'no version-2 names');
-		}
-		const rows = nodeOutput(output, 'Append to Google Sheet')!;
-		assert.equal(rows.length, items.length);
-		assert.deepEqual(
-			rows.map((r) => [r.keyword, r.project, r.best_rank, r.ranking_url]),
-			items.map((k) => [k.kw, k.category, k.best, k.rankingurl]),
-		);
-		assert.equal(rows[0].keyword, 'running shoes');
-		assert.ok(rows.some((r) => r.device === 'Mobile') && rows.some((r) => r.device === 'Desktop'));
-	});
-
 	test('30 days of ranks → Google Sheet: one row per keyword per day, up to today, at the node’s default version', async () => {
 		const example = loadExample('ranks-last-30-days-to-google-sheet.json');
 		const node = example.nodes.find((n: any) => n.type === KEYWORD_COM_NODE);
-		assert.equal(node.typeVersion, 2, 'the node’s default version');
+		assert.equal(node.typeVersion, 1, 'the node’s one version');
 		const { result } = runOf(runs, 'ranks-last-30-days-to-google-sheet.json');
 		const rows = nodeOutput(result.output, 'Append to Google Sheet')!;
 		// The demo data: 12 keywords in Acme Shoes, each charted up to the day of its last crawl (today, but for
 		// the first minutes of a UTC day) and asked for the 30 days up to the day the workflow ran ($today, UTC).
-		assert.deepEqual(Object.keys(rows[0]), RANKING_ROW_FIELDS);
+		assert.deepEqual(Object.keys(rows[0]), RECORD_CATALOGUE.rankingRow.simplified);
 		const crawlDays = await lastCrawlDays(fake, 'Acme Shoes');
 		const byKeyword = new Map<string, any[]>();
 		for (const row of rows)

@@ -98,11 +98,11 @@ describe('Keyword ID picker in a real n8n', { timeout: 10 * 60_000 }, () => {
 		const nodes = [
 			{
 				name: 'From List (v2)',
-				typeVersion: 2,
+				typeVersion: 1,
 				keywordId: { __rl: true, mode: 'list', value: id, cachedResultName: picked.name },
 			},
-			{ name: 'By ID (v2)', typeVersion: 2, keywordId: { __rl: true, mode: 'id', value: id } },
-			{ name: 'Saved text (v2)', typeVersion: 2, keywordId: id },
+			{ name: 'By ID (v2)', typeVersion: 1, keywordId: { __rl: true, mode: 'id', value: id } },
+			{ name: 'Saved text (v2)', typeVersion: 1, keywordId: id },
 			{ name: 'Saved text (v1)', typeVersion: 1, keywordId: id },
 		];
 		const workflowId = await n8n.importWorkflow({

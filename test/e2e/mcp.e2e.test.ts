@@ -6,8 +6,7 @@
  * token appears in no MCP answer and no log.
  *
  * Run: source scripts/env.sh && npx tsc -p tsconfig.test.json --outDir build-agent && node --test build-agent/test/e2e/mcp.e2e.test.js
- * KEYWORD_COM_E2E_TARBALL=<path.tgz> installs that tarball instead of building and packing the package;
- * KEYWORD_COM_E2E_TOOL_VERSION=1 runs the tools as node version 1 (default 2, what a tool added today is).
+ * KEYWORD_COM_E2E_TARBALL=<path.tgz> installs that tarball instead of building and packing the package.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -32,8 +31,8 @@ import { assertKeywordRecords, recordsOf } from './tool-records';
 
 const ACME = 'Acme Shoes';
 const LIMIT = 3;
-/** The Keyword.com node version the tools use (version 2 adds the tool-mode limits and the Output choice). */
-const TOOL_NODE_VERSION = Number(process.env.KEYWORD_COM_E2E_TOOL_VERSION ?? 2);
+/** The Keyword.com node version the tools use (the node has one). */
+const TOOL_NODE_VERSION = 1;
 const MCP_PATH = 'keyword-com-e2e';
 /** What one tool call may hand an MCP client (and so a model's context). */
 const MAX_RESULT_BYTES = 20_000;
@@ -135,7 +134,7 @@ describe(
 			const id = await n8n.importWorkflow(mcpWorkflow());
 			await n8n.publish(id);
 			await n8n.start();
-			// Version 2+ of the trigger serves both transports on one path: GET opens SSE, POST speaks Streamable HTTP.
+			// This version of the MCP trigger serves both transports on one path: GET opens SSE, POST speaks Streamable HTTP.
 			url = new URL(`${n8n.baseUrl}/mcp/${MCP_PATH}`);
 		});
 

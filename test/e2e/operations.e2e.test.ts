@@ -35,7 +35,7 @@ import {
 	type ExecuteResult,
 	type FakeRequest,
 } from '../../e2e/lib';
-import { RANKING_ROW_FIELDS } from '../../nodes/KeywordCom/resources/rankingHistory/rows';
+import { RECORD_CATALOGUE } from '../../nodes/shared/recordKinds';
 import {
 	ACME,
 	E2E_NEW_PROJECT as NEW_PROJECT,
@@ -294,17 +294,17 @@ describe(
 			);
 			// #11 keyword
 			const [keyword] = items(result, 'Keyword');
-			assert.equal(keyword.kw, 'running shoes');
+			assert.equal(keyword.keyword, 'running shoes');
 			assert.equal(keyword.id, '100001');
-			assert.equal(typeof keyword.grank_int, 'number');
+			assert.ok(keyword.rank === null || typeof keyword.rank === 'number');
 			oneRequest(requests, 'GET', '/api/v2/groups/Acme Shoes/keywords/100001');
 			// #13 keywords, all and limited (a group, name with "&")
 			const keywords = items(result, 'Keywords');
 			assert.equal(keywords.length, 12);
-			assert.ok(keywords.every((k) => k.category === ACME));
+			assert.ok(keywords.every((k) => k.project === ACME && k.group === null));
 			const groupKeywords = items(result, 'Keywords of a group');
 			assert.equal(groupKeywords.length, 3, 'Limit 3');
-			assert.ok(groupKeywords.every((k) => k.category === 'Acme Shoes[sub]Shop & Deals'));
+			assert.ok(groupKeywords.every((k) => k.project === ACME && k.group === 'Shop & Deals'));
 			oneRequest(requests, 'GET', '/api/v2/groups/Acme Shoes[sub]Shop & Deals/keywords/');
 			// #14 chart
 			const chart = items(result, 'Chart');
@@ -345,7 +345,7 @@ describe(
 				],
 			);
 			assert.ok(rows.every((r) => r.project === ACME && r.group === 'Blog'));
-			assert.deepEqual(Object.keys(rows[0]), RANKING_ROW_FIELDS);
+			assert.deepEqual(Object.keys(rows[0]), RECORD_CATALOGUE.rankingRow.simplified);
 			oneRequest(requests, 'GET', '/api/v2/groups/Acme Shoes[sub]Blog/keywords/');
 			const rowsChart = requestsTo(requests, 'POST', '/api/v2/keywords/chart').find(
 				(r) => r.query.limit === '8',
@@ -380,7 +380,7 @@ describe(
 			// #20 alerts, oldest first
 			const alerts = items(result, 'Alerts');
 			assert.equal(alerts.length, 12);
-			const times = alerts.map((a) => a.created_at);
+			const times = alerts.map((a) => Date.parse(a.created_at));
 			assert.deepEqual(
 				times,
 				[...times].sort((a, b) => a - b),
@@ -470,7 +470,7 @@ describe(
 			assert.equal(addition.added, 3);
 			assert.equal(addition.duplicates, 0);
 			assert.deepEqual(
-				addition.keywords.map((k: any) => k.kw),
+				addition.keywords.map((k: any) => k.keyword),
 				['e2e shoes one', 'e2e shoes two', 'e2e shoes three'],
 			);
 			const adds = requestsTo(requests, 'POST', `/api/v2/groups/${NEW_PROJECT}/keywords`);

@@ -49,7 +49,7 @@ function simulationWorkflow(event: TriggerEvent): Record<string, unknown> {
 				id: `kwc-sim-${event}`,
 				name: NODE_NAME,
 				type: KEYWORD_COM_TRIGGER_NODE,
-				typeVersion: 2,
+				typeVersion: 1,
 				position: [0, 0],
 				parameters: {
 					// Second 0 of every minute (everyMinute would pick a random second).

@@ -12,7 +12,7 @@ export function recordsOf(json: string): any[] {
 	);
 }
 
-/** Keyword records of one project: between 1 and `limit`, and (node version 2) simplified to at most 10 fields. */
+/** Keyword records of one project: between 1 and `limit`, simplified to at most 10 fields. */
 export function assertKeywordRecords(
 	records: any[],
 	opts: { limit: number; project: string; nodeVersion: number },
@@ -21,17 +21,14 @@ export function assertKeywordRecords(
 		records.length >= 1 && records.length <= opts.limit,
 		`1..${opts.limit} keyword records (got ${records.length})`,
 	);
-	// Version 1 names the project `category` (the API's field), version 2's simplified output `project`.
 	assert.ok(
-		records.every((r) => r.category === opts.project || r.project === opts.project),
+		records.every((r) => r.project === opts.project),
 		`keywords of ${opts.project}`,
 	);
-	if (opts.nodeVersion >= 2) {
-		assert.ok(
-			records.every((r) => Object.keys(r).length <= 10),
-			'simplified records: at most 10 fields',
-		);
-	}
+	assert.ok(
+		records.every((r) => Object.keys(r).length <= 10),
+		'simplified records: at most 10 fields',
+	);
 	assert.ok(
 		records.every((r) => /^\d+$/.test(String(r.id))),
 		'each record has its numeric keyword id',

@@ -45,6 +45,7 @@ import {
 } from '../../e2e/lib';
 import { DEFAULT_BEHAVIOUR } from '../../dev/fake-api/behaviour';
 import { leakPieces } from '../leak-pieces';
+import { crawlSeconds } from '../trigger/crawl-time';
 
 const WORKFLOW_ID = 'kwcTriggerFlow01';
 const NODE_NAME = 'Keyword.com Trigger';
@@ -124,7 +125,7 @@ describe('Keyword.com Trigger in a real n8n', { timeout: 10 * 60_000 }, () => {
 			addedIds,
 			'exactly the 3 new alerts, oldest first',
 		);
-		assert.equal(typeof emitted[0].kw, 'string');
+		assert.equal(typeof emitted[0].keyword, 'string');
 		assert.ok(!JSON.stringify(executions).includes(fake.token), 'no token in the execution');
 
 		// Restart without new alerts: the activation poll finds nothing new.
@@ -734,7 +735,7 @@ describe(
 				);
 				for (const item of alertItems) {
 					assert.equal(
-						Number(item.created_at),
+						Date.parse(String(item.created_at)) / 1000,
 						lane.finalAlerts.get(String(item.id)),
 						`created_at of alert ${String(item.id)}`,
 					);
@@ -760,9 +761,7 @@ describe(
 					}
 				}
 				const keywordItems = keywordRuns.flat();
-				const pairs = keywordItems.map(
-					(item: any) => `${String(item.id)}@${String(item.crawled_at)}`,
-				);
+				const pairs = keywordItems.map((item: any) => `${String(item.id)}@${crawlSeconds(item)}`);
 				assert.equal(new Set(pairs).size, pairs.length, 'no crawl emitted twice');
 				const emittedPairs = new Set(pairs);
 				let lastCrawls = 0;
@@ -786,7 +785,7 @@ describe(
 				let ambiguous = 0;
 				for (const item of keywordItems) {
 					const id = String(item.id);
-					const candidates = lane.candidates(id, Number(item.crawled_at));
+					const candidates = lane.candidates(id, crawlSeconds(item));
 					assert.ok(
 						candidates.length > 0,
 						`keyword ${id} crawled at ${String(item.crawled_at)}: a crawl made after activation`,

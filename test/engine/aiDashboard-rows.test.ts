@@ -1,5 +1,5 @@
 /**
- * Get Dashboard (#26) at version 2: Output Simplified is one flat row per day (or per period) made of the API's
+ * Get Dashboard (#26): Output Simplified is one flat row per day (or per period) made of the API's
  * parallel arrays, each value the one the arrays hold for that day, with its change from the day before and the top
  * competitors by name; Selected Fields picks from the whole row; Raw is the report as the API sent it.
  */
@@ -12,7 +12,6 @@ import { MAX_SIMPLIFIED_FIELDS } from '../../nodes/shared/output';
 import { rl, runOk, useFake } from './helpers';
 
 const fake = useFake();
-const v2 = { typeVersion: 2 };
 const domainId = () => fake.api.state.aiDomains[0].id;
 const dashboard = (extra: IDataObject = {}) => ({
 	resource: 'aiMetric',
@@ -35,13 +34,11 @@ interface Report {
 	>;
 }
 
-describe('Get Dashboard, version 2: one row per period', () => {
+describe('Get Dashboard: one row per period', () => {
 	it('Simplified: a flat row a day, the arrays’ values, the change from the day before, top competitors', async () => {
-		const [report] = (await runOk(fake, dashboard({ output: 'raw' }), v2)).items as unknown as [
-			Report,
-		];
+		const [report] = (await runOk(fake, dashboard({ output: 'raw' }))).items as unknown as [Report];
 		const daily = report.ownBrandMetrics.historicalData.daily;
-		const { items, requests } = await runOk(fake, dashboard(), v2);
+		const { items, requests } = await runOk(fake, dashboard());
 		assert.equal(requests.length, 1);
 		assert.equal(items.length, daily.timestamps.length);
 		const competitors = report.competitorTimeSeriesData.daily.competitors.filter(
@@ -80,7 +77,6 @@ describe('Get Dashboard, version 2: one row per period', () => {
 				fields: ['date', 'top3', 'top3_change', 'brand_rank', 'competitor_above'],
 				filters: { aggregation: 'weekly', timeframe: '3m' },
 			}),
-			v2,
 		);
 		assert.ok(items.length >= 12 && items.length <= 14, `${items.length} weeks`);
 		for (const item of items) {
@@ -98,26 +94,21 @@ describe('Get Dashboard, version 2: one row per period', () => {
 
 	it('the rows follow the aggregation the query was sent with (an expression’s spaces trimmed)', async () => {
 		const weekly = { aggregation: 'weekly', timeframe: '3m' };
-		const rows = (await runOk(fake, dashboard({ filters: weekly }), v2)).items;
+		const rows = (await runOk(fake, dashboard({ filters: weekly }))).items;
 		const spaced = (
-			await runOk(fake, dashboard({ filters: { ...weekly, aggregation: ' weekly ' } }), v2)
+			await runOk(fake, dashboard({ filters: { ...weekly, aggregation: ' weekly ' } }))
 		).items;
 		assert.ok(rows.length > 0);
 		assert.deepEqual(spaced, rows);
 	});
 
-	it('Raw keeps the API’s answer; version 1 keeps its report', async () => {
-		for (const [parameters, version] of [
-			[dashboard({ output: 'raw' }), v2],
-			[dashboard(), { typeVersion: 1 }],
-		] as const) {
-			const { items } = await runOk(fake, parameters, version);
-			assert.equal(items.length, 1);
-			assert.deepEqual(Object.keys(items[0]).sort(), [
-				'competitorMetrics',
-				'competitorTimeSeriesData',
-				'ownBrandMetrics',
-			]);
-		}
+	it('Raw keeps the API’s answer: the report as one item', async () => {
+		const { items } = await runOk(fake, dashboard({ output: 'raw' }));
+		assert.equal(items.length, 1);
+		assert.deepEqual(Object.keys(items[0]).sort(), [
+			'competitorMetrics',
+			'competitorTimeSeriesData',
+			'ownBrandMetrics',
+		]);
 	});
 });

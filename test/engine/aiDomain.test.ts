@@ -28,8 +28,12 @@ describe('aiDomain (engine)', () => {
 			items.map((item) => item.domain),
 			['acmeshoes.com', 'cafe-zuerich.ch'],
 		);
-		assert.equal(items[1].brandName, 'Café Zürich');
-		assert.equal(items[0].searchTermsCount, 7);
+		assert.equal(items[1].brand, 'Café Zürich');
+		assert.deepEqual(Object.keys(items[0]), ['id', 'domain', 'brand']);
+		const rawItems = (
+			await runOk(fake, { resource: 'aiDomain', operation: 'getMany', output: 'raw' })
+		).items;
+		assert.equal(rawItems[0].searchTermsCount, 7, 'Raw keeps every field of the record');
 	});
 
 	it('#24 aiDomain get reads one domain by id (By ID mode)', async () => {
@@ -38,6 +42,7 @@ describe('aiDomain (engine)', () => {
 			resource: 'aiDomain',
 			operation: 'get',
 			domainId: rl(domain.id, 'id'),
+			output: 'raw',
 		});
 		assertSingleRequest(requests, {
 			method: 'GET',
@@ -49,6 +54,7 @@ describe('aiDomain (engine)', () => {
 		assertPaired(raw, 0);
 		assert.equal(items[0].id, domain.id);
 		assert.equal(items[0].domain, 'cafe-zuerich.ch');
+		// Raw: the record as sent, with fields the document does not show.
 		assert.deepEqual(
 			(items[0].topics as Array<{ name: string }>).map((topic) => topic.name),
 			['Kaffee', 'Brunch'],

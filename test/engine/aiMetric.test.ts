@@ -11,11 +11,12 @@ const fake = useFake();
 const domainId = () => fake.api.state.aiDomains[0].id;
 
 describe('aiMetric (engine)', () => {
-	it('#26 aiMetric getDashboard without filters: no query, one item with the three blocks', async () => {
+	it('#26 aiMetric getDashboard without filters, Output Raw: no query, one item with the three blocks', async () => {
 		const { items, raw, requests } = await runOk(fake, {
 			resource: 'aiMetric',
 			operation: 'getDashboard',
 			domainId: rl(domainId(), 'id'),
+			output: 'raw',
 		});
 		assertSingleRequest(requests, {
 			method: 'GET',
@@ -42,6 +43,7 @@ describe('aiMetric (engine)', () => {
 			resource: 'aiMetric',
 			operation: 'getDashboard',
 			domainId: rl(domainId(), 'list'),
+			output: 'raw',
 			filters: {
 				topics: ['Running shoes', 'Brand'],
 				searchTerms: ['best trail running shoes'],

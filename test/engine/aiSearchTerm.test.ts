@@ -31,19 +31,19 @@ describe('aiSearchTerm (engine)', () => {
 		const first = items[0];
 		assert.equal(first.topic, 'Running shoes');
 		assert.equal(first.searchTermTopicRef, undefined);
-		assert.deepEqual(first.aiSearchEngines, ['chatgpt_gui', 'google_ai_overview']);
+		assert.deepEqual(first.engines, ['chatgpt_gui', 'google_ai_overview']);
 		assert.equal(first.status, 'active');
 		const orphan = items.find((item) => item.term === 'what shoes do ultrarunners wear')!;
 		assert.equal(orphan.topic, null);
 	});
 
-	it('#25 aiSearchTerm getMany raw (Simplify off) keeps searchTermTopicRef', async () => {
+	it('#25 aiSearchTerm getMany Output Raw keeps searchTermTopicRef', async () => {
 		const domain = fake.api.state.aiDomains[1];
 		const { items, requests } = await runOk(fake, {
 			resource: 'aiSearchTerm',
 			operation: 'getMany',
 			domainId: rl(domain.id, 'list'),
-			simplify: false,
+			output: 'raw',
 		});
 		assertSingleRequest(requests, {
 			method: 'GET',

@@ -23,32 +23,25 @@ describe('alert (engine)', () => {
 		});
 		assert.equal(items.length, 3);
 		assertPaired(raw, 0);
-		const created = items.map((item) => item.created_at as number);
+		const created = items.map((item) => Date.parse(String(item.created_at)));
 		assert.deepEqual(
 			created,
 			[...created].sort((a, b) => b - a),
 		);
 		for (const item of items) {
-			assert.deepEqual(
-				Object.keys(item).sort(),
-				[
-					'category',
-					'change',
-					'created_at',
-					'id',
-					'keyword_id',
-					'kw',
-					'language',
-					'ms',
-					'prevrank',
-					'read',
-					'region',
-					'result',
-					'time',
-					'url',
-				].sort(),
-			);
-			assert.equal(item.change, (item.prevrank as number) - (item.result as number));
+			assert.deepEqual(Object.keys(item), [
+				'id',
+				'keyword',
+				'project',
+				'group',
+				'region',
+				'url',
+				'previous_rank',
+				'rank',
+				'change',
+				'created_at',
+			]);
+			assert.equal(item.change, (item.previous_rank as number) - (item.rank as number));
 		}
 	});
 
@@ -57,7 +50,7 @@ describe('alert (engine)', () => {
 			resource: 'alert',
 			operation: 'getMany',
 			returnAll: true,
-			simplify: false,
+			output: 'raw',
 		});
 		assertSingleRequest(requests, {
 			method: 'GET',

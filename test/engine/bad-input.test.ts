@@ -661,9 +661,15 @@ describe('bad input (engine): NodeOperationError naming the field, no request se
 				[0, 1, 2],
 			);
 			assert.equal(outcome.items[0].added, 1);
-			assert.equal((outcome.items[0].keywords as Array<{ kw: string }>)[0].kw, 'continue one');
+			assert.equal(
+				(outcome.items[0].keywords as Array<{ keyword: string }>)[0].keyword,
+				'continue one',
+			);
 			assert.equal(outcome.items[2].added, 1);
-			assert.equal((outcome.items[2].keywords as Array<{ kw: string }>)[0].kw, 'continue three');
+			assert.equal(
+				(outcome.items[2].keywords as Array<{ keyword: string }>)[0].keyword,
+				'continue three',
+			);
 			assert.match(String(outcome.items[1].error), /Keywords.*151 characters/);
 			assert.equal(outcome.items[1].added, undefined);
 			// Only the two good items reached the API.

@@ -42,8 +42,8 @@ describe('competitor (engine)', () => {
 		assertPaired(raw, 0);
 		for (const item of items) {
 			assert.equal(typeof item.rank, 'number');
-			const results = item.results as IDataObject[];
-			assert.ok(results.length > 0 && results.length <= 100);
+			const results = item.top_results as IDataObject[];
+			assert.ok(results.length > 0 && results.length <= 10, 'Simplified: the top 10');
 			assert.deepEqual(Object.keys(results[0]).sort(), ['resultType', 'title', 'url']);
 		}
 	});

@@ -146,8 +146,8 @@ describe('encoding of awkward names (engine)', () => {
 		);
 		assert.equal(items[0].added, 2);
 		const added = (items[0].keywords as IDataObject[])[0];
-		assert.equal(added.kw, KW);
-		assert.equal(added.category, FULL);
+		assert.equal(added.keyword, KW);
+		assert.deepEqual([added.project, added.group], [P, G]);
 		keywordId = String(added.id);
 		assert.deepEqual(keywordIdsOf(fake, FULL), [
 			keywordId,
@@ -170,9 +170,18 @@ describe('encoding of awkward names (engine)', () => {
 			query: { page: '1', per_page: '250' },
 		});
 		assert.equal(items.length, 2);
-		assert.equal(items[0].kw, KW);
-		assert.equal(items[0].category, FULL);
-		assert.deepEqual(items[0].tags, ['Tag & [z]', '100%']);
+		assert.equal(items[0].keyword, KW);
+		assert.deepEqual([items[0].project, items[0].group], [P, G]);
+		const tagged = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'getMany',
+			project: rl(P),
+			group: rl(G),
+			returnAll: true,
+			output: 'selected',
+			fields: ['tags'],
+		});
+		assert.deepEqual(tagged.items[0].tags, ['Tag & [z]', '100%']);
 	});
 
 	it('#11 keyword get on the awkward group, with the &date= suffix', async () => {
@@ -187,7 +196,7 @@ describe('encoding of awkward names (engine)', () => {
 			method: 'GET',
 			rawPath: `/api/v2/groups/${P_ENCODED}[sub]${G_ENCODED}/keywords/${keywordId}`,
 		});
-		assert.equal(plain.items[0].kw, KW);
+		assert.equal(plain.items[0].keyword, KW);
 		const dated = await runOk(fake, {
 			resource: 'keyword',
 			operation: 'get',
@@ -213,7 +222,9 @@ describe('encoding of awkward names (engine)', () => {
 			group: rl(G),
 		});
 		assertSingleRequest(regions.requests, { method: 'GET', rawPath: `${base}/regions` });
-		assert.deepEqual(regions.items, [{ region: 'google.com', lang: 'en', type: 'se', total: 2 }]);
+		assert.deepEqual(regions.items, [
+			{ region: 'google.com', language: 'en', device: 'desktop', keywords: 2 },
+		]);
 
 		const metrics = await runOk(fake, {
 			resource: 'project',
@@ -226,7 +237,7 @@ describe('encoding of awkward names (engine)', () => {
 			rawPath: `${base}/metrics`,
 			query: { timeframe: 'monthly' },
 		});
-		assert.equal((metrics.items[0].attributes as IDataObject).total, 2);
+		assert.equal(metrics.items[0].total, 2);
 		assert.equal(metrics.items[0].id, String(projectIdOf(fake, FULL)));
 
 		const sov = await runOk(fake, {

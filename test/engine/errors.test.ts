@@ -242,7 +242,7 @@ describe('errors (engine)', () => {
 		});
 		const { items, requests } = await runOk(fake, { resource: 'account', operation: 'get' });
 		assert.equal(requests.length, 2);
-		assert.equal(items[0].user_id, 4242);
+		assert.equal(items[0].id, '4242');
 	});
 
 	it('#7 a non-JSON 200 answer on a POST is not retried and is reported as unreadable', async () => {

@@ -2,7 +2,7 @@
  * Every field an example workflow reads from a Keyword.com node's items exists in those items: each Keyword.com node
  * (and trigger) of an example runs through n8n's engine against the fake API at the version and with the parameters
  * the example gives it, and the `$json.<field>` of the nodes it feeds (and `$('<node>').item.json.<field>` anywhere)
- * must be fields of what it output. A version-1 field name (`kw`, `grank`, `prevrank`…) on a version-2 node is caught
+ * must be fields of what it output. An API key (`kw`, `grank`, `prevrank`…) in place of a simplified name is caught
  * here, without a real n8n. Code nodes reading `$input.all()` are not looked into (the e2e test runs them).
  */
 import assert from 'node:assert/strict';
@@ -15,10 +15,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll } from '../harness';
 import { run, useFake, type Fake } from './helpers';
-import { EXAMPLES_DIR, VERSION_1_EXAMPLE } from '../example-paths';
+import { EXAMPLES_DIR } from '../example-paths';
 
 const EXAMPLES = EXAMPLES_DIR;
-const VERSION_1_FIXTURE = VERSION_1_EXAMPLE;
 const ACTION = 'n8n-nodes-keyword-com.keywordCom';
 const TRIGGER = 'n8n-nodes-keyword-com.keywordComTrigger';
 
@@ -219,20 +218,5 @@ describe('fields the examples read from Keyword.com nodes exist in their output'
 				["Compose 'entered' message", "Compose 'left' message"],
 				field,
 			);
-	});
-
-	it('the released version-1 example reads version-1 fields: present at version 1, missing at version 2', async () => {
-		const released = load(VERSION_1_FIXTURE);
-		assert.deepEqual(await missingFields(fake, released), []);
-		const onVersion2 = {
-			...released,
-			nodes: released.nodes.map((node) =>
-				node.type === ACTION ? { ...node, typeVersion: 2 } : node,
-			),
-		};
-		assert.deepEqual(
-			(await missingFields(fake, onVersion2)).map((line) => line.split(': ')[1]).sort(),
-			['best', 'category', 'grank', 'kw', 'ms', 'rankingurl', 'trends', 'type'],
-		);
 	});
 });

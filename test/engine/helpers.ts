@@ -68,8 +68,7 @@ export interface RunOptions {
 	/** Keep the requests recorded before this run. */
 	keepRequests?: boolean;
 	/**
-	 * Node version. The operation suites run version 1 (what saved workflows run: its outputs must not change);
-	 * version 2's Output choice and tool mode have their own suite (output.test.ts), over every operation.
+	 * Node version (the node has one, 1).
 	 */
 	typeVersion?: number;
 	/** Run as n8n's generated AI tool (`keywordComTool`). */

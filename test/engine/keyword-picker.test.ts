@@ -30,8 +30,7 @@ import {
 } from './helpers';
 
 const fake = useFake();
-const v2 = { typeVersion: 2 };
-const asTool = { typeVersion: 2, asTool: true };
+const asTool = { typeVersion: 1, asTool: true };
 
 /** 1,000 generated keywords, then two whose text holds "needle" (on the fifth page of 250). */
 const BULK = 'Picker Bulk';
@@ -225,29 +224,26 @@ describe('Keyword ID picker: the values an operation gets', () => {
 
 	it('Delete and Competitor → Get History take the picker value too', async () => {
 		const [id] = fake.api.addKeywords(PROJECT, [{ kw: 'picker delete me' }]);
-		const deleted = await runOk(
-			fake,
-			{ resource: 'keyword', operation: 'delete', project: rl(PROJECT), keywordId: rl(id, 'list') },
-			v2,
-		);
+		const deleted = await runOk(fake, {
+			resource: 'keyword',
+			operation: 'delete',
+			project: rl(PROJECT),
+			keywordId: rl(id, 'list'),
+		});
 		assertSingleRequest(deleted.requests, {
 			method: 'DELETE',
 			rawPath: `${KEYWORDS('Acme%20Shoes')}${id}`,
 		});
 		assert.equal(deleted.items[0].keyword_id, id);
 		const kept = keywordIdsOf(fake, PROJECT)[0];
-		const history = await runOk(
-			fake,
-			{
-				resource: 'competitor',
-				operation: 'getHistory',
-				project: rl(PROJECT),
-				keywordId: rl(kept, 'id'),
-				startDate: '2026-01-10',
-				endDate: '2026-01-14',
-			},
-			v2,
-		);
+		const history = await runOk(fake, {
+			resource: 'competitor',
+			operation: 'getHistory',
+			project: rl(PROJECT),
+			keywordId: rl(kept, 'id'),
+			startDate: '2026-01-10',
+			endDate: '2026-01-14',
+		});
 		assert.equal(
 			history.requests[0].rawPath,
 			`/api/v2/metrics/Acme%20Shoes/competitors/${kept}/history`,
@@ -256,7 +252,7 @@ describe('Keyword ID picker: the values an operation gets', () => {
 
 	it('outside the AI tool a value that is not an ID is refused before any request, naming the field', async () => {
 		for (const value of ['running shoes', rl('running shoes', 'list'), '0', '12a']) {
-			assertInputError(await run(fake, get(value), v2), 'Keyword ID');
+			assertInputError(await run(fake, get(value)), 'Keyword ID');
 		}
 	});
 });

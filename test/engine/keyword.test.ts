@@ -22,10 +22,8 @@ import {
 
 const fake = useFake();
 
-/** The keys of a keyword simplified by version 1 (what these suites run), from the record catalogue. */
-const SIMPLIFIED_KEYWORD_KEYS = (RECORD_CATALOGUE.keyword.simplifyV1 ?? []).map((field) =>
-	typeof field === 'string' ? field : field[0],
-);
+/** The keys of a simplified keyword, from the record catalogue. */
+const SIMPLIFIED_KEYWORD_KEYS = RECORD_CATALOGUE.keyword.simplified;
 
 const KEYWORD_LIST = (name: string) => `/api/v2/groups/${name}/keywords/`;
 
@@ -51,11 +49,11 @@ describe('keyword (engine)', () => {
 			assertPaired(raw, 0);
 			const first = items[0];
 			assert.deepEqual(Object.keys(first).sort(), [...SIMPLIFIED_KEYWORD_KEYS].sort());
-			assert.equal(first.kw, 'running shoes');
-			assert.equal(first.category, PROJECT);
-			assert.deepEqual(first.tags, ['Running', 'Head terms']);
-			assert.equal(typeof first.grank_int, 'number');
-			assert.equal(first.grankhistory, undefined, 'Simplify drops the rank history');
+			assert.equal(first.keyword, 'running shoes');
+			assert.equal(first.project, PROJECT);
+			assert.equal(first.group, null);
+			assert.ok(first.rank === null || typeof first.rank === 'number');
+			assert.equal(first.rank_history, undefined, 'Simplified leaves the rank history out');
 		});
 
 		it('#13 keyword getMany Return All of a group (raw records), one request per_page=250', async () => {
@@ -65,7 +63,7 @@ describe('keyword (engine)', () => {
 				project: rl(PROJECT),
 				group: rl('Shop & Deals'),
 				returnAll: true,
-				simplify: false,
+				output: 'raw',
 			});
 			assertSingleRequest(requests, {
 				method: 'GET',
@@ -91,14 +89,14 @@ describe('keyword (engine)', () => {
 				operation: 'getMany',
 				project: rl(CAFE),
 				limit: 3,
-				simplify: false,
+				output: 'raw',
 			});
 			const { items, requests } = await runOk(fake, {
 				resource: 'keyword',
 				operation: 'getMany',
 				project: rl(CAFE),
 				limit: 3,
-				simplify: false,
+				output: 'raw',
 				options: { date: '2026-01-10' },
 			});
 			assertSingleRequest(requests, {
@@ -139,7 +137,7 @@ describe('keyword (engine)', () => {
 			assert.equal(items.length, 1);
 			assertPaired(raw, 0);
 			assert.equal(items[0].id, id);
-			assert.equal(items[0].kw, 'running shoes');
+			assert.equal(items[0].keyword, 'running shoes');
 			assert.deepEqual(Object.keys(items[0]).sort(), [...SIMPLIFIED_KEYWORD_KEYS].sort());
 		});
 
@@ -152,7 +150,7 @@ describe('keyword (engine)', () => {
 				group: rl('Blog'),
 				keywordId: id,
 				options: { date: '2026-01-12' },
-				simplify: false,
+				output: 'raw',
 			});
 			assertSingleRequest(requests, {
 				method: 'GET',
@@ -218,8 +216,8 @@ describe('keyword (engine)', () => {
 			assert.equal(items[0].title, '1 keyword added');
 			const keywords = items[0].keywords as IDataObject[];
 			assert.equal(keywords.length, 1);
-			assert.equal(keywords[0].kw, 'engine test keyword');
-			assert.equal(keywords[0].category, PROJECT);
+			assert.equal(keywords[0].keyword, 'engine test keyword');
+			assert.equal(keywords[0].project, PROJECT);
 
 			const list = await runOk(fake, {
 				resource: 'keyword',
@@ -227,7 +225,7 @@ describe('keyword (engine)', () => {
 				project: rl(PROJECT),
 				returnAll: true,
 			});
-			const found = list.items.find((item) => item.kw === 'engine test keyword');
+			const found = list.items.find((item) => item.keyword === 'engine test keyword');
 			assert.ok(found, 'the added keyword is listed');
 			assert.equal(found.id, keywords[0].id);
 		});
@@ -250,6 +248,8 @@ describe('keyword (engine)', () => {
 					url_tracking_method: 'Exact',
 					gmb: 'Acme',
 				},
+				output: 'selected',
+				fields: ['keyword', 'device', 'region', 'tags', 'exact_url', 'location'],
 			});
 			assert.equal(requests.length, 1);
 			const base = {
@@ -284,11 +284,17 @@ describe('keyword (engine)', () => {
 			assert.equal(items[0].title, '3 keywords added');
 			const keywords = items[0].keywords as IDataObject[];
 			assert.deepEqual(
-				keywords.map((keyword) => keyword.kw),
+				keywords.map((keyword) => keyword.keyword),
 				['trail tips', 'running shoes', 'marathon training plan'],
 			);
 			assert.ok(
-				keywords.every((keyword) => keyword.type === 'sem' && keyword.region === 'google.co.uk'),
+				keywords.every(
+					(keyword) =>
+						keyword.device === 'mobile' &&
+						keyword.region === 'google.co.uk' &&
+						keyword.exact_url === true &&
+						keyword.location === 'London',
+				),
 			);
 			assert.deepEqual(keywords[0].tags, ['Guides', 'New']);
 		});
@@ -375,14 +381,14 @@ describe('keyword (engine)', () => {
 			assert.equal((items[0].keywords as unknown[]).length, 5);
 		});
 
-		it('#10 keyword add raw (Simplify off) keeps the API records', async () => {
+		it('#10 keyword add Output Raw keeps the API records', async () => {
 			const { items } = await runOk(fake, {
 				resource: 'keyword',
 				operation: 'add',
 				project: rl(PROJECT),
 				keywords: ['raw shape keyword'],
 				url: 'acmeshoes.com',
-				simplify: false,
+				output: 'raw',
 			});
 			const keywords = items[0].keywords as IDataObject[];
 			assert.equal(keywords[0].type, 'keyword');
@@ -436,10 +442,12 @@ describe('keyword (engine)', () => {
 					operation: 'get',
 					project: rl(PROJECT),
 					keywordId: id,
+					output: 'selected',
+					fields: ['notes', 'favourite', 'device', 'tags'],
 				});
 				assert.equal(read.items[0].notes, 'checked by n8n');
-				assert.equal(read.items[0].isfav, true);
-				assert.equal(read.items[0].type, 'sem');
+				assert.equal(read.items[0].favourite, true);
+				assert.equal(read.items[0].device, 'mobile');
 				assert.deepEqual([...(read.items[0].tags as string[])].sort(), ['Brand', 'Priority']);
 			}
 		});
@@ -471,7 +479,7 @@ describe('keyword (engine)', () => {
 				operation: 'get',
 				project: rl(CAFE),
 				keywordId: ids[2],
-				simplify: false,
+				output: 'raw',
 			});
 			const attributes = read.items[0].attributes as IDataObject;
 			assert.equal(attributes.notes, 'Überprüft');

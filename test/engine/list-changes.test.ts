@@ -274,7 +274,7 @@ describe('Return All while the list changes (engine)', () => {
 				returnAll: true,
 			});
 			fake.api.clearFaults();
-			const urls = outcome.items.map((item: IDataObject) => String(item.current_ranking_url));
+			const urls = outcome.items.map((item: IDataObject) => String(item.ranking_url));
 			assert.equal(new Set(urls).size, urls.length);
 			assert.ok(urls.length > 0 && urls.length < 250, `${urls.length} top pages`);
 			assert.ok(outcome.requests.length >= 3);

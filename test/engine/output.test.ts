@@ -1,8 +1,7 @@
 /**
- * Node version 2 (what a node added today gets): the Output choice on every operation that returns records, Limit on
- * every list, one envelope for the AI reports, no `api_token` key on the account, and the node as an AI tool (small
- * default limit, never Return All, one answer capped with a note). Version 1 is what the other engine suites run:
- * saved workflows keep their items.
+ * The Output choice on every operation that returns records, Limit on every list, the AI reports as sent, no
+ * `api_token` key on the account, and the node as an AI tool (small default limit, never Return All, one answer
+ * capped with a note).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,6 +9,8 @@ import { describe, it } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MAX_SIMPLIFIED_FIELDS } from '../../nodes/shared/output';
+import { shapeAnswer } from '../../nodes/KeywordCom/operation/shape';
+import type { OperationConfig } from '../../nodes/KeywordCom/operation/types';
 import { RECORD_CATALOGUE } from '../../nodes/shared/recordKinds';
 import {
 	TOOL_DEFAULT_LIMIT,
@@ -21,29 +22,28 @@ import { assertNoTokenIn } from '../reliability/helpers';
 import { PROJECT, rl, run, runOk, useFake } from './helpers';
 
 const fake = useFake();
-const v2 = { typeVersion: 2 };
 
 /** The read operations that return records (the reports and confirmations have no Output choice). */
 const RECORD_OPERATIONS = OPERATIONS.filter(
 	(operation) => operation.returns === 'records' && !operation.mutates,
 ).map((operation) => operation.label);
 
-/** The AI Visibility reports: one envelope in version 2. */
+/** The AI Visibility reports whose shape the document does not show. */
 const REPORTS = OPERATIONS.filter((operation) => operation.returns === 'report');
 
-/** The operation's parameters from the registry, version 2's defaults in place of Simplify. */
+/** The operation's parameters from the registry (its Output left at the default). */
 function recordCase(label: string): INodeParameters {
 	const parameters = { ...parametersOf(registered(label), fake) };
-	delete parameters.simplify;
+	delete parameters.output;
 	return parameters;
 }
 
 const hasKey = (value: unknown, key: string): boolean => JSON.stringify(value).includes(`"${key}"`);
 
-describe('Output: Simplified (the default of version 2)', () => {
+describe('Output: Simplified (the default)', () => {
 	for (const label of RECORD_OPERATIONS) {
 		it(`${label}: at most ${MAX_SIMPLIFIED_FIELDS} fields a record, no token`, async () => {
-			const { items } = await runOk(fake, recordCase(label), v2);
+			const { items } = await runOk(fake, recordCase(label));
 			assert.ok(items.length > 0, 'records came back');
 			for (const item of items) {
 				assert.ok(
@@ -57,7 +57,7 @@ describe('Output: Simplified (the default of version 2)', () => {
 	}
 
 	it('keyword: the named fields, rank per the document (null outside the top results)', async () => {
-		const { items } = await runOk(fake, recordCase('keyword getMany'), v2);
+		const { items } = await runOk(fake, recordCase('keyword getMany'));
 		assert.deepEqual(Object.keys(items[0]), [
 			'id',
 			'keyword',
@@ -70,7 +70,7 @@ describe('Output: Simplified (the default of version 2)', () => {
 			'search_volume',
 			'crawled_at',
 		]);
-		const raw = (await runOk(fake, { ...recordCase('keyword getMany'), output: 'raw' }, v2)).items;
+		const raw = (await runOk(fake, { ...recordCase('keyword getMany'), output: 'raw' })).items;
 		for (const [index, item] of items.entries()) {
 			const attributes = raw[index].attributes as IDataObject;
 			const expected =
@@ -82,11 +82,11 @@ describe('Output: Simplified (the default of version 2)', () => {
 	});
 
 	it('alert: the same item as the trigger emits (one output model), with the change in positions', async () => {
-		const { items } = await runOk(
-			fake,
-			{ ...recordCase('alert getMany'), returnAll: false, limit: 5 },
-			v2,
-		);
+		const { items } = await runOk(fake, {
+			...recordCase('alert getMany'),
+			returnAll: false,
+			limit: 5,
+		});
 		assert.equal(items.length, 5);
 		assert.deepEqual(Object.keys(items[0]), [
 			'id',
@@ -113,11 +113,10 @@ describe('Output: Simplified (the default of version 2)', () => {
 	});
 
 	it('project metrics (#9): flat, for the chosen timeframe', async () => {
-		const { items } = await runOk(
-			fake,
-			{ ...recordCase('project getMetrics'), timeframe: 'weekly' },
-			v2,
-		);
+		const { items } = await runOk(fake, {
+			...recordCase('project getMetrics'),
+			timeframe: 'weekly',
+		});
 		assert.equal(items.length, 1);
 		const [metrics] = items;
 		assert.deepEqual(Object.keys(metrics), [
@@ -137,56 +136,65 @@ describe('Output: Simplified (the default of version 2)', () => {
 
 	it('account: no api_token key at all, unless the user asks for the token', async () => {
 		for (const output of ['simplified', 'raw']) {
-			const { items } = await runOk(fake, { resource: 'account', operation: 'get', output }, v2);
+			const { items } = await runOk(fake, { resource: 'account', operation: 'get', output });
 			assert.ok(!hasKey(items, 'api_token'), `${output}: no api_token key`);
 		}
-		const asked = await runOk(
-			fake,
-			{ resource: 'account', operation: 'get', options: { includeApiToken: true } },
-			v2,
-		);
+		const asked = await runOk(fake, {
+			resource: 'account',
+			operation: 'get',
+			options: { includeApiToken: true },
+		});
 		assert.equal(asked.items[0].api_token, fake.api.token, 'asked for: the token');
 		assert.ok(Object.keys(asked.items[0]).length <= MAX_SIMPLIFIED_FIELDS);
 	});
 });
 
 describe('Output: Raw and Selected Fields', () => {
-	it('Raw is the record as the API sent it (version 1 with Simplify off gives the same, token removed)', async () => {
-		for (const label of [
-			'keyword getMany',
-			'alert getMany',
-			'project get',
-			'aiSearchTerm getMany',
-		]) {
-			const raw = await runOk(fake, { ...recordCase(label), output: 'raw' }, v2);
-			const legacy = await runOk(fake, { ...recordCase(label), simplify: false });
-			assert.deepEqual(raw.items, legacy.items, label);
-		}
+	it('Raw is the record as the API sent it, token removed', async () => {
+		const raw = await runOk(fake, { ...recordCase('keyword getMany'), output: 'raw' });
+		const first = raw.items[0];
+		assert.equal(first.type, 'keyword');
+		assert.equal(typeof (first.attributes as IDataObject).kw, 'string');
+		assertNoTokenIn(raw.items, 'raw');
 	});
 
 	it('Selected Fields returns exactly the fields picked, in that order (absent ones as null)', async () => {
-		const fields = ['kw', 'grank', 'rankingurl', 'id'];
-		const { items } = await runOk(
-			fake,
-			{ ...recordCase('keyword getMany'), output: 'selected', fields },
-			v2,
-		);
+		const fields = ['keyword', 'rank', 'ranking_url', 'id', 'device'];
+		const { items } = await runOk(fake, {
+			...recordCase('keyword getMany'),
+			output: 'selected',
+			fields,
+		});
 		for (const item of items) assert.deepEqual(Object.keys(item), fields);
-		const plain = await runOk(
-			fake,
-			{ ...recordCase('project getRegions'), output: 'selected', fields: 'region, total' },
-			v2,
+		const plain = await runOk(fake, {
+			...recordCase('project getRegions'),
+			output: 'selected',
+			fields: 'region, keywords',
+		});
+		for (const item of plain.items) assert.deepEqual(Object.keys(item), ['region', 'keywords']);
+	});
+
+	it('Selected Fields refuses a name that is no field of the record, before any request', async () => {
+		const outcome = await run(fake, {
+			...recordCase('keyword getMany'),
+			output: 'selected',
+			fields: '={{ ["keyword", "kw"] }}',
+		});
+		assert.match(
+			outcome.error?.message ?? '',
+			/^Invalid Fields: "kw" is not a field of this record/,
 		);
-		for (const item of plain.items) assert.deepEqual(Object.keys(item), ['region', 'total']);
+		assert.equal(outcome.requests.length, 0);
 	});
 
 	it('Selected Fields on Get Chart picks from the named entry (the raw one is positional): whole history', async () => {
 		const fields = ['keyword', 'region', 'history'];
-		const { items } = await runOk(
-			fake,
-			{ ...recordCase('rankingHistory getChart'), days: 14, output: 'selected', fields },
-			v2,
-		);
+		const { items } = await runOk(fake, {
+			...recordCase('rankingHistory getChart'),
+			days: 14,
+			output: 'selected',
+			fields,
+		});
 		assert.ok(items.length > 0);
 		for (const item of items) {
 			assert.deepEqual(Object.keys(item), fields);
@@ -196,19 +204,21 @@ describe('Output: Raw and Selected Fields', () => {
 		assertNoTokenIn(items, 'getChart selected');
 	});
 
-	it('Selected Fields offers the fields of the record kind', () => {
-		const keywordFields = RECORD_CATALOGUE.keyword.selectable;
-		for (const name of ['kw', 'grank', 'rankingurl', 'ms', 'crawled_at'])
+	it('Selected Fields offers the fields of the record kind, by the names Simplified uses', () => {
+		const keywordFields = Object.keys(RECORD_CATALOGUE.keyword.fields);
+		for (const name of RECORD_CATALOGUE.keyword.simplified)
 			assert.ok(keywordFields.includes(name), name);
+		for (const raw of ['kw', 'grank', 'rankingurl', 'ms'])
+			assert.ok(!keywordFields.includes(raw), raw);
 	});
 
 	it('Selected Fields with nothing picked: a clear error, and nothing is sent', async () => {
 		// An expression that gives nothing (an empty Fields is refused by n8n itself before the run).
-		const outcome = await run(
-			fake,
-			{ ...recordCase('keyword getMany'), output: 'selected', fields: '={{ [] }}' },
-			v2,
-		);
+		const outcome = await run(fake, {
+			...recordCase('keyword getMany'),
+			output: 'selected',
+			fields: '={{ [] }}',
+		});
 		assert.match(outcome.error?.message ?? '', /^Invalid Fields: pick at least one field/);
 		assert.equal(outcome.requests.length, 0);
 	});
@@ -216,61 +226,51 @@ describe('Output: Raw and Selected Fields', () => {
 
 describe('Limit on every list', () => {
 	it('lists answered whole (projects, tags, regions, search terms…) take Return All / Limit', async () => {
-		const all = await runOk(
-			fake,
-			{ resource: 'project', operation: 'getMany', returnAll: true },
-			v2,
-		);
+		const all = await runOk(fake, { resource: 'project', operation: 'getMany', returnAll: true });
 		assert.ok(all.items.length > 2, `${all.items.length} projects`);
-		const two = await runOk(fake, { resource: 'project', operation: 'getMany', limit: 2 }, v2);
+		const two = await runOk(fake, { resource: 'project', operation: 'getMany', limit: 2 });
 		assert.deepEqual(two.items, all.items.slice(0, 2));
 	});
 
 	it('a limit out of range is said in plain words', async () => {
-		const outcome = await run(
-			fake,
-			{ ...recordCase('keyword getMany'), returnAll: false, limit: 0 },
-			v2,
-		);
+		const outcome = await run(fake, {
+			...recordCase('keyword getMany'),
+			returnAll: false,
+			limit: 0,
+		});
 		assert.equal(
 			outcome.error?.message,
 			'Invalid Limit: "0" is out of range (it must be 1 or more)',
 		);
 		assert.equal(outcome.requests.length, 0);
 	});
-
-	it('version 1 lists answered whole still return everything (saved workflows)', async () => {
-		const v1 = await runOk(fake, { resource: 'project', operation: 'getMany' });
-		const all = await runOk(
-			fake,
-			{ resource: 'project', operation: 'getMany', returnAll: true, output: 'raw' },
-			v2,
-		);
-		assert.equal(v1.items.length, all.items.length);
-	});
 });
 
-describe(`AI visibility reports ${REPORTS.map((report) => `#${report.endpoints.join(' + #')}`).join(', ')}: one envelope`, () => {
+describe(`AI visibility reports ${REPORTS.map((report) => `#${report.endpoints.join(' + #')}`).join(', ')}: as sent`, () => {
 	for (const { label } of REPORTS) {
-		it(`${label}: the report itself (the content of data), no links`, async () => {
-			const { items, requests } = await runOk(fake, recordCase(label), v2);
+		// The document does not show these bodies: nothing beside `data` is dropped (the fake sends `meta` with it).
+		it(`${label}: the whole answer but its links, when more than data comes`, async () => {
+			const { items, requests } = await runOk(fake, recordCase(label));
 			assert.equal(items.length, 1);
 			assert.equal(requests.length, 1);
-			assert.ok(!('data' in items[0]) && !('links' in items[0]), Object.keys(items[0]).join(', '));
-			assert.ok(Object.keys(items[0]).length > 0);
+			assert.deepEqual(Object.keys(items[0]).sort(), ['data', 'meta']);
 		});
 	}
 
-	it('version 1 keeps each report as it was', async () => {
-		const sentiment = await runOk(fake, recordCase('aiMetric getSentiment'));
-		assert.ok('data' in sentiment.items[0]);
-		const dashboard = await runOk(fake, recordCase('aiMetric getDashboard'));
-		assert.ok('ownBrandMetrics' in dashboard.items[0]);
+	it('the content of data when nothing else comes beside it', () => {
+		const config = { output: { type: 'report' } } as OperationConfig;
+		const runtime = { input: { get: () => undefined } } as never;
+		assert.deepEqual(shapeAnswer(config, { data: { score: 1 }, links: {} }, runtime), [
+			{ score: 1 },
+		]);
+		assert.deepEqual(shapeAnswer(config, { data: { score: 1 }, meta: { n: 2 } }, runtime), [
+			{ data: { score: 1 }, meta: { n: 2 } },
+		]);
 	});
 });
 
 describe('As an AI tool', () => {
-	const asTool = { ...v2, asTool: true };
+	const asTool = { asTool: true };
 
 	it(`lists default to ${TOOL_DEFAULT_LIMIT} records and never return all`, async () => {
 		fake.api.addKeywords('Tool Bulk', 300);

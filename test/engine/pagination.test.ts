@@ -156,7 +156,7 @@ describe('pagination (engine)', () => {
 				items.map((item) => item.id),
 				bulkIds,
 			);
-			assert.ok(items.every((item) => item.category === BULK));
+			assert.ok(items.every((item) => item.project === BULK && item.group === null));
 		});
 
 		it('#13 keyword getMany Limit 30 sends exactly one request with per_page=30', async () => {
@@ -358,7 +358,7 @@ describe('pagination (engine)', () => {
 			);
 			assertPages(requests, '/api/v2/groups/Pages%20%26%20Co/keywords/ranking-urls', 250, pages);
 			assert.deepEqual(
-				items.map((item) => item.current_ranking_url),
+				items.map((item) => item.ranking_url),
 				expectedUrls,
 			);
 		});
@@ -374,7 +374,7 @@ describe('pagination (engine)', () => {
 				1,
 			]);
 			assert.deepEqual(
-				thirty.items.map((item) => item.current_ranking_url),
+				thirty.items.map((item) => item.ranking_url),
 				expectedUrls.slice(0, 30),
 			);
 			const more = await runOk(fake, {
@@ -390,7 +390,7 @@ describe('pagination (engine)', () => {
 				[1, 2],
 			);
 			assert.deepEqual(
-				more.items.map((item) => item.current_ranking_url),
+				more.items.map((item) => item.ranking_url),
 				expectedUrls.slice(0, 260),
 			);
 		});

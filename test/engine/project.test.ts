@@ -36,22 +36,22 @@ describe('project (engine)', () => {
 		const acme = items.find((item) => item.id === PROJECT)!;
 		assert.equal(acme.project_id, projectIdOf(fake, PROJECT));
 		assert.equal(acme.name, PROJECT);
-		assert.deepEqual(acme.keywords_count, { ACTIVE: 12 });
+		assert.equal(acme.keywords, 12);
 		assert.equal(acme.is_group, false);
 		assert.ok(
 			Array.isArray(acme.tags) && (acme.tags as unknown[]).every((tag) => typeof tag === 'string'),
 		);
 		assert.ok((acme.tags as string[]).includes('Running'));
-		assert.equal(acme.auth, undefined, 'Simplify leaves the auth key out');
+		assert.equal(acme.auth_key, undefined, 'Simplified leaves the auth key out');
 		const blog = items.find((item) => item.id === `${PROJECT}[sub]Blog`)!;
 		assert.equal(blog.is_group, true);
 	});
 
-	it('#1 project getMany raw (Simplify off) returns the API records with their auth keys and tag counts', async () => {
+	it('#1 project getMany Output Raw returns the API records with their auth keys and tag counts', async () => {
 		const { items, requests } = await runOk(fake, {
 			resource: 'project',
 			operation: 'getMany',
-			simplify: false,
+			output: 'raw',
 		});
 		assertSingleRequest(requests, { method: 'GET', rawPath: '/api/v2/groups/active', query: {} });
 		assert.equal(items.length, 4);
@@ -108,7 +108,7 @@ describe('project (engine)', () => {
 		assert.equal(items.length, 1);
 		assert.equal(items[0].id, CAFE);
 		assert.equal(items[0].currency_code, 'CHF');
-		assert.deepEqual(items[0].keywords_count, { ACTIVE: 8 });
+		assert.equal(items[0].keywords, 8);
 		assert.equal(items[0].is_group, false);
 	});
 
@@ -118,7 +118,7 @@ describe('project (engine)', () => {
 			operation: 'get',
 			project: rl(PROJECT),
 			group: rl('Shop & Deals'),
-			simplify: false,
+			output: 'raw',
 		});
 		assertSingleRequest(requests, {
 			method: 'GET',
@@ -173,8 +173,8 @@ describe('project (engine)', () => {
 		assert.equal(items.length, 1);
 		assert.equal(items[0].id, 'Engine Test Project');
 		assert.equal(items[0].currency_code, 'EUR');
-		assert.deepEqual(items[0].keywords_count, []);
-		assert.equal(items[0].tags_count, 0);
+		assert.equal(items[0].keywords, 0);
+		assert.deepEqual(items[0].tags, []);
 		assert.equal(items[0].is_group, false);
 		assert.equal(items[0].project_id, projectIdOf(fake, 'Engine Test Project'));
 
@@ -193,7 +193,7 @@ describe('project (engine)', () => {
 			projectName: 'Engine Test Project',
 			groupName: 'Landing Pages',
 			currencyCode: 'USD',
-			simplify: false,
+			output: 'raw',
 		});
 		assertSingleRequest(requests, {
 			method: 'POST',
@@ -383,12 +383,12 @@ describe('project (engine)', () => {
 		});
 		assert.equal(items.length, 5);
 		for (const item of items)
-			assert.deepEqual(Object.keys(item).sort(), ['lang', 'region', 'total', 'type']);
+			assert.deepEqual(Object.keys(item), ['region', 'language', 'device', 'keywords']);
 		assert.equal(
-			items.reduce((sum, item) => sum + (item.total as number), 0),
+			items.reduce((sum, item) => sum + (item.keywords as number), 0),
 			12,
 		);
-		assert.ok(items.some((item) => item.region === 'google.de' && item.lang === 'de'));
+		assert.ok(items.some((item) => item.region === 'google.de' && item.language === 'de'));
 	});
 
 	it('#6 project getRegions of a group', async () => {
@@ -403,7 +403,7 @@ describe('project (engine)', () => {
 			rawPath: '/api/v2/groups/Acme%20Shoes[sub]Blog/regions',
 		});
 		assert.equal(
-			items.reduce((sum, item) => sum + (item.total as number), 0),
+			items.reduce((sum, item) => sum + (item.keywords as number), 0),
 			5,
 		);
 	});
@@ -421,11 +421,18 @@ describe('project (engine)', () => {
 			body: null,
 		});
 		assert.equal(items.length, 1);
-		const attributes = items[0].attributes as Record<string, any>;
-		assert.equal(attributes.timeframe, 'monthly');
-		assert.equal(attributes.total, 12);
-		assert.equal(attributes.ranges.length, 5);
-		assert.deepEqual(Object.keys(attributes.movements).sort(), [
+		const metrics = items[0] as Record<string, any>;
+		assert.equal(metrics.timeframe, 'monthly');
+		assert.equal(metrics.total, 12);
+		assert.equal(metrics.ranges.length, 5);
+		const everyTimeframe = await runOk(fake, {
+			resource: 'project',
+			operation: 'getMetrics',
+			project: rl(PROJECT),
+			output: 'selected',
+			fields: ['movements_by_timeframe'],
+		});
+		assert.deepEqual(Object.keys(everyTimeframe.items[0].movements_by_timeframe as object).sort(), [
 			'daily',
 			'life',
 			'monthly',
@@ -451,9 +458,9 @@ describe('project (engine)', () => {
 			rawPath: '/api/v2/groups/Acme%20Shoes/metrics',
 			query: { timeframe: 'weekly', tagId: String(running.id) },
 		});
-		const attributes = items[0].attributes as Record<string, any>;
-		assert.equal(attributes.timeframe, 'weekly');
-		assert.equal(attributes.total, running.count);
-		assert.ok(attributes.total < 12);
+		const metrics = items[0] as Record<string, any>;
+		assert.equal(metrics.timeframe, 'weekly');
+		assert.equal(metrics.total, running.count);
+		assert.ok(metrics.total < 12);
 	});
 });

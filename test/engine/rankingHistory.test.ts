@@ -57,13 +57,13 @@ describe('rankingHistory (engine)', () => {
 		assert.deepEqual(first.series, [{ name: 'acmeshoes.com', points: 5 }]);
 	});
 
-	it('#14 rankingHistory getChart raw (Simplify off) returns the positional chart records; default 30 days', async () => {
+	it('#14 rankingHistory getChart Output Raw returns the positional chart records; default 30 days', async () => {
 		const id = keywordIdsOf(fake, `${PROJECT}[sub]Blog`)[0];
 		const { items, requests } = await runOk(fake, {
 			resource: 'rankingHistory',
 			operation: 'getChart',
 			keywordIds: id,
-			simplify: false,
+			output: 'raw',
 		});
 		assertSingleRequest(requests, {
 			method: 'POST',
@@ -120,7 +120,6 @@ describe('rankingHistory (engine)', () => {
  */
 describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 	const rows = useFake();
-	const v2 = { typeVersion: 2 };
 	const base = { resource: 'rankingHistory', operation: 'getMany', project: rl(PROJECT) };
 	const chartRequests = (requests: RecordedRequest[]) =>
 		requests.filter((request) => request.rawPath === '/api/v2/keywords/chart');
@@ -144,11 +143,12 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 	it('exact rows of a known history: dates oldest first, out of the top results and NOT FOUND as null, change from the day before (outside = 101)', async () => {
 		// 2026-01-15 back to 2026-01-09; 0 = outside the top results.
 		const id = knownHistory('running shoes', [3, 0, 5, 7, 0, 12, 9]);
-		const { items, requests, raw } = await runOk(
-			rows,
-			{ ...base, startDate: '2026-01-11', endDate: '2026-01-15', keywords: [id] },
-			v2,
-		);
+		const { items, requests, raw } = await runOk(rows, {
+			...base,
+			startDate: '2026-01-11',
+			endDate: '2026-01-15',
+			keywords: [id],
+		});
 		const row = (date: string, rank: number | null, previous: number | null, change: number) => ({
 			date,
 			keyword_id: id,
@@ -183,16 +183,12 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 	it('the first day’s change is null when the chart cannot reach the day before (the range starts 179 days back)', async () => {
 		const history = Array.from({ length: 200 }, (_, daysAgo) => 10 + (daysAgo % 5));
 		const id = knownHistory('trail running shoes', history);
-		const { items, requests } = await runOk(
-			rows,
-			{
-				...base,
-				startDate: '2025-07-20',
-				endDate: '2025-07-21',
-				keywords: ['Trail Running Shoes'],
-			},
-			v2,
-		);
+		const { items, requests } = await runOk(rows, {
+			...base,
+			startDate: '2025-07-20',
+			endDate: '2025-07-21',
+			keywords: ['Trail Running Shoes'],
+		});
 		assert.deepEqual(
 			items.map((item) => [item.date, item.keyword_id, item.rank, item.previous_rank, item.change]),
 			[
@@ -204,7 +200,7 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 	});
 
 	it('tags and keyword texts choose the keywords; empty dates mean the API’s last 30 days; Raw and Selected Fields', async () => {
-		const brand = await runOk(rows, { ...base, tags: ['brand'], returnAll: true }, v2);
+		const brand = await runOk(rows, { ...base, tags: ['brand'], returnAll: true });
 		const container = rows.api.state.findContainer(PROJECT);
 		assert.ok(container);
 		const brandIds = container.keywordIds
@@ -223,33 +219,35 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 		assert.equal(brand.items[29].date, '2026-01-15');
 
 		const range = { startDate: '2026-01-14', endDate: '2026-01-15', keywords: 'acme shoes' };
-		const rawRows = await runOk(rows, { ...base, ...range, output: 'raw' }, v2);
+		const rawRows = await runOk(rows, { ...base, ...range, output: 'raw' });
 		assert.equal(rawRows.items.length, 2);
 		for (const item of rawRows.items) {
 			assert.deepEqual(Object.keys(item), ['kwid', 'date', 'rank', 'rankingurl']);
 			assert.equal(String(item.kwid), brandIds[0]);
 		}
-		const selected = await runOk(
-			rows,
-			{
-				...base,
-				...range,
-				output: 'selected',
-				fields: ['date', 'keyword', 'rankingurl', 'language'],
-			},
-			v2,
-		);
-		assert.deepEqual(Object.keys(selected.items[0]), ['date', 'keyword', 'rankingurl', 'language']);
+		const selected = await runOk(rows, {
+			...base,
+			...range,
+			output: 'selected',
+			fields: ['date', 'keyword', 'ranking_url', 'language'],
+		});
+		assert.deepEqual(Object.keys(selected.items[0]), [
+			'date',
+			'keyword',
+			'ranking_url',
+			'language',
+		]);
 		assert.equal(selected.items[1].keyword, 'acme shoes');
 		assert.equal(selected.items[1].language, 'en');
 	});
 
 	it('Limit charts only the keywords the rows need', async () => {
-		const { items, requests } = await runOk(
-			rows,
-			{ ...base, startDate: '2026-01-13', endDate: '2026-01-15', limit: 4 },
-			v2,
-		);
+		const { items, requests } = await runOk(rows, {
+			...base,
+			startDate: '2026-01-13',
+			endDate: '2026-01-15',
+			limit: 4,
+		});
 		assert.equal(items.length, 4);
 		const charts = chartRequests(requests);
 		// 4 rows of 3 days: 2 keywords first, and no more were needed.
@@ -259,17 +257,13 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 
 	it('the keywords go in chunks of Keywords per Request, several at a time; every keyword gets its rows', async () => {
 		const all = keywordIdsOf(rows, PROJECT);
-		const { items, requests } = await runOk(
-			rows,
-			{
-				...base,
-				startDate: '2026-01-15',
-				endDate: '2026-01-15',
-				returnAll: true,
-				options: { chunkSize: 4 },
-			},
-			v2,
-		);
+		const { items, requests } = await runOk(rows, {
+			...base,
+			startDate: '2026-01-15',
+			endDate: '2026-01-15',
+			returnAll: true,
+			options: { chunkSize: 4 },
+		});
 		const charts = chartRequests(requests);
 		assert.equal(charts.length, Math.ceil(all.length / 4));
 		const sent = charts.flatMap((chart) => (chart.body as { keyword_ids: number[] }).keyword_ids);
@@ -285,17 +279,13 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 			const all = keywordIdsOf(rows, PROJECT);
 			rows.api.setBehaviour({ chartMaxKeywords: 3, chartOverCap: over });
 			try {
-				const { items, requests } = await runOk(
-					rows,
-					{
-						...base,
-						startDate: '2026-01-15',
-						endDate: '2026-01-15',
-						returnAll: true,
-						options: { chunkSize: 8, concurrency: 1 },
-					},
-					v2,
-				);
+				const { items, requests } = await runOk(rows, {
+					...base,
+					startDate: '2026-01-15',
+					endDate: '2026-01-15',
+					returnAll: true,
+					options: { chunkSize: 8, concurrency: 1 },
+				});
 				assert.deepEqual(
 					items.map((item) => item.keyword_id),
 					all,
@@ -328,17 +318,17 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 			[{ startDate: '2025-01-01', endDate: '2026-01-15' }, /at most 180/],
 			[{ options: { chunkSize: 0 } }, /Keywords per Request/],
 		] as const) {
-			const outcome = await run(rows, { ...base, ...parameters }, v2);
+			const outcome = await run(rows, { ...base, ...parameters });
 			assert.match(outcome.error?.message ?? '', message);
 			assert.equal(outcome.requests.length, 0, JSON.stringify(parameters));
 		}
 	});
 
 	it('a range beyond the API’s 180 days or an unknown keyword: the list is read, no chart is asked', async () => {
-		const back = await run(rows, { ...base, startDate: '2025-07-19', endDate: '2025-07-20' }, v2);
+		const back = await run(rows, { ...base, startDate: '2025-07-19', endDate: '2025-07-20' });
 		assert.match(back.error?.message ?? '', /2025-07-19 is more than 180 days back.*2025-07-20/);
 		assert.equal(chartRequests(back.requests).length, 0);
-		const unknown = await run(rows, { ...base, keywords: ['no such keyword'] }, v2);
+		const unknown = await run(rows, { ...base, keywords: ['no such keyword'] });
 		assert.match(unknown.error?.message ?? '', /Keywords: "no such keyword" is neither/);
 		assert.equal(chartRequests(unknown.requests).length, 0);
 	});
@@ -351,7 +341,7 @@ describe('the Tags list of Ranking History → Get Many (loadOptions getProjectT
 		({
 			getCurrentNodeParameter: (name: string) => (name === 'project' ? project : undefined),
 			getCredentials: async () => ({ apiToken: TOKEN, baseUrl: tagsFake.baseUrl }),
-			getNode: () => ({ name: 'Keyword.com', type: 'keywordCom', typeVersion: 2, parameters: {} }),
+			getNode: () => ({ name: 'Keyword.com', type: 'keywordCom', typeVersion: 1, parameters: {} }),
 			helpers: {
 				httpRequestWithAuthentication: async (
 					_type: string,

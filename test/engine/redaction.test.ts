@@ -57,17 +57,20 @@ describe('redaction (engine)', () => {
 	});
 
 	// Every operation, reads first; the writes work on throw-away records (test/operations/fixtures.ts). A read with
-	// Simplify (version 1) runs simplified and raw; a write runs once.
+	// the Output choice runs simplified and raw; a write runs once.
 	for (const operation of OPERATIONS) {
 		const endpoint = operation.endpoints.map((number) => `#${number}`).join(' + ');
-		const both = showsParameter(operation, 'simplify', 1) && !operation.mutates;
+		const both = showsParameter(operation, 'output', 1) && !operation.mutates;
 		it(`${endpoint} ${operation.label}: no token in any output item or run data${both ? ' (simplified and raw)' : ''}`, async () => {
 			const parameters = parametersOf(operation, fake);
-			const outcome = await runOk(fake, both ? { ...parameters, simplify: true } : parameters);
+			const outcome = await runOk(
+				fake,
+				both ? { ...parameters, output: 'simplified' } : parameters,
+			);
 			assert.ok(outcome.requests.length >= 1);
 			assertRunHasNoToken(outcome);
 			if (both) {
-				const raw = await runOk(fake, { ...parameters, simplify: false });
+				const raw = await runOk(fake, { ...parameters, output: 'raw' });
 				assertRunHasNoToken(raw);
 			}
 		});
@@ -89,7 +92,7 @@ describe('redaction (engine)', () => {
 			operation: 'getMany',
 			project: rl(CAFE),
 			returnAll: true,
-			simplify: false,
+			output: 'raw',
 		});
 		assertRunHasNoToken(listed);
 		const record = listed.items.find((item) => item.id === id)!;
@@ -124,7 +127,7 @@ describe('redaction (engine)', () => {
 			status: 200,
 			body: JSON.stringify(forged),
 		});
-		const raw = await runOk(fake, { resource: 'project', operation: 'getMany', simplify: false });
+		const raw = await runOk(fake, { resource: 'project', operation: 'getMany', output: 'raw' });
 		assertRunHasNoToken(raw);
 		const attributes = raw.items[0].attributes as IDataObject;
 		assert.equal(attributes.url, 'https://forged.example/x?keep=1');
@@ -172,7 +175,7 @@ describe('redaction (engine)', () => {
 			'wo ist das beste café?',
 		);
 		assert.equal(
-			(items[0].keywords as IDataObject[])[0].kw,
+			(items[0].keywords as IDataObject[])[0].keyword,
 			'wo ist das beste café?',
 			'the output keeps the keyword as stored',
 		);
@@ -183,16 +186,16 @@ describe('redaction (engine)', () => {
 			returnAll: true,
 		});
 		assert.ok(
-			listed.items.some((item) => item.kw === 'wo ist das beste café?'),
+			listed.items.some((item) => item.keyword === 'wo ist das beste café?'),
 			'the list shows the keyword with its "?"',
 		);
 	});
 
-	it('#22 the account api_token is masked by default, in simplified and raw output', async () => {
+	it('#22 the account api_token is left out by default, in simplified and raw output', async () => {
 		const simplified = await runOk(fake, { resource: 'account', operation: 'get' });
-		assert.equal(simplified.items[0].api_token, '[redacted]');
-		const raw = await runOk(fake, { resource: 'account', operation: 'get', simplify: false });
-		assert.equal((raw.items[0].attributes as IDataObject).api_token, '[redacted]');
+		assert.equal('api_token' in simplified.items[0], false);
+		const raw = await runOk(fake, { resource: 'account', operation: 'get', output: 'raw' });
+		assert.equal('api_token' in (raw.items[0].attributes as IDataObject), false);
 		assertRunHasNoToken(raw);
 	});
 
@@ -206,7 +209,7 @@ describe('redaction (engine)', () => {
 		const rawShown = await runOk(fake, {
 			resource: 'account',
 			operation: 'get',
-			simplify: false,
+			output: 'raw',
 			options: { includeApiToken: true },
 		});
 		assert.equal((rawShown.items[0].attributes as IDataObject).api_token, TOKEN);
@@ -215,7 +218,7 @@ describe('redaction (engine)', () => {
 			operation: 'get',
 			options: { includeApiToken: false },
 		});
-		assert.equal(off.items[0].api_token, '[redacted]');
+		assert.equal('api_token' in off.items[0], false);
 	});
 
 	it('#2 an API error whose JSON body contains the token yields a message and description without it', async () => {

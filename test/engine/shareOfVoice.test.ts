@@ -34,16 +34,10 @@ describe('shareOfVoice (engine)', () => {
 		assert.equal(items.length, 10);
 		assertPaired(raw, 0);
 		for (const item of items) {
-			assert.deepEqual(Object.keys(item).sort(), [
-				'changes',
-				'clicks',
-				'percentage',
-				'title',
-				'url',
-			]);
-			assert.equal(typeof (item.changes as IDataObject).month, 'number');
+			assert.deepEqual(Object.keys(item), ['domain', 'title', 'clicks', 'share', 'change_month']);
+			assert.equal(typeof item.change_month, 'number');
 		}
-		assert.ok(items.some((item) => item.url === 'acmeshoes.com'));
+		assert.ok(items.some((item) => item.domain === 'acmeshoes.com'));
 	});
 
 	it('#18 shareOfVoice getLatest of a group and of a non-ASCII project', async () => {
@@ -69,9 +63,7 @@ describe('shareOfVoice (engine)', () => {
 		});
 		assert.equal(cafe.items.length, 10);
 		assert.ok(
-			cafe.items.every(
-				(item) => typeof item.url === 'string' && typeof item.percentage === 'number',
-			),
+			cafe.items.every((item) => typeof item.domain === 'string' && typeof item.share === 'number'),
 		);
 	});
 
@@ -101,8 +93,17 @@ describe('shareOfVoice (engine)', () => {
 				'2026-01-15',
 			],
 		);
-		for (const item of items)
-			assert.ok(Array.isArray(item.entries) && (item.entries as unknown[]).length > 0);
+		for (const item of items) {
+			const domains = item.domains as IDataObject[];
+			assert.ok(Array.isArray(domains) && domains.length > 0);
+			assert.deepEqual(Object.keys(domains[0]), [
+				'domain',
+				'title',
+				'clicks',
+				'share',
+				'change_month',
+			]);
+		}
 	});
 
 	it('#19 shareOfVoice getHistory default range 30 days gives a point every 7 days; 365 every 60', async () => {

@@ -41,7 +41,7 @@ describe('tag (engine)', () => {
 		for (const item of items) {
 			assert.equal(typeof item.id, 'number');
 			assert.equal(item.project_id, projectIdOf(fake, PROJECT));
-			assert.match(String(item.created_at), /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+			assert.match(String(item.created_at), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/);
 		}
 		assertPaired(raw, 0);
 	});

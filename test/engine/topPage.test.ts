@@ -16,12 +16,12 @@ import {
 const fake = useFake();
 
 const TOP_PAGE_KEYS = [
-	'average_cost_per_click',
-	'average_current_rank',
+	'average_cpc',
 	'average_previous_rank',
-	'current_ranking_url',
-	'total_keyword_count',
-	'total_search_volume',
+	'average_rank',
+	'keywords',
+	'ranking_url',
+	'search_volume',
 ];
 
 describe('topPage (engine)', () => {
@@ -41,7 +41,7 @@ describe('topPage (engine)', () => {
 		assert.equal(items.length, 2);
 		assertPaired(raw, 0);
 		for (const item of items) assert.deepEqual(Object.keys(item).sort(), TOP_PAGE_KEYS);
-		assert.ok((items[0].total_keyword_count as number) >= (items[1].total_keyword_count as number));
+		assert.ok((items[0].keywords as number) >= (items[1].keywords as number));
 	});
 
 	it('#21 topPage getMany Return All of a group: per_page=250, every page', async () => {
@@ -58,8 +58,7 @@ describe('topPage (engine)', () => {
 			query: { page: '1', per_page: '250' },
 		});
 		assert.ok(items.length >= 1);
-		for (const item of items)
-			assert.match(String(item.current_ranking_url), /^https:\/\/acmeshoes\.com\//);
+		for (const item of items) assert.match(String(item.ranking_url), /^https:\/\/acmeshoes\.com\//);
 	});
 
 	it('#21 topPage getMany of a non-ASCII project', async () => {
@@ -75,6 +74,6 @@ describe('topPage (engine)', () => {
 			query: { page: '1', per_page: '250' },
 		});
 		assert.ok(items.length >= 1);
-		assert.ok(items.every((item) => String(item.current_ranking_url).includes('cafe-zuerich.ch')));
+		assert.ok(items.every((item) => String(item.ranking_url).includes('cafe-zuerich.ch')));
 	});
 });

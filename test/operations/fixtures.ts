@@ -6,7 +6,7 @@
  *
  * With its row, an operation is run by: the secret suites (`test/reliability/secrets.test.ts`, success and error
  * paths), the retry policy (`test/reliability/retries.test.ts`, every write), the redaction suite
- * (`test/engine/redaction.test.ts`), version 2's Output choice and the AI tool (`test/engine/output.test.ts`,
+ * (`test/engine/redaction.test.ts`), the Output choice and the AI tool (`test/engine/output.test.ts`,
  * `test/unit/output-choice.test.ts`), the README check (`test/unit/readme-operations.test.ts`) and real n8n
  * (`test/e2e/operations.e2e.test.ts`).
  *
@@ -62,7 +62,7 @@ export interface E2eNode {
 }
 
 /**
- * What an operation gives back: `records` (version 2 offers the Output choice: Simplified, Raw, Selected Fields), a
+ * What an operation gives back: `records` (with the Output choice: Simplified, Raw, Selected Fields), a
  * `confirmation`, the API's `message` as one item, or an AI Visibility `report` (one envelope in version 2).
  */
 export type Returns = 'records' | 'confirmation' | 'message' | 'report';
@@ -328,7 +328,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 		returns: 'records',
 		mutates: false,
 		// Simplify off: the record as the API sends it holds the token.
-		parameters: () => ({ resource: 'account', operation: 'get', simplify: false }),
+		parameters: () => ({ resource: 'account', operation: 'get', output: 'raw' }),
 		e2e: [{ node: 'Account', parameters: () => ({ resource: 'account', operation: 'get' }) }],
 	},
 	'aiDomain getMany': {
@@ -480,7 +480,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 		e2e: [
 			{
 				node: 'Rank rows',
-				typeVersion: 2,
+				typeVersion: 1,
 				parameters: () => ({
 					resource: 'rankingHistory',
 					operation: 'getMany',

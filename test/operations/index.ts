@@ -108,7 +108,7 @@ export function registered(label: string): RegisteredOperation {
 	return found;
 }
 
-/** Whether n8n shows parameter `name` for the operation in node version `typeVersion` (e.g. Simplify in 1). */
+/** Whether n8n shows parameter `name` for the operation in node version `typeVersion`. */
 export function showsParameter(
 	operation: Pick<NodeOperation, 'resource' | 'operation'>,
 	name: string,

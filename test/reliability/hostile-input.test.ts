@@ -494,7 +494,7 @@ describe('hostile input is stopped before any request, with an error naming the 
 			},
 		);
 		assert.equal(outcome.raw.length, 4);
-		assert.equal(outcome.raw[0].json.kw, 'running shoes');
+		assert.equal(outcome.raw[0].json.keyword, 'running shoes');
 		assert.match(String(outcome.raw[1].json.error), /Keyword ID/);
 		assert.match(String(outcome.raw[2].json.error), /Project/);
 		assert.equal(outcome.raw[3].json.id, '100002');

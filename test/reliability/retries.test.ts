@@ -261,7 +261,6 @@ describe('a 429 deep in a paged read', () => {
 				operation: 'getMany',
 				project: rl('Bulk'),
 				returnAll: true,
-				simplify: true,
 			});
 			assert.equal(injected, 1);
 			// The keyword list is read in overlapping windows (shared/paging/): 217 of them for 50,000 keywords.

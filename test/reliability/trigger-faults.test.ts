@@ -16,6 +16,7 @@ import { FakeKeywordApi, type FaultSpec } from '../../dev/fake-api';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { runPoll, type RunPollResult } from '../harness';
 import { TOKEN, assertNoTokenIn } from './helpers';
+import { crawlSeconds } from '../trigger/crawl-time';
 
 /** mulberry32: a small seeded PRNG, so a failure can be replayed. */
 function prng(seed: number): () => number {
@@ -52,7 +53,6 @@ describe('trigger: exactly once under faults (seeded script)', () => {
 	async function poll(event: Event, staticData: IDataObject | undefined): Promise<RunPollResult> {
 		return await runPoll({
 			nodeType,
-			// Version 1: the items saved workflows get (version 2: test/trigger/output.test.ts).
 			typeVersion: 1,
 			parameters: { event } as INodeParameters,
 			credentials: { keywordComApi: { apiToken: TOKEN, baseUrl: `${api.baseUrl}/` } },
@@ -89,7 +89,7 @@ describe('trigger: exactly once under faults (seeded script)', () => {
 				else
 					emittedUpdates.push({
 						id: String(item.json.id),
-						crawledAt: Number(item.json.crawled_at),
+						crawledAt: crawlSeconds(item.json),
 					});
 			}
 			// Sometimes n8n restarts and reads back what it persisted; otherwise the instance keeps its in-memory data.

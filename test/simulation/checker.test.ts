@@ -502,7 +502,7 @@ describe('the checker, an alert emitted with tags_unknown', () => {
 		);
 		before?.(checker);
 		emptyPolls(checker, 1, {
-			items: [{ id: '5', created_at: 100, result: 3, prevrank: 9, matched: ['tags_unknown'] }],
+			items: [{ id: '5', created_at: 100, rank: 3, previous_rank: 9, matched: ['tags_unknown'] }],
 			requests: 2,
 			warnings,
 		});

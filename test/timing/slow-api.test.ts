@@ -27,6 +27,7 @@ import {
 	timeoutBehind,
 } from '../../nodes/KeywordComTrigger/shared/budget';
 import { runPoll } from '../harness';
+import { crawlSeconds } from '../trigger/crawl-time';
 
 type Persistence = 'every-poll' | 'on-emit';
 const LATENCY_MS = 1_000;
@@ -84,7 +85,6 @@ async function poll(run: Lane, parameters: INodeParameters): Promise<IDataObject
 	const started = Date.now();
 	const result = await runPoll({
 		nodeType,
-		// Version 1: the items saved workflows get (version 2 has its own suite, output.test.ts).
 		typeVersion: 1,
 		parameters,
 		credentials: { keywordComApi: { apiToken: run.fake.token, baseUrl: run.fake.baseUrl } },
@@ -209,7 +209,7 @@ describe(
 					})) as { keywords: Array<{ id: string; crawled_at: number }> };
 					await run.fake.control('POST', 'latency', { ms: LATENCY_MS });
 					await drain(run, KEYWORDS, crawled.length, 120);
-					const emitted = run.items.map((item) => `${String(item.id)}@${String(item.crawled_at)}`);
+					const emitted = run.items.map((item) => `${String(item.id)}@${crawlSeconds(item)}`);
 					const expected = crawled.map((k) => `${k.id}@${k.crawled_at}`);
 					assert.equal(new Set(emitted).size, emitted.length, 'no keyword twice');
 					assert.deepEqual(

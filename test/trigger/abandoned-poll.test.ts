@@ -65,7 +65,6 @@ describe("a poll that ran up to n8n's timeout (n8n may have abandoned it)", () =
 	const poll = async (staticData: IDataObject, globalStaticData: IDataObject) =>
 		await runPoll({
 			nodeType,
-			// Version 1: the items saved workflows get (version 2 has its own suite, output.test.ts).
 			typeVersion: 1,
 			parameters,
 			credentials: { keywordComApi: { apiToken: fake.token, baseUrl: fake.baseUrl } },

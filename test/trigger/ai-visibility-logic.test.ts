@@ -195,7 +195,7 @@ describe('AI Visibility Updated: days and comparisons', () => {
 		assert.equal(timeframeFor(0, 10_000), 365);
 	});
 
-	it('the stored state reads back; another event or version does not', () => {
+	it('the stored state reads back; another event or format does not', () => {
 		const state = {
 			clockDay: 20_000,
 			domains: new Map([
@@ -225,7 +225,7 @@ describe('AI Visibility Updated: one poll on an in-memory API', () => {
 		for (const id of ids) api.aiAnswers.set(id, answer(98, [10, 20, 30, 5], [15, 15, 15, 15]));
 		const settings = {
 			scope: { project: '', group: '', includeGroups: true },
-			output: { version: 2, simplify: false, mode: 'simplified' as const, fields: [] },
+			output: { mode: 'simplified' as const, fields: [] },
 			onlyRankChanges: false,
 		};
 		let state = { clockDay: 99, domains: new Map(ids.map((id) => [id, 99])) };
@@ -257,7 +257,7 @@ describe('AI Visibility Updated: one poll on an in-memory API', () => {
 		api.aiAnswers.set('a', answer(98, [10, 20, 30, 5], [15, 15, 15, 15]));
 		const settings = {
 			scope: { project: '', group: '', includeGroups: true },
-			output: { version: 2, simplify: false, mode: 'simplified' as const, fields: [] },
+			output: { mode: 'simplified' as const, fields: [] },
 			onlyRankChanges: false,
 			token: 'secret-token-abc',
 		};

@@ -16,7 +16,7 @@ import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigg
 import { MAX_SIMPLIFIED_FIELDS } from '../../nodes/shared/output';
 import { runPoll, type RunPollResult } from '../harness';
 import { assertNoTokenIn } from '../reliability/helpers';
-import { pollVersion2 } from './version2';
+import { pollTrigger } from './poll-trigger';
 import { AI_DROP_DAYS } from '../../e2e/lib/examples';
 import { EXAMPLES_DIR } from '../example-paths';
 import { leakPieces } from '../leak-pieces';
@@ -50,7 +50,7 @@ async function poll(
 	parameters: IDataObject = {},
 ): Promise<{ items: IDataObject[]; requests: string[] }> {
 	const from = api.requests.length;
-	const result = await pollVersion2(api, { ...AI, ...parameters }, state);
+	const result = await pollTrigger(api, { ...AI, ...parameters }, state);
 	const items = itemsOf(result);
 	state = restart(result.staticData);
 	return { items, requests: api.requests.slice(from).map((request) => request.path) };
@@ -290,7 +290,7 @@ describe('Keyword.com Trigger: AI Visibility Updated', () => {
 	it('Fetch Test Event shows the latest completed day of each domain, whatever the state', async () => {
 		const result = await runPoll({
 			nodeType: new KeywordComTrigger(),
-			typeVersion: 2,
+			typeVersion: 1,
 			parameters: AI,
 			credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
 			mode: 'manual',
@@ -326,7 +326,7 @@ describe('Keyword.com Trigger: AI Visibility Updated', () => {
 	it('Fetch Test Event with the token pasted as the domain: the error holds no piece of it', async () => {
 		const result = await runPoll({
 			nodeType: new KeywordComTrigger(),
-			typeVersion: 2,
+			typeVersion: 1,
 			parameters: { ...AI, domainId: { __rl: true, mode: 'id', value: api.token } },
 			credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
 			mode: 'manual',
@@ -336,8 +336,8 @@ describe('Keyword.com Trigger: AI Visibility Updated', () => {
 		for (const piece of leakPieces(api.token)) assert.ok(!text.includes(piece), text);
 	});
 
-	it('version 1: Simplify on gives the simplified fields, off every field', async () => {
-		const v1 = async (parameters: IDataObject, staticData: IDataObject) =>
+	it('Output Simplified gives the simplified fields, Raw every field', async () => {
+		const pollWith = async (parameters: IDataObject, staticData: IDataObject) =>
 			await runPoll({
 				nodeType: new KeywordComTrigger(),
 				typeVersion: 1,
@@ -345,20 +345,20 @@ describe('Keyword.com Trigger: AI Visibility Updated', () => {
 				credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
 				staticData,
 			});
-		const first = await v1({}, {});
+		const first = await pollWith({}, {});
 		assert.equal(first.error, undefined, first.error?.message);
 		clock += DAY;
 		const state = restart(first.staticData);
-		const simplified = itemsOf(await v1({}, state));
+		const simplified = itemsOf(await pollWith({}, state));
 		assert.equal(simplified.length, 2);
 		assert.ok(Object.keys(simplified[0]).length <= MAX_SIMPLIFIED_FIELDS);
-		const whole = itemsOf(await v1({ simplify: false }, state));
+		const whole = itemsOf(await pollWith({ output: 'raw' }, state));
 		assert.ok('top3_change' in whole[0] && 'competitors' in whole[0]);
 	});
 
 	it('bad filter values are refused before any request', async () => {
 		const from = api.requests.length;
-		const result = await pollVersion2(api, { ...AI, filters: { visibilityChangedBy: -3 } }, {});
+		const result = await pollTrigger(api, { ...AI, filters: { visibilityChangedBy: -3 } }, {});
 		assert.match(String(result.error?.message), /Visibility Score Changed By At Least/);
 		assert.equal(api.requests.length, from);
 	});

@@ -19,12 +19,12 @@ import { pollNewAlerts } from '../../nodes/KeywordComTrigger/newAlert/poll';
 import type { PollSettings } from '../../nodes/KeywordComTrigger/shared/pollContract';
 import { MemoryApi, type MemAlert } from './memory-api';
 
-/** Version 1's Simplify on (the items these suites were written for). */
-const SIMPLIFY_V1 = { version: 1, simplify: true, mode: 'raw' as const, fields: [] };
+/** Output Simplified (the default). */
+const SIMPLIFIED = { mode: 'simplified' as const, fields: [] };
 
 const settings: PollSettings = {
 	scope: ALL,
-	output: SIMPLIFY_V1,
+	output: SIMPLIFIED,
 	onlyRankChanges: false,
 	token: 'secret-token-xyz',
 };

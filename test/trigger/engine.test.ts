@@ -40,7 +40,6 @@ async function fixture(seed: 'demo' | 'empty' = 'demo'): Promise<Fixture> {
 			api.clearRequests();
 			return await runPoll({
 				nodeType,
-				// Version 1: the items saved workflows get (version 2 has its own suite, output.test.ts).
 				typeVersion: 1,
 				parameters: parameters as INodeParameters,
 				credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
@@ -195,7 +194,7 @@ describe('New Alert through n8n', () => {
 		state = restart(poll.persistedStaticData);
 	});
 
-	it('project filter, Simplify, and no token in what is emitted', async () => {
+	it('project filter, Output Simplified, and no token in what is emitted', async () => {
 		f.tick();
 		f.api.addAlerts(2, { category: 'Café Zürich' });
 		const blog = f.api.addAlerts(2, { category: 'Acme Shoes[sub]Blog' }).map((a) => String(a.id));
@@ -219,7 +218,7 @@ describe('New Alert through n8n', () => {
 		assert.equal((await f.poll(ALERTS, state)).items, null);
 		f.tick();
 		f.api.addAlerts(1);
-		const raw = await f.poll({ ...ALERTS, simplify: false }, state);
+		const raw = await f.poll({ ...ALERTS, output: 'raw' }, state);
 		const [record] = f.items(raw);
 		assert.equal(record.type, 'alert');
 		assert.ok((record.attributes as IDataObject).created_at);
@@ -314,8 +313,9 @@ describe('Keyword Updated through n8n', () => {
 			const history = record.grankhistory as number[];
 			assert.equal(item.rank, record.grank);
 			assert.equal(item.previous_rank, history[1] > 0 ? history[1] : null);
-			assert.equal(item.category, 'Small Two');
-			assert.equal(typeof item.crawled_at_iso, 'string');
+			assert.equal(item.project, 'Small Two');
+			assert.equal(item.group, null);
+			assert.equal(item.crawled_at, new Date(Number(record.crawled_at) * 1000).toISOString());
 		}
 		assert.ok(!JSON.stringify(poll.items).includes(f.api.token));
 		state = restart(poll.persistedStaticData);
@@ -411,9 +411,19 @@ describe('Keyword Updated through n8n', () => {
 		]);
 		f.tick();
 		f.api.simulateRankUpdate({ category: 'Acme Shoes' });
-		const noGroups = await f.poll({ ...acme, options: { includeGroups: false } }, state);
+		const noGroups = await f.poll(
+			{
+				...acme,
+				options: { includeGroups: false },
+				output: 'selected',
+				fields: ['id', 'project', 'group', 'rank_changed'],
+			},
+			state,
+		);
 		const items = f.items(noGroups);
-		assert.ok(items.length > 0 && items.every((i) => i.category === 'Acme Shoes'));
+		assert.ok(
+			items.length > 0 && items.every((i) => i.project === 'Acme Shoes' && i.group === null),
+		);
 		assert.ok(items.every((i) => i.rank_changed === true));
 		state = restart(noGroups.persistedStaticData);
 	});

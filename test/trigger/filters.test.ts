@@ -1,5 +1,5 @@
 /**
- * The trigger's Filters (version 2): the pure rules against crafted ranks (outside the top results, unknown previous
+ * The trigger's Filters: the pure rules against crafted ranks (outside the top results, unknown previous
  * rank), then each filter through n8n's engine against the fake API with known ranks, ranking URLs and tags: which
  * keywords and alerts pass, with which reasons (`matched`), that the cursor moves past filtered events, that a poll's
  * requests do not change, and that bad settings fail before any request.
@@ -25,7 +25,7 @@ import {
 	type TriggerApi,
 } from '../../nodes/KeywordComTrigger/shared/pollContract';
 import { clearCapturedLogs, getCapturedLogs, runLoadOptions, type RunPollResult } from '../harness';
-import { pollVersion2 } from './version2';
+import { pollTrigger } from './poll-trigger';
 
 const move = (previousRank: number | null, rank: number | null, known = true): RankMove => ({
 	previousRank,
@@ -275,7 +275,7 @@ before(async () => {
 after(async () => await api.stop());
 
 async function poll(parameters: IDataObject, staticData?: IDataObject): Promise<RunPollResult> {
-	return await pollVersion2(api, parameters, staticData);
+	return await pollTrigger(api, parameters, staticData);
 }
 
 const copy = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;

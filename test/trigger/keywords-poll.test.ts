@@ -28,8 +28,11 @@ import type { ListRead } from '../../nodes/KeywordComTrigger/shared/keywordList'
 import { readKeywordList } from '../../nodes/KeywordComTrigger/shared/keywordListRead';
 import { MemoryApi, type MemKeyword } from './memory-api';
 
-/** Version 1's Simplify on (the items these suites were written for). */
-const SIMPLIFY_V1 = { version: 1, simplify: true, mode: 'raw' as const, fields: [] };
+/** Output Simplified (the default): the keyword's id, ranks and crawl time, which these suites check. */
+const SIMPLIFIED: PollSettings['output'] = { mode: 'simplified', fields: [] };
+
+/** An item's crawl time as Unix seconds (Simplified gives it as ISO 8601). */
+const crawledSeconds = (item: IDataObject): number => Date.parse(String(item.crawled_at)) / 1000;
 
 const TOKEN = 'secret-token-xyz';
 
@@ -54,7 +57,7 @@ class Run {
 	constructor(
 		readonly settings: PollSettings = {
 			scope: ALL,
-			output: SIMPLIFY_V1,
+			output: SIMPLIFIED,
 			onlyRankChanges: false,
 			token: TOKEN,
 		},
@@ -126,12 +129,12 @@ class Run {
 
 	/** Each (keyword, crawl) emitted at most once; each keyword's last crawl exactly once (if after activation). */
 	assertExactlyOnce(since: number, label = ''): void {
-		const pairs = this.items.map((item) => `${String(item.id)}@${String(item.crawled_at)}`);
+		const pairs = this.items.map((item) => `${String(item.id)}@${crawledSeconds(item)}`);
 		assert.equal(new Set(pairs).size, pairs.length, `${label}: no crawl emitted twice`);
 		const emitted = new Map<string, number[]>();
 		for (const item of this.items) {
 			const list = emitted.get(String(item.id)) ?? [];
-			list.push(item.crawled_at as number);
+			list.push(crawledSeconds(item));
 			emitted.set(String(item.id), list);
 		}
 		for (const k of this.api.keywords) {
@@ -192,7 +195,7 @@ describe('Keyword Updated: one request when idle, only moved lists read', () => 
 
 	it('Only Rank Changes leaves out keywords whose rank stayed; groups and scope', async () => {
 		const scope: Scope = { project: 'Acme', group: '', includeGroups: false };
-		const run = new Run({ scope, output: SIMPLIFY_V1, onlyRankChanges: true, token: TOKEN });
+		const run = new Run({ scope, output: SIMPLIFIED, onlyRankChanges: true, token: TOKEN });
 		const acme = run.add('Acme', 4);
 		const blog = run.add('Acme[sub]Blog', 4);
 		await run.poll();

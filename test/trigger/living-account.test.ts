@@ -76,7 +76,7 @@ class Trigger {
 		this.later();
 		const result = await runPoll({
 			nodeType,
-			typeVersion: 2,
+			typeVersion: 1,
 			parameters: this.options.parameters ?? KEYWORDS,
 			credentials: { keywordComApi: { apiToken: this.fake.token, baseUrl: this.fake.baseUrl } },
 			staticData: this.nodeData,
@@ -107,11 +107,11 @@ class Trigger {
 
 	/** Every event emitted, as `<id>@<crawled_at>` (keywords) or the id (alerts). */
 	emitted(): string[] {
-		return this.items.map((item) =>
-			item.crawled_at !== undefined
-				? `${String(item.id)}@${String((item.attributes as IDataObject | undefined)?.crawled_at ?? item.crawled_at)}`
-				: String(item.id),
-		);
+		// Output Raw: a keyword's record has its crawled_at; an alert's has none.
+		return this.items.map((item) => {
+			const crawledAt = (item.attributes as IDataObject | undefined)?.crawled_at;
+			return item.type === 'keyword' ? `${String(item.id)}@${String(crawledAt)}` : String(item.id);
+		});
 	}
 
 	assertOnce(expected: string[], label: string): void {
@@ -257,7 +257,7 @@ describe('Keyword Updated on a living account', { concurrency: true }, () => {
 				async () =>
 					await runPoll({
 						nodeType,
-						typeVersion: 2,
+						typeVersion: 1,
 						parameters: KEYWORDS,
 						credentials: { keywordComApi: { apiToken: t.fake.token, baseUrl: t.fake.baseUrl } },
 						staticData: state,
@@ -335,7 +335,7 @@ describe('New Alert while its list fails', () => {
 		for (let n = 0; n < 2; n++) {
 			const failed = await runPoll({
 				nodeType,
-				typeVersion: 2,
+				typeVersion: 1,
 				parameters: ALERTS,
 				credentials: { keywordComApi: { apiToken: t.fake.token, baseUrl: t.fake.baseUrl } },
 				staticData: t.nodeData,

@@ -591,20 +591,8 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 			],
 		});
 		assert.equal(container.count, 42);
-		// Version 2 (keyed by name): every container behind the mark, known.
-		const read = decodeKeywordState(
-			{
-				s: 1,
-				p: { A: { w: 1, q: 2, r: { h: 3, x: -1, n: 0, e: '5', o: 'd' } }, B: { w: 'x' } },
-			},
-			2,
-		);
-		assert.deepEqual(read && byName(read), {
-			A: {
-				reportedUpTo: 1,
-				read: { windowEnd: 3, lastIndex: -1, listLength: 0, lastId: '5', idOrder: 'descending' },
-			},
-		});
+		// Containers keyed by name (an object, not the stored list) are not the stored format.
+		assert.equal(decodeKeywordState({ s: 1, p: { A: { w: 1 } } }), undefined);
 		assert.equal(decodeKeywordState({ t: 1, p: {} }), undefined);
 		// Stored as a list, read back the same.
 		const state = stateOf(
@@ -649,30 +637,17 @@ describe('Keyword Updated: one mark, windows behind it', () => {
 });
 
 describe('stored state and the activation baseline', () => {
-	it('reads its own event only; version 1 states are carried over', () => {
+	it('reads its own event and format only', () => {
 		const alert = storedState('newAlert', cursorAt(5));
-		assert.deepEqual(alert, { v: 4, e: 'newAlert', c: { t: 5, f: [5, null], k: [] } });
+		assert.deepEqual(alert, { v: 1, e: 'newAlert', c: { t: 5, f: [5, null], k: [] } });
 		assert.deepEqual(readEventState('newAlert', alert as never)?.state, cursorAt(5));
 		assert.equal(readEventState('keywordUpdated', alert as never), undefined);
-		assert.deepEqual(
-			readEventState('newAlert', { v: 1, e: 'newAlert', c: encodeAlertCursor(cursorAt(7)) })?.state,
-			cursorAt(7),
-		);
-		const v1 = {
-			v: 1,
-			e: 'keywordUpdated',
-			c: {
-				s: 900,
-				p: { A: { u: at(800), c: { t: 850, f: [849, null], k: [] } }, B: { u: at(700) } },
-			},
-		};
-		const carried = readEventState('keywordUpdated', v1)?.state as KeywordState;
-		assert.equal(carried.mark, 900);
-		assert.deepEqual(byName(carried), { A: { reportedUpTo: 850 }, B: { reportedUpTo: 700 } });
-		assert.equal(
-			readEventState('newAlert', { v: 5, e: 'newAlert', c: encodeAlertCursor(cursorAt(1)) }),
-			undefined,
-		);
+		for (const v of [0, 2, 4, '1'])
+			assert.equal(
+				readEventState('newAlert', { v, e: 'newAlert', c: encodeAlertCursor(cursorAt(1)) }),
+				undefined,
+				`format ${String(v)}`,
+			);
 	});
 
 	it('list orders are one letter each in static data, ListOrder once read back', () => {
@@ -681,7 +656,7 @@ describe('stored state and the activation baseline', () => {
 			['d', 'descending'],
 			['u', 'unordered'],
 		] as const) {
-			const saved = `{"v":4,"e":"newAlert","c":{"t":9,"f":[8,"4"],"k":["5"],"i":-1,"o":"${letter}","x":12,"n":400},"l":[120,30]}`;
+			const saved = `{"v":1,"e":"newAlert","c":{"t":9,"f":[8,"4"],"k":["5"],"i":-1,"o":"${letter}","x":12,"n":400},"l":[120,30]}`;
 			const found = readEventState('newAlert', JSON.parse(saved) as never)!;
 			assert.equal((found.state as AlertCursor).listOrder, order);
 			// Stored again byte for byte.
@@ -704,7 +679,7 @@ describe('stored state and the activation baseline', () => {
 			['d', '?', undefined],
 		);
 		const saved =
-			'{"v":4,"e":"keywordUpdated","c":{"s":7,"p":[{"k":"name:A","n":"A","w":1,"r":{"h":3,"x":0,"n":9,"e":"5","o":"d"}},' +
+			'{"v":1,"e":"keywordUpdated","c":{"s":7,"p":[{"k":"name:A","n":"A","w":1,"r":{"h":3,"x":0,"n":9,"e":"5","o":"d"}},' +
 			'{"k":"name:B","n":"B","w":2,"r":{"h":3,"x":4,"n":9,"o":"?","z":100,"a":["1","2"]}},' +
 			'{"k":"name:C","n":"C","w":3,"r":{"h":3,"x":0,"n":9}}],"m":[[1001,"A"],["name:B"]],"o":"o"}}';
 		const back = readEventState('keywordUpdated', JSON.parse(saved) as never)!
@@ -722,25 +697,6 @@ describe('stored state and the activation baseline', () => {
 			],
 		);
 		assert.equal(JSON.stringify(storedState('keywordUpdated', back)), saved);
-		// Version 3 kept every container (each its own reportedUpTo), and the ranking URLs: read as behind the mark.
-		const v3 =
-			'{"v":3,"e":"keywordUpdated","c":{"s":7,"p":[{"k":"id:5","n":"A","w":1,"q":6}],"o":"o","u":[["1","h"]]}}';
-		const fromV3 = readEventState('keywordUpdated', JSON.parse(v3) as never)!.state as KeywordState;
-		assert.deepEqual(fromV3, {
-			mark: 7,
-			containers: new Map([['id:5', { name: 'A', reportedUpTo: 1 }]]),
-			known: new Map([['id:5', 'A']]),
-			historyOrder: 'ascending',
-		});
-		// Version 2 kept the projects in an object keyed by name.
-		const v2 =
-			'{"v":2,"e":"keywordUpdated","c":{"s":7,"o":"o","p":{"__proto__":{"w":1,"r":{"h":3,"x":0,"n":9,"o":"?"}}}}}';
-		const carried = readEventState('keywordUpdated', JSON.parse(v2) as never)!
-			.state as KeywordState;
-		assert.equal(carried.historyOrder, 'ascending');
-		assert.deepEqual(byName(carried), {
-			['__proto__']: { reportedUpTo: 1, read: read('unordered') },
-		});
 	});
 
 	it('a baseline is found by node and event, until the node writes its own state', () => {
@@ -769,27 +725,24 @@ describe('scope and items', () => {
 		assert.ok(!inScope('Acme2', parseScope('Acme', '', true)));
 		assert.throws(() => parseScope('', 'Blog', true), /project of the group/);
 	});
-	it('items carry no token, with Simplify on and off', () => {
+	it('items carry no token, whatever the Output', () => {
 		const token = 'secret-token-xyz';
 		const alert = {
 			...alertRecord({ id: 1, at: 100 }),
 			links: { self: `https://x/?api_token=${token}` },
 		};
-		for (const simplify of [true, false]) {
+		for (const mode of ['simplified', 'raw', 'selected'] as const) {
+			const fields = mode === 'selected' ? ['id', 'notes', 'previous_rank'] : [];
 			assert.ok(
-				!JSON.stringify(
-					alertItem(alert, { version: 1, simplify, mode: 'raw', fields: [] }, token),
-				).includes(token),
+				!JSON.stringify(alertItem(alert, { mode, fields: fields.slice(0, 1) }, token)).includes(
+					token,
+				),
 			);
 			const keyword = keywordRecord({ id: 2, category: 'A', crawled_at: 100, history: [3, 4] });
-			(keyword.attributes as Record<string, unknown>).note = `see ${token}`;
-			const item = keywordItem(
-				keyword,
-				{ version: 1, simplify, mode: 'raw', fields: [] },
-				token,
-				'descending',
-			);
-			assert.ok(!JSON.stringify(item).includes(token));
+			(keyword.attributes as Record<string, unknown>).notes = `see ${token}`;
+			const item = keywordItem(keyword, { mode, fields }, token, 'descending');
+			assert.ok(!JSON.stringify(item).includes(token), mode);
+			if (mode !== 'simplified') assert.ok(JSON.stringify(item).includes('see '), mode);
 			assert.equal(item.previous_rank, 4);
 		}
 	});

@@ -1,7 +1,6 @@
 /**
- * The trigger at version 2 (what a trigger added today gets): the Output choice as in the action node, and items of
- * the same shape as the action node's for the same record (one output model). The other trigger suites run version 1,
- * what saved workflows keep.
+ * The trigger's Output choice, as in the action node, and items of the same shape as the action node's for the same
+ * record (one output model).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -13,7 +12,7 @@ import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
 import { MAX_SIMPLIFIED_FIELDS } from '../../nodes/shared/output';
 import { runNode, type RunPollResult } from '../harness';
 import { AFTER_CRAWL_MS } from './clock';
-import { pollVersion2 } from './version2';
+import { pollTrigger } from './poll-trigger';
 
 let clock = Date.now() - 10 * 60_000;
 let api: FakeKeywordApi;
@@ -26,7 +25,7 @@ before(async () => {
 after(async () => await api.stop());
 
 async function poll(parameters: IDataObject, staticData?: IDataObject): Promise<RunPollResult> {
-	return await pollVersion2(api, parameters, staticData);
+	return await pollTrigger(api, parameters, staticData);
 }
 
 const itemsOf = (result: RunPollResult): IDataObject[] => {
@@ -35,7 +34,7 @@ const itemsOf = (result: RunPollResult): IDataObject[] => {
 };
 const restart = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;
 
-describe('Keyword.com Trigger, version 2', () => {
+describe('Keyword.com Trigger: Output', () => {
 	it('New Alert: simplified items are the action node’s Alert → Get Many items, at most 10 fields', async () => {
 		const state = restart((await poll({ event: 'newAlert' })).staticData);
 		clock += 1000;
@@ -47,7 +46,7 @@ describe('Keyword.com Trigger, version 2', () => {
 		);
 		const action = await runNode({
 			nodeType: new KeywordCom(),
-			typeVersion: 2,
+			typeVersion: 1,
 			parameters: { resource: 'alert', operation: 'getMany', returnAll: true },
 			credentials: credentials(),
 		});
@@ -89,12 +88,12 @@ describe('Keyword.com Trigger, version 2', () => {
 		clock += AFTER_CRAWL_MS;
 		const picked = itemsOf(
 			await poll(
-				{ event: 'keywordUpdated', output: 'selected', fields: ['kw', 'rank', 'change'] },
+				{ event: 'keywordUpdated', output: 'selected', fields: ['keyword', 'rank', 'change'] },
 				state,
 			),
 		);
 		assert.ok(picked.length > 0);
-		for (const item of picked) assert.deepEqual(Object.keys(item), ['kw', 'rank', 'change']);
+		for (const item of picked) assert.deepEqual(Object.keys(item), ['keyword', 'rank', 'change']);
 	});
 
 	it('Output Raw gives the API record', async () => {

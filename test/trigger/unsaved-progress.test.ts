@@ -20,27 +20,27 @@ import {
 import { runPoll } from '../harness';
 
 describe('unsaved progress (pure)', () => {
-	const start = startingPoint({ event: 'newAlert' }, { v: 4 }, {});
+	const start = startingPoint({ event: 'newAlert' }, { v: 1 }, {});
 
 	it('goes on only from the stored state the remembered poll started from', () => {
-		recordPoll('w:n', start, false, { v: 4, c: 'next' });
-		assert.deepEqual(unsavedProgress('w:n', start), { v: 4, c: 'next' });
+		recordPoll('w:n', start, false, { v: 1, c: 'next' });
+		assert.deepEqual(unsavedProgress('w:n', start), { v: 1, c: 'next' });
 		assert.equal(
 			unsavedProgress('w:n', startingPoint({ event: 'newAlert' }, { v: 5 }, {})),
 			undefined,
 		);
 		// Edited parameters, another global static data (a new activation's baseline), another node: no match.
-		assert.equal(unsavedProgress('w:n', startingPoint({ event: 'x' }, { v: 4 }, {})), undefined);
+		assert.equal(unsavedProgress('w:n', startingPoint({ event: 'x' }, { v: 1 }, {})), undefined);
 		assert.equal(
-			unsavedProgress('w:n', startingPoint({ event: 'newAlert' }, { v: 4 }, { b: 1 })),
+			unsavedProgress('w:n', startingPoint({ event: 'newAlert' }, { v: 1 }, { b: 1 })),
 			undefined,
 		);
 		assert.equal(unsavedProgress('w:other', start), undefined);
 	});
 
 	it('forgets it once a poll of the node emits', () => {
-		recordPoll('w:n', start, false, { v: 4, c: 'next' });
-		recordPoll('w:n', start, true, { v: 4, c: 'emitted' });
+		recordPoll('w:n', start, false, { v: 1, c: 'next' });
+		recordPoll('w:n', start, true, { v: 1, c: 'emitted' });
 		assert.equal(unsavedProgress('w:n', start), undefined);
 	});
 });
@@ -76,7 +76,7 @@ describe('unsaved progress through n8n, the durable scheduler without durable cu
 			const before = api.requests.length;
 			const result = await runPoll({
 				nodeType: trigger,
-				typeVersion: 2,
+				typeVersion: 1,
 				parameters: this.parameters as INodeParameters,
 				credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
 				staticData: this.nodeData,

@@ -1,7 +1,7 @@
 /**
- * The example summaries the demo prints (e2e/lib/examples.ts, EXAMPLES) check the version-2 fields each example maps:
- * given the items of a run, a summary of version-2 items reads them, and one of version-1 items (the node's
- * `kw`/`grank`/`prevrank` names) throws, which marks the example ✘ in the demo and fails the examples e2e test.
+ * The example summaries the demo prints (e2e/lib/examples.ts, EXAMPLES) check the fields each example maps: given the
+ * items of a run, a summary of simplified items reads them, and one of items with the API's own keys
+ * (`kw`/`grank`/`prevrank`) throws, which marks the example ✘ in the demo and fails the examples e2e test.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -84,8 +84,8 @@ const message = {
 	text: ':arrow_down: *kaffee altstadt zürich* (Café Zürich, google.ch) moved from 65 to 66',
 };
 
-describe('example summaries check the version-2 fields their examples map', () => {
-	it('daily ranks: version-2 keywords and sheet rows are summed up; version-1 keywords are refused', () => {
+describe('example summaries check the fields their examples map', () => {
+	it('daily ranks: simplified keywords and sheet rows are summed up; keywords with the API keys are refused', () => {
 		const daily = spec('daily-ranks-to-google-sheet.json');
 		assert.equal(
 			daily.summarize(runOf({ 'Get keyword ranks': [keywordV2], 'Append to Google Sheet': [row] })),
@@ -111,7 +111,7 @@ describe('example summaries check the version-2 fields their examples map', () =
 		);
 	});
 
-	it('new alert → Slack: version-2 alerts are summed up; version-1 alerts and a message without the keyword are refused', () => {
+	it('new alert → Slack: simplified alerts are summed up; alerts with the API keys and a message without the keyword are refused', () => {
 		const slack = spec('new-alert-to-slack.json');
 		assert.match(
 			slack.summarize(runOf({ 'On new rank alert': [alertV2], 'Post to Slack': [message] })),
@@ -133,7 +133,7 @@ describe('example summaries check the version-2 fields their examples map', () =
 		);
 	});
 
-	it('top 10 → Slack: each branch of the Switch holds its crossings, every crossing gets a message; a wrong branch, a version-1 item or a missing message is refused', () => {
+	it('top 10 → Slack: each branch of the Switch holds its crossings, every crossing gets a message; a wrong branch, an item with the API keys or a missing message is refused', () => {
 		const top10 = spec('keyword-top10-to-slack.json');
 		const [entered, left] = TOP10_UPDATES;
 		const messages = [

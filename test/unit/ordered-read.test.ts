@@ -539,7 +539,7 @@ describe('list order: read from page 1, never assumed', () => {
 		assert.deepEqual(keyword?.([{ id: '1' }, { id: '3' }, { id: '2' }]), []);
 		assert.deepEqual(keyword?.([{ id: '1' }, { kw: 'no id' }]), []);
 		assert.deepEqual(keyword?.([{ id: '1' }]), [], 'one record shows no order');
-		assert.equal(orderOfList('plain'), undefined, 'top pages: no order');
+		assert.equal(orderOfList('topPage'), undefined, 'top pages: no order');
 	});
 
 	it('alerts: newest or oldest first by time then id, either tie order, or by id alone', () => {

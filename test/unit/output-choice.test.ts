@@ -1,5 +1,5 @@
 /**
- * Every operation whose output is records offers the three outputs of version 2 (Simplified, Raw, Selected Fields),
+ * Every operation whose output is records offers the three outputs (Simplified, Raw, Selected Fields),
  * read from the node's description as n8n shows it. What each operation returns is its `returns` in the operation
  * registry (test/operations/fixtures.ts, which every operation of the node must have a row in): records, or what
  * it returns instead.
@@ -21,16 +21,16 @@ const INSTEAD: Record<Exclude<Returns, 'records'>, string> = {
 
 const description = new KeywordCom().description;
 
-/** The property `name` as n8n displays it for the operation in node version 2 (undefined when not shown). */
+/** The property `name` as n8n displays it for the operation (undefined when not shown). */
 function shownProperty(name: string, values: INodeParameters): INodeProperties | undefined {
 	return description.properties.find(
 		(property) =>
 			property.name === name &&
-			NodeHelpers.displayParameter(values, property, { typeVersion: 2 }, description),
+			NodeHelpers.displayParameter(values, property, { typeVersion: 1 }, description),
 	);
 }
 
-describe('Output choice of version 2 on every operation returning records', () => {
+describe('Output choice on every operation returning records', () => {
 	for (const { label, resource, operation, returns } of OPERATIONS) {
 		if (returns !== 'records') {
 			it(`${label}: no Output choice (${INSTEAD[returns]})`, () => {

@@ -11,18 +11,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, DEFAULT_PAGE_CONCURRENCY } from '../../shared/constants';
 import { accessOf } from '../../shared/credentials';
-import {
-	readOutputChoice,
-	shapeForOutput,
-	versionOf,
-	type OutputChoice,
-} from '../../shared/output';
+import { readOutputChoice, shapeForOutput, type OutputChoice } from '../../shared/output';
+import { catalogueOf } from '../../shared/recordKinds';
 import { collectPages, identityOf, ListChangedError, orderOfList } from '../../shared/paging';
 import { redactDeep } from '../../shared/redact';
 import { SharedPause } from '../../shared/retryPolicy';
 import { apiRequest } from '../../shared/transport';
 import { checkInteger, InputError } from '../../shared/validation';
-import { hasOutputChoice, isWholeList } from './description';
+import { isWholeList, recordCatalogueOf } from './description';
 import {
 	KEYWORD_ID_PARAMETER,
 	keywordTextToLookUp,
@@ -103,8 +99,7 @@ function baseOptions(
 
 /** The Output choice of the item, checked before any request. */
 function outputChoiceOf(config: OperationConfig, input: OperationInput): OutputChoice {
-	const offered = { simplify: config.simplify === true, output: hasOutputChoice(config) };
-	const choice = readOutputChoice(versionOf(input.node), input.get, offered);
+	const choice = readOutputChoice(input.get, recordCatalogueOf(config));
 	return { ...choice, revealToken: config.revealToken?.(input) ?? false };
 }
 
@@ -115,7 +110,7 @@ function readListSize(
 	input: OperationInput,
 	asTool: boolean,
 ): { returnAll: boolean; limit: number } {
-	const sized = config.paged !== undefined || (isWholeList(config) && versionOf(input.node) >= 2);
+	const sized = config.paged !== undefined || isWholeList(config);
 	if (!sized) return { returnAll: true, limit: 0 };
 	const returnAll = asTool ? false : (context.getNodeParameter('returnAll', false) as boolean);
 	if (returnAll) return { returnAll, limit: 0 };
@@ -215,7 +210,7 @@ export function runItem(config: OperationConfig): RoutingHook {
 			url,
 			method,
 			send,
-			shape: (record, kind) => shapeForOutput(record, kind, choice),
+			shape: (record, kind) => shapeForOutput(record, catalogueOf(kind), choice),
 			size,
 		};
 
@@ -252,7 +247,7 @@ async function sendAndShape(
 	if (config.paged) {
 		const concurrency =
 			Number(context.getNodeParameter('options.concurrency', DEFAULT_PAGE_CONCURRENCY)) || 1;
-		const kind = config.output.type === 'records' ? config.output.kind : 'plain';
+		const kind = config.output.type === 'records' ? config.output.kind : undefined;
 		try {
 			return await collectPages(
 				config.paged,

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { versionOf } from '../../shared/output';
 import type { OperationConfig, OperationInput, OperationRuntime } from './types';
 
 /** How an answer becomes results (one per output item), as the operation's `output` says. */
@@ -37,9 +36,10 @@ export function shapeAnswer(
 		case 'report': {
 			if (!body || typeof body !== 'object' || Array.isArray(body))
 				return [{ data: body as never }];
+			// The report's shape is not shown: `data` alone when nothing but links comes beside it, else everything.
 			const data = object.data;
-			const unwrap = versionOf(runtime.input.node) >= 2 || output.legacy === 'record';
-			if (unwrap && data && typeof data === 'object' && !Array.isArray(data))
+			const beside = Object.keys(object).filter((key) => key !== 'data' && key !== 'links');
+			if (data && typeof data === 'object' && !Array.isArray(data) && beside.length === 0)
 				return [data as IDataObject];
 			return [withoutLinks(object)];
 		}
@@ -51,12 +51,7 @@ export function shapeAnswer(
 	}
 }
 
-/**
- * Whether records come simplified: version 1's Simplify toggle, version 2's Output "Simplified". For operations
- * whose `select` or `run` shapes the records itself (the ranking chart and rows).
- */
-export function wantsSimplified(input: OperationInput): boolean {
-	return versionOf(input.node) >= 2
-		? input.get('output', 'simplified') === 'simplified'
-		: input.get('simplify', true) === true;
+/** The Output chosen, for operations whose `select` or `run` builds the records itself (ranking chart and rows). */
+export function outputModeOf(input: OperationInput): string {
+	return String(input.get('output', 'simplified'));
 }

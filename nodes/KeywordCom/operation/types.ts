@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { PageStyle } from '../../shared/paging';
-import type { RecordKind } from '../../shared/records';
+import type { RecordKind } from '../../shared/recordKinds';
 import type { ApiRequest, ApiResponse, AttemptHooks } from '../../shared/transport';
 
 /** What an operation reads of the current item. */
@@ -27,30 +27,30 @@ export interface PreparedRequest {
 	settings?: IDataObject;
 }
 
-/**
- * The record keys Selected Fields offers. Without a list, the record kind's (shared/recordKinds/), or typed names for
- * records whose shape the document does not give. Every operation returning records offers Selected Fields.
- */
-type Selectable = { selectable?: string[] };
-
 export type OutputSpec =
-	/** `data` is a list: one item per record. */
-	| ({
+	/**
+	 * `data` is a list: one item per record. The kind's catalogue (shared/recordKinds/) names the fields Output
+	 * Simplified and Selected Fields give.
+	 */
+	| {
 			type: 'records';
 			kind: RecordKind;
 			select?: (body: IDataObject, input: OperationInput) => unknown[];
 			/** The records are the rows of one report: no Return All / Limit (the report's period says how many). */
 			whole?: boolean;
-	  } & Selectable)
+	  }
 	/** `data` is one record: one item. */
-	| ({ type: 'record'; kind: RecordKind } & Selectable)
-	/** The whole answer as one item (answers whose shape has no records), without `links`. */
-	| { type: 'body' }
+	| { type: 'record'; kind: RecordKind }
 	/**
-	 * A report (AI visibility metrics): the content of `data`, or the whole answer without `links` when it has no
-	 * `data`. Version 1 kept each report's first shape (`legacy`): saved workflows read it so.
+	 * The whole answer as one item, without `links`. `holds`: the item lists records of this kind (Add's created
+	 * keywords), shaped by the Output choice.
 	 */
-	| { type: 'report'; legacy: 'record' | 'body' }
+	| { type: 'body'; holds?: RecordKind }
+	/**
+	 * A report whose fields the document does not show (AI sentiment, citations): the content of `data`, or the whole
+	 * answer without `links` when it has no `data`.
+	 */
+	| { type: 'report' }
 	/** Operations whose answer body is not documented: a confirmation item, plus the answer when there is one. */
 	| {
 			type: 'confirmation';
@@ -64,7 +64,7 @@ export interface OperationRuntime {
 	url: string;
 	method: IHttpRequestMethods;
 	send(request: Omit<ApiRequest, 'base'>, hooks?: AttemptHooks): Promise<ApiResponse>;
-	/** One record as the user chose to see it (version 1: Simplify; version 2: Output). */
+	/** One record as the user chose to see it (Output). */
 	shape(record: unknown, kind: RecordKind): IDataObject;
 	/** Return All / Limit of the item, checked (a `run` that reads lists stops once it has enough). */
 	size: { returnAll: boolean; limit: number };
@@ -86,8 +86,6 @@ export interface OperationConfig {
 	output: OutputSpec;
 	/** A paged list: adds Return All / Limit and a Concurrency option. */
 	paged?: PageStyle;
-	/** Adds version 1's Simplify toggle (version 2 offers the Output choice on every operation returning records). */
-	simplify?: boolean;
 	/** Replaces the default single request (chunked adds, lists derived from another record). */
 	run?: (runtime: OperationRuntime) => Promise<IDataObject[]>;
 	/** Keep the account record's `api_token` (the user opted in). */

@@ -1,10 +1,12 @@
 /**
  * The AI-visibility domains of the account (#23) as the trigger knows them. Pure. The document does not show the
- * domain record: the list is `data` (or the body itself when it is a list), a domain's id is `id` (else `domain_id`
- * or `uuid`), its name `domain` (else `name`, `url`, or the id).
+ * domain record: the list is `data` (or the body itself when it is a list); a domain's id and name are read as the
+ * action node reads them (shared/recordKinds/undocumented.ts), its name falling back to the id.
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { readerOf } from '../../shared/records';
+import { aiDomainId, aiDomainName } from '../../shared/recordKinds/undocumented';
 import type { AiDomainRef } from './dayItem';
 
 /** What the event reads: one domain or all, narrowed to some topics or engines (the API's own filters). */
@@ -18,11 +20,6 @@ export interface AiScope {
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
 
-function text(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-}
-
 /** The domains of a #23 answer, in its order; undefined when the answer holds no list at all. */
 export function aiDomainsOf(body: unknown): AiDomainRef[] | undefined {
 	const list = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
@@ -31,14 +28,11 @@ export function aiDomainsOf(body: unknown): AiDomainRef[] | undefined {
 	const seen = new Set<string>();
 	for (const record of list) {
 		if (!isObject(record)) continue;
-		const attributes = isObject(record.attributes) ? record.attributes : record;
-		const id = text(record.id) ?? text(attributes.domain_id) ?? text(attributes.uuid);
+		const read = readerOf(record);
+		const id = aiDomainId(read);
 		if (id === undefined || seen.has(id)) continue;
 		seen.add(id);
-		domains.push({
-			id,
-			name: text(attributes.domain) ?? text(attributes.name) ?? text(attributes.url) ?? id,
-		});
+		domains.push({ id, name: aiDomainName(read) ?? id });
 	}
 	return domains;
 }

@@ -1,5 +1,5 @@
 /**
- * AI Visibility Updated's filters (version 2): which days pass, and why. Pure. Every filter set must pass (AND); a
+ * AI Visibility Updated's filters: which days pass, and why. Pure. Every filter set must pass (AND); a
  * day that passes carries the reasons (`matched`), as Keyword Updated's items do. A day whose day before is not in the
  * series (the first day of a domain, or after a gap) passes no filter that compares with it.
  */

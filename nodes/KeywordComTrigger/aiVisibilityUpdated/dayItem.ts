@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { orNull } from '../../shared/recordKinds/catalogue';
+import { orNull, sameNames, type RecordCatalogue } from '../../shared/recordKinds/catalogue';
 import type { OutputChoice } from '../../shared/output';
 import { redactDeep } from '../../shared/redact';
 import { AI_METRICS, pointRecord } from '../../shared/aiSeries';
@@ -22,8 +22,8 @@ export interface AiDomainRef {
 	name: string;
 }
 
-/** Every field of a day item, in order (Selected Fields offers them). */
-export const AI_DAY_FIELDS = [
+/** Every field of a day item, in order: Raw gives them all. */
+const AI_DAY_FIELDS = [
 	'domain_id',
 	'domain',
 	'date',
@@ -35,19 +35,22 @@ export const AI_DAY_FIELDS = [
 	'competitors',
 ];
 
-/** The fields of Simplified (at most 10). */
-export const AI_DAY_SIMPLIFIED = [
-	'domain_id',
-	'domain',
-	'date',
-	'visibility_score',
-	'visibility_score_change',
-	'mentions',
-	'citations',
-	'brand_not_found',
-	'brand_rank',
-	'competitor_above',
-];
+/** A day's fields (Selected Fields offers them all) and the ten Simplified keeps. */
+export const aiDayCatalogue: RecordCatalogue = {
+	fields: sameNames(AI_DAY_FIELDS),
+	simplified: [
+		'domain_id',
+		'domain',
+		'date',
+		'visibility_score',
+		'visibility_score_change',
+		'mentions',
+		'citations',
+		'brand_not_found',
+		'brand_rank',
+		'competitor_above',
+	],
+};
 
 /** The whole day, compared with the day before (undefined: not in the series). */
 export function fullDay(
@@ -67,16 +70,19 @@ export function fullDay(
 	};
 }
 
-/** The day as the user chose to see it (version 1: Simplify on = Simplified, off = every field). */
+/** The day as the user chose to see it. */
 export function dayItem(
 	full: IDataObject,
 	output: OutputChoice,
 	token: string | undefined,
 	matched?: string[],
 ): IDataObject {
-	const mode = output.version < 2 ? (output.simplify ? 'simplified' : 'raw') : output.mode;
 	const fields =
-		mode === 'raw' ? Object.keys(full) : mode === 'selected' ? output.fields : AI_DAY_SIMPLIFIED;
+		output.mode === 'raw'
+			? Object.keys(full)
+			: output.mode === 'selected'
+				? output.fields
+				: aiDayCatalogue.simplified;
 	const item: IDataObject = {};
 	for (const field of fields) item[field] = orNull(full[field]);
 	if (matched) item.matched = matched;

@@ -1,15 +1,18 @@
 /**
- * Keyword Updated: the item emitted for one updated keyword, in each node version's shape. Pure; the token never
- * appears.
+ * Keyword Updated: the item emitted for one updated keyword. Pure; the token never appears.
+ *
+ * Its fields are the keyword's (shared/recordKinds/keyword.ts) and the update's: the previous rank, the change and
+ * whether the rank changed. Simplified is the action node's keyword with the previous rank and the change in place
+ * of the best rank and the search volume; Raw is the record with the update's ranks added at the top.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { splitName } from '../../shared/groupName';
-import { shapeForOutput, shapeRecord, type OutputChoice } from '../../shared/output';
+import { shapeForOutput, type OutputChoice } from '../../shared/output';
 import type { ListOrder } from '../../shared/paging';
 import { redactDeep } from '../../shared/redact';
 import { flattenRecord } from '../../shared/records';
-import { isoTime } from '../../shared/time';
+import { keywordFields } from '../../shared/recordKinds/keyword';
+import { key, type RecordCatalogue } from '../../shared/recordKinds/catalogue';
 import { unixSeconds } from './containers';
 import { rankChange } from '../shared/rankHistory';
 
@@ -17,6 +20,28 @@ import { rankChange } from '../shared/rankHistory';
 export function crawledAt(record: IDataObject): number | undefined {
 	return unixSeconds(((record.attributes ?? {}) as IDataObject).crawled_at);
 }
+
+/** A keyword update: the keyword's fields, and the update's (read from the flat record they are added to). */
+export const keywordUpdateCatalogue: RecordCatalogue = {
+	fields: {
+		...keywordFields,
+		previous_rank: key('previous_rank'),
+		change: key('change'),
+		rank_changed: key('rank_changed'),
+	},
+	simplified: [
+		'id',
+		'keyword',
+		'project',
+		'group',
+		'region',
+		'rank',
+		'previous_rank',
+		'change',
+		'ranking_url',
+		'crawled_at',
+	],
+};
 
 /** The item emitted for one updated keyword. The token never appears. */
 export function keywordItem(
@@ -27,68 +52,12 @@ export function keywordItem(
 ): IDataObject {
 	const attributes = (record.attributes ?? {}) as IDataObject;
 	const movement = rankChange(attributes, order);
-	const crawled = crawledAt(record) ?? null;
-	const category = typeof attributes.category === 'string' ? attributes.category : '';
-	const { project, group } = splitName(category);
-	const summary = {
-		...movement,
-		crawled_at: crawled,
-		crawled_at_iso: crawled === null ? null : new Date(crawled * 1000).toISOString(),
+	if (output.mode === 'raw') return redactDeep({ ...record, ...movement }, token);
+	const flat = {
+		...flattenRecord(record),
+		previous_rank: movement.previous_rank,
+		change: movement.change,
+		rank_changed: movement.rank_changed,
 	};
-	if (output.version >= 2) return redactDeep(keywordItemV2(record, output, summary), token);
-	if (!output.simplify) return redactDeep({ ...record, ...summary }, token);
-	const shaped = shapeRecord(record, 'keyword', true);
-	const flat = flattenRecord(record);
-	return redactDeep(
-		{
-			id: shaped.id,
-			kw: shaped.kw,
-			project,
-			group,
-			category,
-			project_id: shaped.project_id,
-			url: shaped.url,
-			region: shaped.region,
-			language: shaped.language,
-			type: shaped.type,
-			...movement,
-			best: flat.best ?? null,
-			rankingurl: flat.rankingurl ?? null,
-			ms: flat.ms ?? null,
-			tags: shaped.tags ?? [],
-			crawled_at: summary.crawled_at,
-			crawled_at_iso: summary.crawled_at_iso,
-		},
-		token,
-	);
-}
-
-/**
- * Version 2 (the Output choice): Simplified is the action node's keyword (shared/output.ts) with the update's
- * previous rank and change in place of the best rank and search volume; Raw is the record plus the update's ranks;
- * Selected Fields picks from both.
- */
-function keywordItemV2(
-	record: IDataObject,
-	output: OutputChoice,
-	summary: IDataObject,
-): IDataObject {
-	if (output.mode === 'raw') return { ...record, ...summary };
-	// Selected Fields picks from the record's fields and the update's ranks alike.
-	if (output.mode === 'selected') {
-		return shapeForOutput({ ...flattenRecord(record), ...summary }, 'keyword', output);
-	}
-	const shaped = shapeForOutput(record, 'keyword', output);
-	return {
-		id: shaped.id,
-		keyword: shaped.keyword,
-		project: shaped.project,
-		group: shaped.group,
-		region: shaped.region,
-		rank: summary.rank,
-		previous_rank: summary.previous_rank,
-		change: summary.change,
-		ranking_url: shaped.ranking_url,
-		crawled_at: isoTime(summary.crawled_at),
-	};
+	return redactDeep(shapeForOutput(flat, keywordUpdateCatalogue, output), token);
 }

@@ -8,9 +8,9 @@ import type { Stamped } from '../shared/windowCursor';
 import { hasFilters, matchFilters, type MovementFilters, type RankMove } from '../shared/filters';
 import { OUTSIDE, rankValue } from '../../shared/ranks';
 import { alertSecondsOf } from '../../shared/paging';
-import { shapeForOutput, shapeRecord, type OutputChoice } from '../../shared/output';
+import { shapeForOutput, type OutputChoice } from '../../shared/output';
+import { alertCatalogue } from '../../shared/recordKinds/alert';
 import { redactDeep } from '../../shared/redact';
-import { splitName } from '../../shared/groupName';
 
 /** Largest page of the alert list. */
 export const ALERT_PAGE_SIZE = 250;
@@ -63,28 +63,13 @@ export function alertCategory(record: IDataObject): string {
 	return typeof category === 'string' ? category : '';
 }
 
-/** The item emitted for one alert. Simplify as in the action node, plus project/group; the token never appears. */
+/** The item emitted for one alert: the same item as the action node's Alert → Get Many. The token never appears. */
 export function alertItem(
 	record: IDataObject,
 	output: OutputChoice,
 	token: string | undefined,
 ): IDataObject {
-	// Version 2: the same item as the action node's Alert → Get Many (one output model).
-	if (output.version >= 2) return redactDeep(shapeForOutput(record, 'alert', output), token);
-	if (!output.simplify) return redactDeep(record, token);
-	const shaped = shapeRecord(record, 'alert', true);
-	const { project, group } = splitName(alertCategory(record));
-	const createdAt = shaped.created_at;
-	return redactDeep(
-		{
-			...shaped,
-			project,
-			group,
-			created_at_iso:
-				typeof createdAt === 'number' ? new Date(createdAt * 1000).toISOString() : null,
-		},
-		token,
-	);
+	return redactDeep(shapeForOutput(record, alertCatalogue, output), token);
 }
 
 /** The id of an alert's keyword (`keyword_id`), or undefined. */

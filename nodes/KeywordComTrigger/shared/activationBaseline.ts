@@ -24,10 +24,7 @@ function baselines(globalData: IDataObject): IDataObject {
 	return globalData[BASELINE_KEY] as IDataObject;
 }
 
-/**
- * The activation baseline of this node for `event`, when one is there. (One marked used, `a: 1`, by an earlier
- * version of this node counts as none.)
- */
+/** The activation baseline of this node for `event`, when one is there. */
 export function findBaseline(
 	event: EventName,
 	globalData: IDataObject,
@@ -36,7 +33,7 @@ export function findBaseline(
 	const entry = isObject(globalData[BASELINE_KEY])
 		? (globalData[BASELINE_KEY] as IDataObject)[nodeId]
 		: undefined;
-	if (!isObject(entry) || entry.a === 1) return undefined;
+	if (!isObject(entry)) return undefined;
 	return readEventState(event, entry);
 }
 

@@ -1,5 +1,5 @@
 /**
- * The trigger's movement filters (version 2): which rank updates and alerts pass, and why. Pure.
+ * The trigger's movement filters: which rank updates and alerts pass, and why. Pure.
  *
  * Every filter set must pass (they combine with AND); an item that passes carries the reasons (`matched`), one per
  * filter, so one trigger can feed a Switch node. Ranks compare with "outside the top results" counting as 101, as

@@ -41,14 +41,14 @@ export interface TriggerApi {
 
 export interface PollSettings {
 	scope: Scope;
-	/** How items are shaped: version 1's Simplify, version 2's Output choice. */
+	/** How items are shaped: the Output choice. */
 	output: OutputChoice;
 	onlyRankChanges: boolean;
-	/** Version 2's filters (filters.ts): none set lets every event through. */
+	/** The filters (filters.ts): none set lets every event through. */
 	filters?: MovementFilters;
 	/** AI Visibility Updated: the domains and the part of their measurements read. */
 	ai?: AiScope;
-	/** AI Visibility Updated's filters (version 2): none set lets every day through. */
+	/** AI Visibility Updated's filters: none set lets every day through. */
 	aiFilters?: AiFilters;
 	/** Removed from everything emitted. */
 	token?: string;

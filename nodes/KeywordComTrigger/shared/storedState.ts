@@ -2,13 +2,13 @@
  * What the trigger stores between polls: the only place its stored keys appear. Pure. The working state has full
  * names (newAlert/alertCursor.ts, keywordUpdated/plan.ts); static data is JSON kept small, so it is stored with one-letter keys and list
  * orders (ListOrder in working code, ORDER_LETTERS), encoded and decoded here. A value that does not read back counts
- * as no state (anything malformed, another event, a newer version).
+ * as no state (anything malformed, another event, another format).
  *
- * Stored format, version 4 (STATE_VERSION); `?` marks a key that may be absent:
+ * Stored format 1 (STATE_VERSION); `?` marks a key that may be absent:
  *
  * | Key | Meaning |
  * |---|---|
- * | `v` | the format version: 4 (1 to 3 are still read) |
+ * | `v` | the format: 1 |
  * | `e` | the event: `newAlert`, `keywordUpdated` or `aiVisibilityUpdated` |
  * | `c` | the event's state, below |
  * | `l?` | `[slowest request, page work]` (ms) the last poll measured (budget.ts Measured) |
@@ -36,14 +36,11 @@
  * | `p[].d?` | departed: 1 when it has left `groups/active` (a lookup or a read of it is to come) |
  * | `m` | known: the containers in scope at the last poll, `[project_id, name]` (or `[key]` for one known by name) |
  * | `o?` | historyOrder: `n` descending (newest first), `o` ascending |
- * | **AI Visibility Updated: `c`** | the AiState (aiVisibilityUpdated/poll.ts), version 4 only |
+ * | **AI Visibility Updated: `c`** | the AiState (aiVisibilityUpdated/poll.ts) |
  * | `d` | clockDay: the newest completed day (UTC day number) by the API's clock at that poll |
  * | `p` | each domain in scope, `[id, upTo]`: every day up to `upTo` (UTC day number) was emitted or passed |
  *
- * Earlier versions, still read: 3 kept per container its own `w` (reportedUpTo) whether behind or not, `s` the newest
- * update seen, `u` the ranking URLs of Ranking URL Changed, `p[].q` a held-back update (read as: mark `s`, every
- * container behind it as it was, `m` their keys); 2 kept `p` as an object keyed by name (containers known by name);
- * 1 kept per name `{u: keywords_last_updated_at, c?: a New Alert cursor over crawled_at}` (done up to its newest).
+ * A format change gets a new `v`; a state of another format reads as none (the trigger starts at "now" again).
  *
  * The **activation baseline** (activationBaseline.ts), in the workflow's global static data under `keywordComTrigger` → node id, is a stored
  * state as above: the one the first poll after activation recorded. n8n's durable scheduler runs the activation poll
@@ -55,16 +52,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Measured } from './budget';
-import { nameKey } from '../keywordUpdated/containers';
 import type { WindowCursor } from './windowCursor';
 import type { AlertCursor } from '../newAlert/alertCursor';
 import type { ContainerState, KeywordState } from '../keywordUpdated/plan';
 import type { ListRead } from './keywordList';
 import type { ListOrder } from '../../shared/paging';
-import { keywordStateFromVersion1 } from './storedStateVersion1';
 import type { AiState } from '../aiVisibilityUpdated/poll';
 
-export const STATE_VERSION = 4;
+export const STATE_VERSION = 1;
 
 export type EventName = 'newAlert' | 'keywordUpdated' | 'aiVisibilityUpdated';
 
@@ -110,7 +105,7 @@ function toLetter(letters: OrderLetters, order: ListOrder | undefined): string |
 	return order === undefined ? undefined : letters[order];
 }
 
-export function decodeWindowCursor(value: unknown): WindowCursor | undefined {
+function decodeWindowCursor(value: unknown): WindowCursor | undefined {
 	if (!isObject(value)) return undefined;
 	const { t, f, k, i } = value;
 	if (!finiteNumber(t)) return undefined;
@@ -226,40 +221,24 @@ function decodeKnown(value: unknown): Map<string, string> {
 	return known;
 }
 
-/** Keyword Updated's containers (`p`) from their stored form: a list (version 3 and later), or keyed by name (2). */
+/** Keyword Updated's containers (`p`) from their stored form. */
 function decodeContainers(value: unknown): Map<string, ContainerState> | undefined {
+	if (!Array.isArray(value)) return undefined;
 	const containers = new Map<string, ContainerState>();
-	if (Array.isArray(value)) {
-		for (const raw of value) {
-			if (!isObject(raw) || typeof raw.k !== 'string') continue;
-			const entry = decodeContainer(raw.n, raw);
-			if (entry) containers.set(raw.k, entry);
-		}
-	} else if (isObject(value)) {
-		for (const name of Object.keys(value)) {
-			const entry = decodeContainer(name, value[name]);
-			if (entry) containers.set(nameKey(name), entry);
-		}
-	} else return undefined;
+	for (const raw of value) {
+		if (!isObject(raw) || typeof raw.k !== 'string') continue;
+		const entry = decodeContainer(raw.n, raw);
+		if (entry) containers.set(raw.k, entry);
+	}
 	return containers;
 }
 
-/**
- * Keyword Updated's state from its stored form: version 4; or 3 and 2 (every container with its own reportedUpTo:
- * each is behind the mark, which is the newest update they had seen, until it catches up).
- */
-export function decodeKeywordState(
-	value: unknown,
-	version = STATE_VERSION,
-): KeywordState | undefined {
+/** Keyword Updated's state from its stored form. */
+export function decodeKeywordState(value: unknown): KeywordState | undefined {
 	if (!isObject(value) || !finiteNumber(value.s)) return undefined;
 	const containers = decodeContainers(value.p);
 	if (!containers) return undefined;
-	const known =
-		version >= 4
-			? decodeKnown(value.m)
-			: new Map([...containers].map(([key, entry]) => [key, entry.name]));
-	const state: KeywordState = { mark: value.s, containers, known };
+	const state: KeywordState = { mark: value.s, containers, known: decodeKnown(value.m) };
 	const historyOrder = fromLetter(ORDER_LETTERS.history, value.o);
 	if (historyOrder) state.historyOrder = historyOrder;
 	return state;
@@ -290,20 +269,15 @@ export function encodeAiState(state: AiState): IDataObject {
 	return { d: state.clockDay, p: [...state.domains] as unknown as IDataObject[] };
 }
 
-/** The state of `event` in the node's static data, or undefined (first poll, another event, unknown version). */
+/** The state of `event` in the node's static data, or undefined (first poll, another event, another format). */
 export function readEventState(event: EventName, staticData: IDataObject): FoundState | undefined {
-	if (staticData.e !== event) return undefined;
-	const version = staticData.v;
-	if (version !== 4 && version !== 3 && version !== 2 && version !== 1) return undefined;
-	if (event === 'aiVisibilityUpdated' && version !== 4) return undefined;
+	if (staticData.e !== event || staticData.v !== STATE_VERSION) return undefined;
 	const state =
 		event === 'aiVisibilityUpdated'
 			? decodeAiState(staticData.c)
 			: event === 'newAlert'
 				? decodeAlertCursor(staticData.c)
-				: version === 1
-					? keywordStateFromVersion1(staticData.c, decodeWindowCursor)
-					: decodeKeywordState(staticData.c, version);
+				: decodeKeywordState(staticData.c);
 	if (!state) return undefined;
 	const found: FoundState = { state };
 	const measured = staticData.l;

@@ -1,7 +1,6 @@
 /**
  * The window cursor: which events of a list stamped `(at, id)` have been emitted. Pure, no I/O. New Alert's cursor
- * (newAlert/alertCursor.ts) is one, plus where it stands in the alert list; Keyword Updated's stored state of version 1
- * kept one per project. How it is stored is in storedState.ts.
+ * (newAlert/alertCursor.ts) is one, plus where it stands in the alert list. How it is stored is in storedState.ts.
  *
  * Every alert has a key `(at, id)`: `at` its created_at (Unix seconds), `id` its id. Keys are ordered by `at`, then
  * by id (numerically when both are digits) in the **tie order** the API uses for alerts of the same second: ascending

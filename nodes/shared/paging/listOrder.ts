@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RecordKind } from '../records';
+import type { RecordKind } from '../recordKinds';
 import { apiTimeMs } from '../time';
 
 /**
@@ -136,7 +136,10 @@ export function ordersShown(
  * of the same second), or by id alone, the one asked for in `sort_field` first. Other lists (top pages #21 are
  * aggregates without ids) have none.
  */
-export function orderOfList(kind: RecordKind, qs: IDataObject = {}): OrderOf | undefined {
+export function orderOfList(
+	kind: RecordKind | undefined,
+	qs: IDataObject = {},
+): OrderOf | undefined {
 	if (kind === 'keyword') return (records) => ordersShown([erased(byId)], records);
 	if (kind !== 'alert') return undefined;
 	const time = [erased(byTime(1)), erased(byTime(-1))];

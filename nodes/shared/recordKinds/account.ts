@@ -1,52 +1,51 @@
-import type { IDataObject } from 'n8n-workflow';
+import { isoKey, key, nestedKey, type RecordCatalogue } from './catalogue';
 
-import { orNull, type RecordCatalogue } from './catalogue';
-
+/**
+ * The account record (§2.9): every field but those the document calls unused or for system use. The API token is
+ * not one of them: it comes only when the user asks for it (Account → Get's Include API Token; output.ts).
+ */
 export const accountCatalogue: RecordCatalogue = {
-	selectable: [
-		'id',
-		'user_id',
-		'name',
-		'access_level',
-		'package',
-		'package_info',
-		'used',
-		'refreshes',
-		'daily_added',
-		'currency_code',
-		'gsc_connected',
-		'is_free_plan',
-		'serp_and_ranking_history_limit_date',
-		'country',
-		'created_at',
-		'last_login_at',
-	],
-	simplifyV1: [
-		'id',
-		'user_id',
-		'name',
-		'access_level',
-		'package',
-		'used',
-		'refreshes',
-		'daily_added',
-		['plan', (read) => (read('package_info') as IDataObject | undefined)?.title],
-		'currency_code',
-		'gsc_connected',
-		'is_free_plan',
-		'serp_and_ranking_history_limit_date',
-		'api_token',
-	],
+	fields: {
+		id: key('id'),
+		user_id: key('user_id'),
+		name: key('name'),
+		access_level: key('access_level'),
+		plan: nestedKey('package_info', 'title'),
+		free_plan: key('is_free_plan'),
+		trial_used: key('trial_is_used'),
+		keywords_used: key('used'),
+		keywords_limit: key('package'),
+		refreshes: key('refreshes'),
+		daily_added: key('daily_added'),
+		currency_code: key('currency_code'),
+		history_limit_date: key('serp_and_ranking_history_limit_date'),
+		search_console_connected: key('gsc_connected'),
+		email_verified: (read) => {
+			const verified = read('verified');
+			return typeof verified === 'number' || typeof verified === 'boolean'
+				? Boolean(verified)
+				: null;
+		},
+		onboarding_done: key('onboarding'),
+		master_email: key('addon_master_email'),
+		master_disabled: key('addon_master_disabled'),
+		phone: key('contactnum'),
+		phone_code: key('contactnum_code'),
+		country: key('country'),
+		state: key('countrystate'),
+		last_login_at: isoKey('last_login_at'),
+		created_at: isoKey('created_at'),
+	},
 	// Nine fields: the token, when the user asks for it, is the tenth (output.ts).
-	simplified: (read) => ({
-		id: orNull(read('id')),
-		name: orNull(read('name')),
-		plan: orNull((read('package_info') as IDataObject | undefined)?.title),
-		keywords_used: orNull(read('used')),
-		keywords_limit: orNull(read('package')),
-		refreshes: orNull(read('refreshes')),
-		daily_added: orNull(read('daily_added')),
-		currency_code: orNull(read('currency_code')),
-		history_limit_date: orNull(read('serp_and_ranking_history_limit_date')),
-	}),
+	simplified: [
+		'id',
+		'name',
+		'plan',
+		'keywords_used',
+		'keywords_limit',
+		'refreshes',
+		'daily_added',
+		'currency_code',
+		'history_limit_date',
+	],
 };

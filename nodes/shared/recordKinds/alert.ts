@@ -1,46 +1,35 @@
 import { rankDifference } from '../ranks';
 import { isoTime } from '../time';
-import { orNull, partsOf, type RecordCatalogue } from './catalogue';
+import { key, partsOf, type RecordCatalogue } from './catalogue';
 
-/** The alert's keyword and its move: where Selected Fields and Simplify (version 1) both start. */
-const ALERT_AND_MOVE = [
-	'id',
-	'category',
-	'keyword_id',
-	'kw',
-	'url',
-	'region',
-	'language',
-	'prevrank',
-	'result',
-];
-
+/** An alert (§2.6). `created_at` is its creation time (Unix seconds), else its ISO `time`: one instant, one field. */
 export const alertCatalogue: RecordCatalogue = {
-	selectable: [...ALERT_AND_MOVE, 'ms', 'time', 'created_at', 'read'],
-	simplifyV1: [
-		...ALERT_AND_MOVE,
-		[
-			'change',
-			(read) => {
-				const before = read('prevrank');
-				const after = read('result');
-				return typeof before === 'number' && typeof after === 'number' ? before - after : null;
-			},
-		],
-		'ms',
-		'time',
+	fields: {
+		id: key('id'),
+		keyword: key('kw'),
+		keyword_id: key('keyword_id'),
+		project: (read) => partsOf(read('category')).project,
+		group: (read) => partsOf(read('category')).group,
+		url: key('url'),
+		region: key('region'),
+		language: key('language'),
+		search_volume: key('ms'),
+		previous_rank: key('prevrank'),
+		rank: key('result'),
+		change: (read) => rankDifference(read('prevrank'), read('result')),
+		created_at: (read) => isoTime(read('created_at') ?? read('time')),
+		read: key('read'),
+	},
+	simplified: [
+		'id',
+		'keyword',
+		'project',
+		'group',
+		'region',
+		'url',
+		'previous_rank',
+		'rank',
+		'change',
 		'created_at',
-		'read',
 	],
-	simplified: (read) => ({
-		id: orNull(read('id')),
-		keyword: orNull(read('kw')),
-		...partsOf(read('category')),
-		region: orNull(read('region')),
-		url: orNull(read('url')),
-		previous_rank: orNull(read('prevrank')),
-		rank: orNull(read('result')),
-		change: rankDifference(read('prevrank'), read('result')),
-		created_at: isoTime(read('created_at') ?? read('time')),
-	}),
 };

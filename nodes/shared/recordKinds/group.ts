@@ -2,10 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isGroupName } from '../groupName';
 import { tagNames } from '../records';
-import { isoTime } from '../time';
-import { orNull, type RecordCatalogue } from './catalogue';
+import { isoKey, key, partsOf, type RecordCatalogue } from './catalogue';
 
-/** A project's keyword count: a number, or counts per type to add up. */
+/** A project's keyword count: a number, or counts per status to add up (an empty list for a new project). */
 function keywordCount(counts: unknown): number | null {
 	if (typeof counts === 'number') return counts;
 	if (counts && typeof counts === 'object' && !Array.isArray(counts)) {
@@ -17,50 +16,50 @@ function keywordCount(counts: unknown): number | null {
 	return Array.isArray(counts) ? 0 : null;
 }
 
-/** A project or group. */
+/** A project or group (§2.2). */
 export const groupCatalogue: RecordCatalogue = {
-	selectable: [
+	fields: {
+		id: key('id'),
+		name: key('name'),
+		is_group: (read) => isGroupName(read('id')),
+		project: (read) => partsOf(read('id')).project,
+		group: (read) => partsOf(read('id')).group,
+		project_id: key('project_id'),
+		url: key('url'),
+		auth_key: key('auth'),
+		short_key: key('shortkey'),
+		keywords: (read) => keywordCount(read('keywords_count')),
+		keywords_by_status: (read) => {
+			const counts = read('keywords_count');
+			return counts && typeof counts === 'object' && !Array.isArray(counts)
+				? (counts as IDataObject)
+				: {};
+		},
+		tags: (read) => tagNames(read('tags')) ?? [],
+		tags_count: key('tags_count'),
+		notes_count: key('notes_count'),
+		currency_code: key('currency_code'),
+		keywords_last_updated_at: isoKey('keywords_last_updated_at'),
+		crawled_at: isoKey('crawled_at'),
+		updated_at: isoKey('updated_at'),
+		share_password: key('password'),
+		share_of_voice_shared: key('sov_view_key'),
+		company_name: key('company_name'),
+		company_description: key('company_desc'),
+		company_link: key('company_link'),
+		company_logo: key('company_logo'),
+		overview_settings: key('project_overview_settings'),
+	},
+	simplified: [
 		'id',
-		'project_id',
 		'name',
+		'is_group',
 		'url',
-		'keywords_count',
-		'tags_count',
+		'keywords',
 		'tags',
+		'currency_code',
 		'keywords_last_updated_at',
 		'crawled_at',
-		'updated_at',
-		'currency_code',
-		'shortkey',
-		'notes_count',
-		'company_name',
-		'project_overview_settings',
-	],
-	simplifyV1: [
-		'id',
 		'project_id',
-		'name',
-		'keywords_count',
-		'tags_count',
-		['tags', (read) => tagNames(read('tags'))],
-		'keywords_last_updated_at',
-		'crawled_at',
-		'url',
-		'currency_code',
-		'shortkey',
-		'updated_at',
-		['is_group', (read) => isGroupName(read('id'))],
 	],
-	simplified: (read) => ({
-		id: orNull(read('id')),
-		name: orNull(read('name')),
-		is_group: isGroupName(read('id')),
-		url: orNull(read('url')),
-		keywords: keywordCount(read('keywords_count')),
-		tags: tagNames(read('tags')) ?? [],
-		currency_code: orNull(read('currency_code')),
-		keywords_last_updated_at: isoTime(read('keywords_last_updated_at')),
-		crawled_at: isoTime(read('crawled_at')),
-		project_id: orNull(read('project_id')),
-	}),
 };

@@ -12,7 +12,6 @@ export const getAccount = defineOperation({
 		'Get the account: plan, keywords used of the package, on-demand refreshes and daily additions remaining, currency',
 	method: 'GET',
 	path: `${API_PREFIX}/users/self&include_subscriptions`,
-	simplify: true,
 	fields: [
 		options([
 			{

@@ -16,5 +16,5 @@ export const getAiDomain = defineOperation({
 	prepare: (input) => ({
 		path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) },
 	}),
-	output: { type: 'record', kind: 'plain' },
+	output: { type: 'record', kind: 'aiDomain' },
 });

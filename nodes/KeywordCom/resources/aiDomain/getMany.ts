@@ -15,7 +15,7 @@ export const getManyAiDomains = defineOperation({
 	path: `${API_PREFIX}/ai-visibility/domains`,
 	output: {
 		type: 'records',
-		kind: 'plain',
+		kind: 'aiDomain',
 		// The body is not documented: accept a `data` list or a bare list.
 		select: (body) =>
 			(Array.isArray(body) ? body : Array.isArray(body.data) ? body.data : []) as IDataObject[],

@@ -19,5 +19,5 @@ export const getAiCitations = defineOperation({
 		path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) },
 		qs: filterQuery(input, false),
 	}),
-	output: { type: 'report', legacy: 'body' },
+	output: { type: 'report' },
 });

@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { aiPointsOf, pointRecord } from '../../../shared/aiSeries';
 import { API_PREFIX } from '../../../shared/constants';
 import { domainField } from '../../../shared/fields';
-import { versionOf } from '../../../shared/output';
 import { defineOperation } from '../../operation/define';
 import type { OperationInput } from '../../operation/types';
 import { checkAggregation, checkOpaqueId } from '../../../shared/validation';
@@ -28,12 +27,11 @@ function reportOf(body: IDataObject): IDataObject {
 }
 
 /**
- * Version 2, Output Simplified or Selected Fields: one row per period of the series asked for (daily by default), made
- * of the API's parallel arrays; Raw, and version 1: the report as the API sent it, as one item.
+ * Output Simplified or Selected Fields: one row per period of the series asked for (daily by default), made of the
+ * API's parallel arrays; Raw: the report as the API sent it, as one item.
  */
 function dashboardRows(body: IDataObject, input: OperationInput): unknown[] {
-	if (versionOf(input.node) < 2 || input.get('output', 'simplified') === 'raw')
-		return [reportOf(body)];
+	if (input.get('output', 'simplified') === 'raw') return [reportOf(body)];
 	const filters = (input.get('filters', {}) ?? {}) as IDataObject;
 	// The value the query was sent with (checked, trimmed): the rows are read from that series.
 	const aggregation =

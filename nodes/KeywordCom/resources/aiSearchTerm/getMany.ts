@@ -14,7 +14,6 @@ export const getManyAiSearchTerms = defineOperation({
 	method: 'GET',
 	path: `${API_PREFIX}/ai-visibility/domains/{domainId}/search-terms`,
 	fields: [domainField()],
-	simplify: true,
 	prepare: (input) => ({
 		path: { domainId: encodeURIComponent(checkOpaqueId('Domain', input.get('domainId'))) },
 	}),

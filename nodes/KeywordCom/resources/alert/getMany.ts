@@ -16,7 +16,6 @@ export const getManyAlerts = defineOperation({
 	method: 'GET',
 	path: `${API_PREFIX}/alerts`,
 	paged: 'pagination',
-	simplify: true,
 	fields: [
 		options([
 			{

@@ -34,5 +34,5 @@ export const getCompetitorHistory = defineOperation({
 			qs: { dateRange: `${from}.${to}` },
 		};
 	},
-	output: { type: 'records', kind: 'plain', selectable: ['date', 'rank', 'results'] },
+	output: { type: 'records', kind: 'competitorDay' },
 });

@@ -145,7 +145,6 @@ export const addKeywords = defineOperation({
 			},
 		]),
 	],
-	simplify: true,
 	prepare: (input) => {
 		const target = readTarget(input);
 		const keywords = toList('Keywords', input.get('keywords', [])).map((kw) =>
@@ -184,7 +183,7 @@ export const addKeywords = defineOperation({
 			},
 		};
 	},
-	output: { type: 'body' },
+	output: { type: 'body', holds: 'keyword' },
 	/**
 	 * One summary item per input item: the counts of all chunks added together and the created keywords.
 	 * Chunks go one after another: a create is never repeated after an ambiguous failure, so a failure stops the run

@@ -27,7 +27,6 @@ export const getKeyword = defineOperation({
 			dateField('date', 'Date', 'Return the ranking data of this date instead of the latest'),
 		]),
 	],
-	simplify: true,
 	keywordByText: true,
 	prepare: (input) => ({ path: keywordPath(input) }),
 	output: { type: 'record', kind: 'keyword' },

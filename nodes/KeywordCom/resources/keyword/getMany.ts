@@ -24,7 +24,6 @@ export const getManyKeywords = defineOperation({
 		]),
 	],
 	paged: 'pagination',
-	simplify: true,
 	prepare: (input) => {
 		const qs: IDataObject = {};
 		const date = checkOptionalDate('Date', input.get('options.date', ''));

@@ -43,7 +43,6 @@ export const createProject = defineOperation({
 			description: 'Reporting currency: a 3-letter ISO 4217 code',
 		},
 	],
-	simplify: true,
 	prepare: (input) => {
 		const project = checkName('Project Name', input.get('projectName'));
 		const group = checkName('Group Name', input.get('groupName', ''), { allowEmpty: true });

@@ -14,7 +14,6 @@ export const getProject = defineOperation({
 	method: 'GET',
 	path: `${API_PREFIX}/groups/{target}`,
 	fields: [projectField(), groupField()],
-	simplify: true,
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
 	output: { type: 'record', kind: 'group' },
 });

@@ -28,7 +28,6 @@ export const getManyProjects = defineOperation({
 			description: 'Which records to return. Groups are named "Project[sub]Group".',
 		},
 	],
-	simplify: true,
 	output: {
 		type: 'records',
 		kind: 'group',

@@ -15,5 +15,5 @@ export const getProjectRegions = defineOperation({
 	path: `${API_PREFIX}/groups/{target}/regions`,
 	fields: [projectField(), groupField()],
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
-	output: { type: 'records', kind: 'plain', selectable: ['region', 'lang', 'type', 'total'] },
+	output: { type: 'records', kind: 'region' },
 });

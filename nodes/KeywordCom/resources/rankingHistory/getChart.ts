@@ -3,16 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { API_PREFIX, MAX_CHART_DAYS } from '../../../shared/constants';
 import { keywordIdsField } from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
-import { wantsSimplified } from '../../operation/shape';
-import type { OperationInput } from '../../operation/types';
-import { versionOf } from '../../../shared/output';
+import { outputModeOf } from '../../operation/shape';
 import { checkChartDays, checkIdList } from '../../../shared/validation';
 
 /**
  * The chart answer is positional: `data: [series[], [], label, "<id>|<hash>", {days, rankingurls}]`.
- * Simplify names the parts and keeps the daily ranking history.
+ * Simplified and Selected Fields name the parts (the catalogue `chart`) and keep the daily ranking history; Raw
+ * gives the entry as sent.
  */
-export function simplifyChart(entry: IDataObject): IDataObject {
+export function namedChart(entry: IDataObject): IDataObject {
 	const parts = Array.isArray(entry.data) ? (entry.data as unknown[]) : [];
 	const [series, , label, , details] = parts as [
 		IDataObject[] | undefined,
@@ -41,30 +40,6 @@ export function simplifyChart(entry: IDataObject): IDataObject {
 	};
 }
 
-/** The fields of a named chart entry (simplifyChart): what Selected Fields offers. */
-export const CHART_FIELDS = [
-	'keyword_id',
-	'keyword',
-	'domain',
-	'project',
-	'region',
-	'language',
-	'days',
-	'history',
-	'series',
-];
-
-/**
- * Whether the entries are named (simplifyChart) before they are shaped: Simplified, and Selected Fields too (the raw
- * entry is a positional array: its fields are picked from the named entry).
- */
-function wantsNamedEntries(input: OperationInput): boolean {
-	return (
-		wantsSimplified(input) ||
-		(versionOf(input.node) >= 2 && input.get('output', 'simplified') === 'selected')
-	);
-}
-
 /** #14 POST /api/v2/keywords/chart?action=chart&limit=N */
 export const getRankingChart = defineOperation({
 	resource: 'rankingHistory',
@@ -85,18 +60,16 @@ export const getRankingChart = defineOperation({
 			description: `Days of history to return (1 to ${MAX_CHART_DAYS})`,
 		},
 	],
-	simplify: true,
 	prepare: (input) => ({
 		qs: { action: 'chart', limit: checkChartDays('Days', input.get('days', 30)) },
 		body: { keyword_ids: checkIdList('Keyword IDs', input.get('keywordIds')).map(Number) },
 	}),
 	output: {
 		type: 'records',
-		kind: 'plain',
-		selectable: CHART_FIELDS,
+		kind: 'chart',
 		select: (body, input) => {
 			const entries = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-			return wantsNamedEntries(input) ? entries.map(simplifyChart) : entries;
+			return outputModeOf(input) === 'raw' ? entries : entries.map(namedChart);
 		},
 	},
 });

@@ -28,7 +28,7 @@ import { defineOperation } from '../../operation/define';
 import type { OperationRuntime } from '../../operation/types';
 import { readTarget } from '../../operation/target';
 import { apiDay, DAY_MS, dayNumber, resolveRange } from './days';
-import { listedKeyword, ROW_FIELDS, rowShaper, rowsOf, type ListedKeyword } from './rows';
+import { listedKeyword, rowShaper, rowsOf, type ListedKeyword } from './rows';
 
 /**
  * One row per keyword per day. The document has no such endpoint: the keyword list (#13) gives the keywords of the
@@ -190,7 +190,6 @@ export const getManyRankingRows = defineOperation({
 			},
 		]),
 	],
-	simplify: true,
 	prepare: (input) => {
 		const target = readTarget(input);
 		const start = input.get('startDate', '');
@@ -229,7 +228,7 @@ export const getManyRankingRows = defineOperation({
 		}
 		return { settings: settings as unknown as IDataObject };
 	},
-	output: { type: 'records', kind: 'plain', selectable: ROW_FIELDS },
+	output: { type: 'records', kind: 'rankingRow' },
 	run: async (runtime) => {
 		const settings = runtime.prepared.settings as unknown as ExportSettings;
 		let today: number | undefined;

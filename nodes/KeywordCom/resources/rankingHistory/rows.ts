@@ -1,32 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { splitName } from '../../../shared/groupName';
-import { fieldList, versionOf } from '../../../shared/output';
 import { OUTSIDE, rankDifference, rankValue } from '../../../shared/ranks';
 import { readerOf, tagNames } from '../../../shared/records';
-import { wantsSimplified } from '../../operation/shape';
 import type { OperationRuntime } from '../../operation/types';
 import { dateOf } from './days';
 
 /**
- * The rows of Get Many: one per keyword per day, from the keyword list and the keyword's chart.
- * A simplified row: at most 10 fields, named for a sheet row or an AI agent.
+ * The rows of Get Many: one per keyword per day, from the keyword list and the keyword's chart. Their fields, and
+ * which Simplified keeps, are the catalogue `rankingRow` (shared/recordKinds/rankingHistory.ts).
  */
-export const RANKING_ROW_FIELDS = [
-	'date',
-	'keyword_id',
-	'keyword',
-	'project',
-	'group',
-	'region',
-	'rank',
-	'previous_rank',
-	'change',
-	'ranking_url',
-];
-
-/** Every field a row has: Selected Fields picks from these. */
-export const ROW_FIELDS = [...RANKING_ROW_FIELDS, 'language', 'url', 'tags', 'kwid', 'rankingurl'];
 
 /** A chosen keyword, as the list gave it: what every row of it repeats. */
 export interface ListedKeyword {
@@ -115,27 +98,14 @@ export function rowsOf(
 				typeof rankingUrl === 'string' && rankingUrl !== '' && rankingUrl !== 'NOT FOUND'
 					? rankingUrl
 					: null,
-			kwid: entry?.kwid ?? null,
-			rankingurl: rankingUrl ?? null,
 		};
 		rows.push({ full, raw: { kwid: entry?.kwid ?? null, ...today } });
 	}
 	return rows;
 }
 
-/** A row as the user chose to see it: Simplified, Raw (the chart's day as sent, with its kwid) or Selected Fields. */
+/** A row as the user chose to see it: Simplified and Selected Fields from its fields, Raw the chart's day as sent. */
 export function rowShaper(runtime: OperationRuntime): (row: Row) => IDataObject {
-	const { input } = runtime;
-	if (wantsSimplified(input)) {
-		return ({ full }) =>
-			Object.fromEntries(RANKING_ROW_FIELDS.map((field) => [field, full[field]]));
-	}
-	if (versionOf(input.node) >= 2 && input.get('output', 'simplified') === 'selected') {
-		const fields = fieldList(input.get('fields', []));
-		return ({ full }) =>
-			Object.fromEntries(
-				fields.map((field) => [field, full[field] === undefined ? null : full[field]]),
-			);
-	}
-	return ({ raw }) => raw;
+	return ({ full, raw }) =>
+		runtime.shape(runtime.input.get('output', 'simplified') === 'raw' ? raw : full, 'rankingRow');
 }

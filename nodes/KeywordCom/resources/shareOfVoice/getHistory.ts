@@ -46,7 +46,7 @@ export const getShareOfVoiceHistory = defineOperation({
 	}),
 	output: {
 		type: 'records',
-		kind: 'plain',
+		kind: 'shareOfVoicePoint',
 		// The success body is not documented: a `data` list gives one item per point, anything else one item.
 		select: (body) => (Array.isArray(body.data) ? body.data : [body.data ?? body]) as IDataObject[],
 	},

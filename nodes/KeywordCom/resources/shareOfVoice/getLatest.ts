@@ -17,7 +17,6 @@ export const getLatestShareOfVoice = defineOperation({
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
 	output: {
 		type: 'records',
-		kind: 'plain',
-		selectable: ['title', 'url', 'clicks', 'percentage', 'changes'],
+		kind: 'shareOfVoice',
 	},
 });

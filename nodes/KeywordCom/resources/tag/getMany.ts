@@ -19,8 +19,7 @@ export const getManyTags = defineOperation({
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
 	output: {
 		type: 'records',
-		kind: 'plain',
-		selectable: ['id', 'name', 'project_id', 'keywords_count', 'created_at', 'updated_at'],
+		kind: 'tag',
 		select: (body) => {
 			const attributes = ((body.data as IDataObject | undefined)?.attributes ?? {}) as IDataObject;
 			return Array.isArray(attributes.tags) ? attributes.tags : [];

@@ -18,14 +18,6 @@ export const getManyTopPages = defineOperation({
 	prepare: (input) => ({ path: { target: readTarget(input).encoded } }),
 	output: {
 		type: 'records',
-		kind: 'plain',
-		selectable: [
-			'current_ranking_url',
-			'total_keyword_count',
-			'average_current_rank',
-			'average_previous_rank',
-			'total_search_volume',
-			'average_cost_per_click',
-		],
+		kind: 'topPage',
 	},
 });

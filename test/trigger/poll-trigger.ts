@@ -1,4 +1,4 @@
-/** One poll of the Keyword.com Trigger at version 2 through n8n's engine, against a fake API over HTTP. */
+/** One poll of the Keyword.com Trigger through n8n's engine, against a fake API over HTTP. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { FakeKeywordApi } from '../../dev/fake-api';
@@ -7,14 +7,14 @@ import { runPoll, type RunPollResult } from '../harness';
 
 const trigger = new KeywordComTrigger();
 
-export async function pollVersion2(
+export async function pollTrigger(
 	api: FakeKeywordApi,
 	parameters: IDataObject,
 	staticData?: IDataObject,
 ): Promise<RunPollResult> {
 	return await runPoll({
 		nodeType: trigger,
-		typeVersion: 2,
+		typeVersion: 1,
 		parameters: parameters as INodeParameters,
 		credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
 		staticData,
