@@ -6,4 +6,4 @@ source scripts/env.sh
 bash scripts/install-deps.sh
 npm run build --silent
 rm -rf build && npx tsc -p tsconfig.test.json
-node build/bench/run.js "$@"
+node build/bench/run.cjs "$@"

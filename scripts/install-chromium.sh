@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium for the browser end-to-end test (test/e2e/editor.e2e.test.ts, driven by playwright-core).
+# Installs Debian's Chromium for the browser end-to-end test (test/e2e/editor.e2e.test.cts, driven by playwright-core).
 # Idempotent: does nothing when /usr/bin/chromium exists. Needs root (or sudo) and the Debian package archive.
 set -euo pipefail
 

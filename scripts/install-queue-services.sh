@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the queue-mode tier (test/e2e-queue/, driver e2e/lib/services.ts + e2e/lib/queue-n8n.ts) needs from
+# Installs what the queue-mode tier (test/e2e-queue/, driver e2e/lib/services.cts + e2e/lib/queue-n8n.cts) needs from
 # Debian's packages: PostgreSQL (initdb, postgres, psql) and redis-server.
 #
 # - Warm (both present): does nothing, in a few milliseconds.

@@ -9,4 +9,4 @@ source scripts/env.sh
 bash scripts/install-deps.sh
 echo "[soak] compiling (tsc -p tsconfig.test.json)" >&2
 npx --no-install tsc -p tsconfig.test.json >&2
-exec node build/dev/simulation/cli.js "$@"
+exec node build/dev/simulation/cli.cjs "$@"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The quick edit-test loop: compile the tests and tools, run only the given test files, check their formatting.
-#   npm run test:one -- test/trigger/filters.test.ts [more files, TypeScript paths or their build/…/*.js]
+#   npm run test:one -- test/trigger/filters.test.cts [more files, TypeScript paths or their build/…/*.cjs]
 # (`npm test` once first: it installs Node 24 and the dependencies this relies on.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$#" -eq 0 ]; then
-  echo "usage: npm run test:one -- <test file>... (e.g. test/trigger/filters.test.ts)" >&2
+  echo "usage: npm run test:one -- <test file>... (e.g. test/trigger/filters.test.cts)" >&2
   exit 2
 fi
 source scripts/env.sh
@@ -16,7 +16,7 @@ files=()
 for file in "$@"; do
   case "$file" in
     build/*) files+=("$file") ;;
-    *.ts) files+=("build/${file%.ts}.js") ;;
+    *.cts) files+=("build/${file%.cts}.cjs") ;;
     *) files+=("$file") ;;
   esac
 done
@@ -26,7 +26,7 @@ node --test "${files[@]}" || status=$?
 sources=()
 for file in "$@"; do
   case "$file" in
-    build/*.js) ts="${file#build/}"; sources+=("${ts%.js}.ts") ;;
+    build/*.cjs) ts="${file#build/}"; sources+=("${ts%.cjs}.cts") ;;
     *) sources+=("$file") ;;
   esac
 done

@@ -16,10 +16,11 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 step "dependencies"
 bash scripts/install-deps.sh
 
-step "formatting (Prettier), then lint: the package with n8n's config (n8n-node lint, strict) and the code around it with typed ESLint"
+step "formatting (Prettier), then lint: the package with n8n's config (n8n-node lint, strict, as a reviewer runs it) and the code around it with typed ESLint"
 npm run format:check --silent
 npm run build --silent
-npm run lint --silent
+npx --no-install n8n-node lint
+npm run lint:tools --silent
 
 step "the community-package scanner n8n runs before verification (source, and the packed tarball)"
 npm run scan --silent
@@ -42,28 +43,28 @@ run_tests() { # label, node --test args...
 status=0
 run_tests "unit, fake API, harness and engine tests (n8n's execution engine, real HTTP to the fake API)" \
   --test-concurrency=2 \
-  'build/test/unit/**/*.test.js' 'build/test/fake-api/**/*.test.js' 'build/test/harness-selftest/**/*.test.js' \
-  'build/test/engine/**/*.test.js' 'build/test/trigger/**/*.test.js' 'build/test/reliability/**/*.test.js' \
-  'build/test/bench-counts/**/*.test.js' || status=1
+  'build/test/unit/**/*.test.cjs' 'build/test/fake-api/**/*.test.cjs' 'build/test/harness-selftest/**/*.test.cjs' \
+  'build/test/engine/**/*.test.cjs' 'build/test/trigger/**/*.test.cjs' 'build/test/reliability/**/*.test.cjs' \
+  'build/test/bench-counts/**/*.test.cjs' || status=1
 
 # Each poll's wall-clock time against its budget: alone, so that no other test file competes for the two cores.
 run_tests "the trigger against an API that takes 1 s a request, alone (each poll within its budget)" \
-  --test-concurrency=1 'build/test/timing/**/*.test.js' || status=1
+  --test-concurrency=1 'build/test/timing/**/*.test.cjs' || status=1
 
 run_tests "account-life simulation through n8n's engine (a simulated fortnight per scheduler mode and event, the checker checked, regressions)" \
-  --test-concurrency=1 'build/test/simulation/**/*.test.js' || status=1
+  --test-concurrency=1 'build/test/simulation/**/*.test.cjs' || status=1
 
 if [ "$fast" = false ]; then
   step "real n8n host and Chromium"
   bash scripts/install-n8n-host.sh >/dev/null
   [ -f scripts/install-chromium.sh ] && bash scripts/install-chromium.sh
   run_tests "end-to-end tests in a real n8n" --test-concurrency=1 \
-    'build/test/e2e-smoke/**/*.test.js' 'build/test/e2e/**/*.test.js' || status=1
+    'build/test/e2e-smoke/**/*.test.cjs' 'build/test/e2e/**/*.test.cjs' || status=1
 
   step "Postgres and Redis (Debian's packages) for queue mode"
   bash scripts/install-queue-services.sh >/dev/null
   run_tests "production tier: n8n in queue mode (main + 2 workers, Postgres, Redis), three scheduler modes" --test-concurrency=1 \
-    'build/test/e2e-queue/**/*.test.js' || status=1
+    'build/test/e2e-queue/**/*.test.cjs' || status=1
 fi
 
 pass=$(grep -E '^ℹ pass [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
