@@ -178,7 +178,7 @@ export class KeywordComTrigger implements INodeType {
 			{
 				...groupField(),
 				description:
-					'Only report events of this group of the project. Leave empty for the project (and its groups, see Include Groups). Type the group name only: the node adds the [sub] separator.',
+					"Only report events of this group of the project. Leave empty for the project (and its groups, see Include Groups). Typed, it is the group's own name (without the project's).",
 				displayOptions: { show: { event: ['newAlert', 'keywordUpdated'] } },
 			},
 			{

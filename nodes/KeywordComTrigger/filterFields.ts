@@ -5,7 +5,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { stringListField } from '../shared/fields';
-import { alphabetical } from '../shared/optionOrder';
+import { onItsScale } from '../shared/optionOrder';
 import { checkTextList, InputError } from '../shared/validation';
 import type { AiScope } from './aiVisibilityUpdated/aiDomains';
 import type { AiFilters, Presence, ScoreDirection } from './aiVisibilityUpdated/dayFilters';
@@ -52,16 +52,12 @@ const AI_FILTER_OPTIONS: INodeProperties[] = [
 		...stringListField(
 			'engines',
 			'Engines',
-			'Only measure these AI engines (IDs, e.g. chatgpt_gui); sent to the API as engine[]',
+			'Only measure these AI engines, by ID (e.g. chatgpt_gui)',
 		),
 		displayOptions: AI_ONLY,
 	},
 	{
-		...stringListField(
-			'topics',
-			'Topics',
-			'Only measure these topics (names); sent to the API as topics[]',
-		),
+		...stringListField('topics', 'Topics', 'Only measure these topics, by name'),
 		displayOptions: AI_ONLY,
 	},
 	{
@@ -95,7 +91,7 @@ export function filterFields(): INodeProperties[] {
 			displayName: 'Filters',
 			name: 'filters',
 			type: 'collection',
-			placeholder: 'Add Filter',
+			placeholder: 'Add filter',
 			default: {},
 			description:
 				'Only emit the events that pass every filter set; each item lists the filters it passed in "matched". Filtered-out events are not emitted later either.',
@@ -107,8 +103,8 @@ export function filterFields(): INodeProperties[] {
 					displayOptions: RANK_EVENTS_ONLY,
 					type: 'options',
 					default: 10,
-					// By name, as n8n's UI guidelines and its options-sorted-alphabetically rule want (not by size).
-					options: alphabetical([
+					// A scale: by size, the top of any size (Top N) last.
+					options: onItsScale([
 						{ name: 'Top 3', value: 3 },
 						{ name: 'Top 10', value: 10 },
 						{ name: 'Top 20', value: 20 },

@@ -69,31 +69,17 @@ export const projectField = (
 		typed: { mode: 'name', placeholder: 'e.g. Acme Shoes' },
 	});
 
-/** Optional group of the chosen project; the node composes `<project>[sub]<group>`. */
+/** Optional group of the chosen project; the node composes the group's full name. */
 export const groupField = (): INodeProperties =>
 	locator({
 		name: 'group',
 		displayName: 'Group',
 		description:
-			'A group inside the project. Leave empty to use the project itself. Type the group name only: the node adds the [sub] separator.',
+			"A group inside the project. Leave empty to use the project itself. Typed, it is the group's own name (without the project's).",
 		required: false,
 		searchListMethod: 'searchGroups',
 		listPlaceholder: 'Select a group (optional)…',
 		typed: { mode: 'name', placeholder: 'e.g. Blog' },
-	});
-
-/** Project or group chosen by its numeric id (the endpoints under /projects/{project_id}). */
-export const projectIdField = (
-	description = 'The project or group, by its numeric ID',
-): INodeProperties =>
-	locator({
-		name: 'projectId',
-		displayName: 'Project',
-		description,
-		required: true,
-		searchListMethod: 'searchProjectIds',
-		listPlaceholder: 'Select a project or group…',
-		typed: { mode: 'id', placeholder: 'e.g. 1234', numeric: true },
 	});
 
 export const domainField = (): INodeProperties =>
@@ -104,7 +90,7 @@ export const domainField = (): INodeProperties =>
 		required: true,
 		searchListMethod: 'searchDomains',
 		listPlaceholder: 'Select a domain…',
-		typed: { mode: 'id', placeholder: 'e.g. 7' },
+		typed: { mode: 'id', placeholder: 'e.g. 6650a1c2e4b0f1a2b3c4d5e6' },
 	});
 
 /**
@@ -125,16 +111,25 @@ export const keywordIdField = (): INodeProperties =>
 		typed: { mode: 'id', placeholder: 'e.g. 272678916', numeric: true },
 	});
 
-export const keywordIdsField = (description: string): INodeProperties => ({
-	displayName: 'Keyword IDs',
+/**
+ * Keywords picked from the keyword list of the project (and group) chosen above; the values are their IDs. (n8n's
+ * lint wants the description as written here, a literal ending in its sentence on expressions.)
+ */
+export const keywordIdsField = (): INodeProperties => ({
+	displayName: 'Keyword Names or IDs',
 	name: 'keywordIds',
-	type: 'string',
-	default: '',
+	type: 'multiOptions',
+	typeOptions: {
+		loadOptionsMethod: 'getKeywords',
+		loadOptionsDependsOn: ['project.value', 'group.value'],
+	},
+	default: [],
 	required: true,
-	placeholder: 'e.g. 101, 102, 103',
-	description: `${description}. Comma-separated, or a list from an expression.`,
+	description:
+		'The keywords, from the chosen project’s first 1,000. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 });
 
+/** A date, picked in n8n's date field; the node sends the day as the API wants it (`YYYY-MM-DD`). */
 export const dateField = (
 	name: string,
 	displayName: string,
@@ -143,12 +138,11 @@ export const dateField = (
 ): INodeProperties => ({
 	displayName,
 	name,
-	type: 'string',
+	type: 'dateTime',
 	default: '',
 	required,
-	placeholder: 'YYYY-MM-DD',
-	// The format in the description too: an AI agent filling the field ($fromAI) reads only the description.
-	description: `${description} (YYYY-MM-DD)`,
+	// An AI agent filling the field ($fromAI) reads only the description: the day is what counts.
+	description: `${description} (a date; its time of day is not used)`,
 });
 
 export const returnAllFields = (): INodeProperties[] => [
@@ -185,7 +179,7 @@ export const options = (fields: INodeProperties[], displayName = 'Options'): INo
 	displayName,
 	name: displayName === 'Options' ? 'options' : 'additionalFields',
 	type: 'collection',
-	placeholder: displayName === 'Options' ? 'Add option' : 'Add Field',
+	placeholder: displayName === 'Options' ? 'Add option' : 'Add field',
 	default: {},
 	options: fields,
 });

@@ -7,7 +7,7 @@ import type {
 
 import { API_PREFIX, CREDENTIAL_TYPE, MAX_PAGE_SIZE } from './constants';
 import { accessOf } from './credentials';
-import { encodeName, GROUP_SEPARATOR, groupsOf, isGroupName } from './groupName';
+import { encodeName, groupsOf, isGroupName } from './groupName';
 import { normalizeKeywordText, summarizeKeyword } from './keywordText';
 import { parsePage } from './paging';
 import { redactDeep } from './redact';
@@ -70,22 +70,6 @@ export async function searchGroups(
 		groupsOf(project, records.map(recordName))
 			.filter((group) => matches(group, filter))
 			.map((group) => ({ name: group, value: group })),
-	);
-}
-
-/** Projects and groups with their numeric ids, for the endpoints addressed by project id. */
-export async function searchProjectIds(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-): Promise<INodeListSearchResult> {
-	const records = await readGroups(this);
-	return sortByName(
-		records
-			.map((record) => ({
-				name: recordName(record).replace(GROUP_SEPARATOR, ' › '),
-				value: String((record.attributes as IDataObject | undefined)?.project_id ?? ''),
-			}))
-			.filter((entry) => entry.value !== '' && matches(entry.name, filter)),
 	);
 }
 
@@ -187,7 +171,6 @@ export async function searchKeywords(
 export const listSearch = {
 	searchProjects,
 	searchGroups,
-	searchProjectIds,
 	searchDomains,
 	searchKeywords,
 };

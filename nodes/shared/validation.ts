@@ -131,7 +131,7 @@ export function checkName(field: string, value: unknown, { allowEmpty = false } 
 		throw new InputError(
 			field,
 			`must not contain "${GROUP_SEPARATOR}"`,
-			'Pick the project in "Project" and type only the group name in "Group"; the node adds [sub] itself.',
+			'Pick the project in "Project" and the group in "Group" (typed, the group\'s own name only): the node joins them.',
 		);
 	}
 	return name;

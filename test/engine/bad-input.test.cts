@@ -12,7 +12,6 @@ import {
 	assertInputError,
 	keywordAddParameters as add,
 	keywordIdsOf,
-	projectIdOf,
 	rl,
 	run,
 	useFake,
@@ -32,7 +31,6 @@ interface BadCase {
 	items?: INodeExecutionData[];
 }
 
-const projectId = () => String(projectIdOf(fake, PROJECT));
 const keywordId = () => keywordIdsOf(fake, PROJECT)[0];
 const domainId = () => fake.api.state.aiDomains[0].id;
 
@@ -131,7 +129,7 @@ const CASES: BadCase[] = [
 		}),
 		field: 'Project',
 		message: /\[sub\]/,
-		description: /group name/i,
+		description: /"Group"/i,
 	},
 	{
 		name: 'typed [SUB] in a group name',
@@ -193,7 +191,7 @@ const CASES: BadCase[] = [
 		parameters: () => ({
 			resource: 'shareOfVoice',
 			operation: 'getHistory',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			daysRange: 60,
 		}),
 		field: 'Range',
@@ -204,7 +202,7 @@ const CASES: BadCase[] = [
 		parameters: () => ({
 			resource: 'shareOfVoice',
 			operation: 'getHistory',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			daysRange: '={{ 0 }}',
 		}),
 		field: 'Range',
@@ -296,7 +294,7 @@ const CASES: BadCase[] = [
 			project: rl(PROJECT),
 			options: { tagId: 'abc' },
 		}),
-		field: 'Tag ID',
+		field: 'Tag',
 	},
 	{
 		name: 'alerts last 0 days',
@@ -365,11 +363,11 @@ const CASES: BadCase[] = [
 		parameters: () => ({
 			resource: 'keyword',
 			operation: 'updateMany',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			keywordIds: '={{ "" }}',
 			updateFields: { notes: 'x' },
 		}),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 		message: /at least one id/,
 	},
 	{
@@ -377,10 +375,10 @@ const CASES: BadCase[] = [
 		parameters: () => ({
 			resource: 'keyword',
 			operation: 'deleteMany',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			keywordIds: ' , ',
 		}),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 		message: /at least one id/,
 	},
 	{
@@ -388,20 +386,20 @@ const CASES: BadCase[] = [
 		parameters: () => ({
 			resource: 'keyword',
 			operation: 'deleteMany',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			keywordIds: '={{ [] }}',
 		}),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 	},
 	{
 		name: 'keyword ids 1,1',
 		parameters: () => ({
 			resource: 'keyword',
 			operation: 'deleteMany',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			keywordIds: '1,1',
 		}),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 		message: /twice/,
 	},
 	{
@@ -409,11 +407,11 @@ const CASES: BadCase[] = [
 		parameters: () => ({
 			resource: 'keyword',
 			operation: 'updateMany',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			keywordIds: '101, abc',
 			updateFields: { notes: 'x' },
 		}),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 		message: /abc/,
 	},
 	{
@@ -423,14 +421,14 @@ const CASES: BadCase[] = [
 			operation: 'getChart',
 			keywordIds: '={{ "" }}',
 		}),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 	},
 	{
 		name: 'bulk update without fields',
 		parameters: () => ({
 			resource: 'keyword',
 			operation: 'updateMany',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			keywordIds: keywordId(),
 		}),
 		field: 'Update Fields',
@@ -440,50 +438,13 @@ const CASES: BadCase[] = [
 		parameters: () => ({
 			resource: 'keyword',
 			operation: 'updateMany',
-			projectId: rl(projectId(), 'id'),
+			project: rl(PROJECT),
 			keywordIds: keywordId(),
 			updateFields: { json: '{notes: x' },
 		}),
 		field: 'Other Attributes (JSON)',
 	},
 	// Numeric ids
-	{
-		name: 'non-numeric project id (refresh, From List)',
-		parameters: () => ({ resource: 'project', operation: 'refresh', projectId: rl('abc', 'list') }),
-		field: 'Project',
-		message: /abc/,
-	},
-	{
-		name: 'non-numeric project id (bulk update, expression)',
-		parameters: () => ({
-			resource: 'keyword',
-			operation: 'updateMany',
-			projectId: rl('={{ "12a" }}', 'id'),
-			keywordIds: keywordId(),
-			updateFields: { notes: 'x' },
-		}),
-		field: 'Project',
-		message: /12a/,
-	},
-	{
-		name: 'non-numeric project id (bulk delete)',
-		parameters: () => ({
-			resource: 'keyword',
-			operation: 'deleteMany',
-			projectId: rl('acme', 'list'),
-			keywordIds: keywordId(),
-		}),
-		field: 'Project',
-	},
-	{
-		name: 'non-numeric project id (share of voice history)',
-		parameters: () => ({
-			resource: 'shareOfVoice',
-			operation: 'getHistory',
-			projectId: rl('1001; DROP', 'list'),
-		}),
-		field: 'Project',
-	},
 	{
 		name: 'non-numeric keyword id (get)',
 		parameters: () => ({
@@ -581,11 +542,11 @@ describe('bad input (engine): NodeOperationError naming the field, no request se
 				parameters: () => ({
 					resource: 'keyword',
 					operation: 'updateMany',
-					projectId: rl(projectId(), 'id'),
-					keywordIds: '',
+					project: rl(PROJECT),
+					keywordIds: [],
 					updateFields: { notes: 'x' },
 				}),
-				issue: /"Keyword IDs" is required/,
+				issue: /"Keyword Names or IDs" is required/,
 			},
 			{
 				name: 'empty domain',
@@ -595,15 +556,6 @@ describe('bad input (engine): NodeOperationError naming the field, no request se
 					domainId: rl('', 'id'),
 				}),
 				issue: /"Domain" is required/,
-			},
-			{
-				name: 'non-numeric project id typed By ID',
-				parameters: () => ({
-					resource: 'project',
-					operation: 'refresh',
-					projectId: rl('abc', 'id'),
-				}),
-				issue: /whole number/,
 			},
 		];
 	for (const refused of REFUSED_BY_N8N) {

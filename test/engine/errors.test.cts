@@ -152,11 +152,15 @@ describe('errors (engine)', () => {
 		const outcome = await run(fake, {
 			resource: 'keyword',
 			operation: 'deleteMany',
-			projectId: rl(String(fake.api.state.findContainer(PROJECT)!.projectId), 'id'),
-			keywordIds: ids.join(','),
+			project: rl(PROJECT),
+			keywordIds: ids,
 		});
 		assert.equal(outcome.error?.httpCode, '503');
-		assert.equal(outcome.requests.length, 1);
+		// The project's record (its ID), then the DELETE, once.
+		assert.deepEqual(
+			outcome.requests.map((request) => request.method),
+			['GET', 'DELETE'],
+		);
 		assert.ok(ids.every((id) => keywordIdsOf(fake, PROJECT).includes(id)));
 	});
 

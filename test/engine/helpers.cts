@@ -218,6 +218,24 @@ export function assertSingleRequest(requests: RecordedRequest[], expected: Expec
 	assertRequest(requests[0], expected);
 }
 
+/**
+ * The requests of an operation that names its project by ID: one read of the project or group record (#2, at its
+ * encoded name), then exactly the one request expected, with the ID the record gave.
+ */
+export function assertProjectLookupThen(
+	requests: RecordedRequest[],
+	encodedName: string,
+	expected: ExpectedRequest,
+): void {
+	assert.equal(
+		requests.length,
+		2,
+		`expected the project's record, then one request: ${requests.map((r) => `${r.method} ${r.rawPath}`).join(' | ')}`,
+	);
+	assertRequest(requests[0], { method: 'GET', rawPath: `/api/v2/groups/${encodedName}` });
+	assertRequest(requests[1], expected);
+}
+
 /** Neither the token nor its URL-encoded forms appear anywhere in `value` (items, errors...). */
 export function assertNoTokenIn(value: unknown, token: string = TOKEN): void {
 	const text = typeof value === 'string' ? value : JSON.stringify(value);

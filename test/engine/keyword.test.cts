@@ -10,6 +10,7 @@ import {
 	PROJECT,
 	assertPaired,
 	assertRequest,
+	assertProjectLookupThen,
 	assertSingleRequest,
 	enc,
 	keywordIdsOf,
@@ -405,8 +406,8 @@ describe('keyword (engine)', () => {
 			const { items, raw, requests } = await runOk(fake, {
 				resource: 'keyword',
 				operation: 'updateMany',
-				projectId: rl(String(projectId), 'id'),
-				keywordIds: `${a}, ${b}`,
+				project: rl(PROJECT),
+				keywordIds: [a, b],
 				updateFields: {
 					notes: ' checked by n8n ',
 					isfav: true,
@@ -414,7 +415,7 @@ describe('keyword (engine)', () => {
 					type: 'sem',
 				},
 			});
-			assertSingleRequest(requests, {
+			assertProjectLookupThen(requests, 'Acme%20Shoes', {
 				method: 'PATCH',
 				rawPath: `/api/v2/projects/${projectId}/keywords`,
 				query: {},
@@ -460,13 +461,13 @@ describe('keyword (engine)', () => {
 				{
 					resource: 'keyword',
 					operation: 'updateMany',
-					projectId: rl(String(projectId), 'list'),
+					project: rl(CAFE),
 					keywordIds: '={{ $json.ids }}',
 					updateFields: { json: '{"ignore_featured": true, "notes": "Überprüft"}' },
 				},
 				{ items: [{ json: { ids: ids.map(Number) } }] },
 			);
-			assertSingleRequest(requests, {
+			assertProjectLookupThen(requests, 'Caf%C3%A9%20Z%C3%BCrich', {
 				method: 'PATCH',
 				rawPath: `/api/v2/projects/${projectId}/keywords`,
 				body: {
@@ -545,10 +546,10 @@ describe('keyword (engine)', () => {
 			const { items, raw, requests } = await runOk(fake, {
 				resource: 'keyword',
 				operation: 'deleteMany',
-				projectId: rl(String(projectId), 'id'),
-				keywordIds: ids.join(','),
+				project: rl(PROJECT),
+				keywordIds: ids,
 			});
-			assertSingleRequest(requests, {
+			assertProjectLookupThen(requests, 'Acme%20Shoes', {
 				method: 'DELETE',
 				rawPath: `/api/v2/projects/${projectId}/keywords`,
 				query: {},
@@ -571,16 +572,17 @@ describe('keyword (engine)', () => {
 			}
 		});
 
-		it('#17 keyword deleteMany of a group keyword through the parent project id', async () => {
-			const projectId = projectIdOf(fake, PROJECT);
+		it('#17 keyword deleteMany of a group keyword, the group picked: its own project id', async () => {
+			const projectId = projectIdOf(fake, `${PROJECT}[sub]Blog`);
 			const id = keywordIdsOf(fake, `${PROJECT}[sub]Blog`)[0];
 			const { items, requests } = await runOk(fake, {
 				resource: 'keyword',
 				operation: 'deleteMany',
-				projectId: rl(String(projectId), 'id'),
-				keywordIds: id,
+				project: rl(PROJECT),
+				group: rl('Blog'),
+				keywordIds: [id],
 			});
-			assertSingleRequest(requests, {
+			assertProjectLookupThen(requests, 'Acme%20Shoes[sub]Blog', {
 				method: 'DELETE',
 				rawPath: `/api/v2/projects/${projectId}/keywords`,
 				body: { data: { type: 'keyword', ids: [id] } },

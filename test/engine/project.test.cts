@@ -6,6 +6,7 @@ import {
 	CAFE,
 	PROJECT,
 	assertPaired,
+	assertProjectLookupThen,
 	assertSingleRequest,
 	enc,
 	projectIdOf,
@@ -333,15 +334,15 @@ describe('project (engine)', () => {
 		assert.equal(fake.api.state.findContainer(`${PROJECT}[sub]Blog`)?.archived, false);
 	});
 
-	it('#5 project refresh posts the project id with include_sub_groups and spends one refresh', async () => {
+	it('#5 project refresh: the project picked by name, its id read from its record, posted with include_sub_groups; one refresh spent', async () => {
 		const id = projectIdOf(fake, PROJECT);
 		const before = fake.api.state.account.refreshes.used;
 		const { items, raw, requests } = await runOk(fake, {
 			resource: 'project',
 			operation: 'refresh',
-			projectId: rl(String(id), 'id'),
+			project: rl(PROJECT),
 		});
-		assertSingleRequest(requests, {
+		assertProjectLookupThen(requests, 'Acme%20Shoes', {
 			method: 'POST',
 			rawPath: '/api/v2/keywords/refresh',
 			query: {},
@@ -358,10 +359,10 @@ describe('project (engine)', () => {
 		const withoutGroups = await runOk(fake, {
 			resource: 'project',
 			operation: 'refresh',
-			projectId: rl(String(id), 'list'),
+			project: rl(PROJECT),
 			includeSubGroups: false,
 		});
-		assertSingleRequest(withoutGroups.requests, {
+		assertProjectLookupThen(withoutGroups.requests, 'Acme%20Shoes', {
 			method: 'POST',
 			rawPath: '/api/v2/keywords/refresh',
 			body: { data: { include_sub_groups: false, project_ids: [id] } },

@@ -15,7 +15,6 @@ import {
 	TOKEN,
 	assertNoTokenIn,
 	keywordIdsOf,
-	projectIdOf,
 	rl,
 	run,
 	runOk,
@@ -23,8 +22,6 @@ import {
 } from './helpers.cjs';
 
 const fake = useFake();
-
-const pid = () => String(projectIdOf(fake, PROJECT));
 
 /** The output items, the error, and everything n8n keeps of the run. */
 function assertRunHasNoToken(outcome: Awaited<ReturnType<typeof run>>) {
@@ -81,7 +78,7 @@ describe('redaction (engine)', () => {
 		await runOk(fake, {
 			resource: 'keyword',
 			operation: 'updateMany',
-			projectId: rl(String(projectIdOf(fake, CAFE)), 'id'),
+			project: rl(CAFE),
 			keywordIds: id,
 			updateFields: {
 				notes: `see https://example.ch/r?api_token=${encodeURIComponent(TOKEN)}&page=2 and token ${TOKEN} end`,
@@ -151,7 +148,7 @@ describe('redaction (engine)', () => {
 		const outcome = await runOk(fake, {
 			resource: 'project',
 			operation: 'refresh',
-			projectId: rl(pid(), 'id'),
+			project: rl(PROJECT),
 		});
 		assertRunHasNoToken(outcome);
 		assert.equal(outcome.items[0].links, undefined);

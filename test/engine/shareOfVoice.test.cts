@@ -8,6 +8,7 @@ import {
 	CAFE,
 	PROJECT,
 	assertPaired,
+	assertProjectLookupThen,
 	assertSingleRequest,
 	enc,
 	projectIdOf,
@@ -72,10 +73,10 @@ describe('shareOfVoice (engine)', () => {
 		const { items, requests } = await runOk(fake, {
 			resource: 'shareOfVoice',
 			operation: 'getHistory',
-			projectId: rl(String(id), 'id'),
+			project: rl(PROJECT),
 			daysRange: 7,
 		});
-		assertSingleRequest(requests, {
+		assertProjectLookupThen(requests, 'Acme%20Shoes', {
 			method: 'GET',
 			rawPath: `/api/v2/projects/${id}/mindshare/from-cache`,
 			query: { daysrange: '7' },
@@ -111,9 +112,9 @@ describe('shareOfVoice (engine)', () => {
 		const thirty = await runOk(fake, {
 			resource: 'shareOfVoice',
 			operation: 'getHistory',
-			projectId: rl(String(id), 'list'),
+			project: rl(CAFE),
 		});
-		assertSingleRequest(thirty.requests, {
+		assertProjectLookupThen(thirty.requests, 'Caf%C3%A9%20Z%C3%BCrich', {
 			method: 'GET',
 			rawPath: `/api/v2/projects/${id}/mindshare/from-cache`,
 			query: { daysrange: '30' },
@@ -126,10 +127,10 @@ describe('shareOfVoice (engine)', () => {
 		const year = await runOk(fake, {
 			resource: 'shareOfVoice',
 			operation: 'getHistory',
-			projectId: rl(String(id), 'id'),
+			project: rl(CAFE),
 			daysRange: 365,
 		});
-		assertSingleRequest(year.requests, {
+		assertProjectLookupThen(year.requests, 'Caf%C3%A9%20Z%C3%BCrich', {
 			method: 'GET',
 			rawPath: `/api/v2/projects/${id}/mindshare/from-cache`,
 			query: { daysrange: '365' },

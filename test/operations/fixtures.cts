@@ -7,7 +7,7 @@
  * With its row, an operation is run by: the secret suites (`test/reliability/secrets.test.cts`, success and error
  * paths), the retry policy (`test/reliability/retries.test.cts`, every write), the redaction suite
  * (`test/engine/redaction.test.cts`), the Output choice and the AI tool (`test/engine/output.test.cts`,
- * `test/unit/output-choice.test.cts`), the README check (`test/unit/readme-operations.test.cts`) and real n8n
+ * `test/unit/output-choice.test.cts`), the operations table check (`test/unit/operations-table.test.cts`) and real n8n
  * (`test/e2e/operations.e2e.test.cts`).
  *
  * The order of the rows is the order the suites run them in: the reads first (the first rows stand for all of them
@@ -91,7 +91,6 @@ const WEEK_AGO = "={{ $today.minus({ days: 6 }).toFormat('yyyy-MM-dd') }}";
 
 /** The project the e2e write chain creates, and what its nodes read from the nodes before them. */
 export const E2E_NEW_PROJECT = 'E2E Café & Co';
-const E2E_CREATED = "={{ $('Create project').item.json.project_id }}";
 const E2E_ADDED = "$('Add keywords').item.json.keywords";
 
 /** The engine rows' throw-away project (created by `project create`, deleted by `project delete`). */
@@ -266,10 +265,10 @@ export const FIXTURES: Record<string, OperationFixture> = {
 		endpoints: [19],
 		returns: 'records',
 		mutates: false,
-		parameters: (seed) => ({
+		parameters: () => ({
 			resource: 'shareOfVoice',
 			operation: 'getHistory',
-			projectId: byId(seed.acmeId),
+			project: byName(ACME),
 			daysRange: 7,
 		}),
 		e2e: [
@@ -278,7 +277,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 				parameters: () => ({
 					resource: 'shareOfVoice',
 					operation: 'getHistory',
-					projectId: byId(1001),
+					project: byName(ACME),
 					daysRange: 30,
 				}),
 			},
@@ -551,7 +550,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 		parameters: (seed) => ({
 			resource: 'keyword',
 			operation: 'updateMany',
-			projectId: byId(seed.acmeId),
+			project: byName(ACME),
 			keywordIds: seed.acmeKeywords[1],
 			updateFields: { notes: 'hi' },
 		}),
@@ -561,7 +560,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 				parameters: () => ({
 					resource: 'keyword',
 					operation: 'updateMany',
-					projectId: byId(E2E_CREATED),
+					project: byName(E2E_NEW_PROJECT),
 					keywordIds: `={{ ${E2E_ADDED}.map((k) => k.id).join(', ') }}`,
 					updateFields: { notes: 'updated by the e2e test', isfav: true },
 				}),
@@ -597,7 +596,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 		parameters: (seed) => ({
 			resource: 'keyword',
 			operation: 'deleteMany',
-			projectId: byId(seed.acmeId),
+			project: byName(ACME),
 			keywordIds: seed.acmeKeywords[seed.acmeKeywords.length - 2],
 		}),
 		e2e: [
@@ -606,7 +605,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 				parameters: () => ({
 					resource: 'keyword',
 					operation: 'deleteMany',
-					projectId: byId(E2E_CREATED),
+					project: byName(E2E_NEW_PROJECT),
 					keywordIds: `={{ ${E2E_ADDED}.slice(1).map((k) => k.id).join(',') }}`,
 				}),
 			},
@@ -616,10 +615,10 @@ export const FIXTURES: Record<string, OperationFixture> = {
 		endpoints: [5],
 		returns: 'message',
 		mutates: true,
-		parameters: (seed) => ({
+		parameters: () => ({
 			resource: 'project',
 			operation: 'refresh',
-			projectId: byId(seed.acmeId),
+			project: byName(ACME),
 		}),
 		e2e: [
 			{
@@ -627,7 +626,7 @@ export const FIXTURES: Record<string, OperationFixture> = {
 				parameters: () => ({
 					resource: 'project',
 					operation: 'refresh',
-					projectId: byId(1001),
+					project: byName(ACME),
 					includeSubGroups: true,
 				}),
 			},

@@ -21,7 +21,6 @@ import {
 const fake = useFake();
 
 const KW = '100001';
-const PID = rl('1001', 'id');
 const DOMAIN = rl('bcf127466b148fef0c6888dc', 'id');
 
 const create = (extra: INodeParameters): INodeParameters => ({
@@ -48,14 +47,14 @@ const keywordDelete = (extra: INodeParameters): INodeParameters => ({
 const deleteMany = (extra: INodeParameters): INodeParameters => ({
 	resource: 'keyword',
 	operation: 'deleteMany',
-	projectId: PID,
+	project: rl(PROJECT),
 	keywordIds: KW,
 	...extra,
 });
 const updateMany = (extra: INodeParameters): INodeParameters => ({
 	resource: 'keyword',
 	operation: 'updateMany',
-	projectId: PID,
+	project: rl(PROJECT),
 	keywordIds: KW,
 	updateFields: { notes: 'n' },
 	...extra,
@@ -303,32 +302,27 @@ const CASES: Case[] = [
 	{
 		label: 'empty id list from an expression',
 		parameters: deleteMany({ keywordIds: '={{ [] }}' }),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 	},
 	{
 		label: 'duplicate ids',
 		parameters: deleteMany({ keywordIds: '100001, 100002, 100001' }),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 	},
 	{
 		label: 'id list with a word',
 		parameters: deleteMany({ keywordIds: '100001,abc' }),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 	},
 	{
 		label: 'id list of objects',
 		parameters: updateMany({ keywordIds: '={{ [{ "id": 1 }] }}' }),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 	},
 	{
 		label: 'huge id list (10,001 ids)',
 		parameters: updateMany({ keywordIds: '={{ Array.from({ length: 10001 }, (_, i) => i + 1) }}' }),
-		field: 'Keyword IDs',
-	},
-	{
-		label: 'project id that is not a number (Update Many)',
-		parameters: updateMany({ projectId: rl('={{ "abc" }}', 'id') }),
-		field: 'Project',
+		field: 'Keywords',
 	},
 	{
 		label: 'no field to update',
@@ -340,15 +334,6 @@ const CASES: Case[] = [
 		parameters: updateMany({ updateFields: { json: '[1, 2' } }),
 		field: 'Other Attributes (JSON)',
 	},
-	{
-		label: 'project id with a suffix (Refresh)',
-		parameters: {
-			resource: 'project',
-			operation: 'refresh',
-			projectId: rl('={{ "1001abc" }}', 'id'),
-		},
-		field: 'Project',
-	},
 	// Ranking history, competitors, share of voice, metrics, alerts
 	{ label: 'chart days 0', parameters: chart({ days: 0 }), field: 'Days' },
 	{ label: 'chart days 181', parameters: chart({ days: 181 }), field: 'Days' },
@@ -356,7 +341,7 @@ const CASES: Case[] = [
 	{
 		label: 'chart ids duplicated',
 		parameters: chart({ keywordIds: '100001,100001' }),
-		field: 'Keyword IDs',
+		field: 'Keywords',
 	},
 	{
 		label: 'competitor: month 13',
@@ -378,7 +363,7 @@ const CASES: Case[] = [
 		parameters: {
 			resource: 'shareOfVoice',
 			operation: 'getHistory',
-			projectId: PID,
+			project: rl(PROJECT),
 			daysRange: 14,
 		},
 		field: 'Range',
@@ -391,7 +376,7 @@ const CASES: Case[] = [
 			project: rl(PROJECT),
 			options: { tagId: 'abc' },
 		},
-		field: 'Tag ID',
+		field: 'Tag',
 	},
 	{
 		label: 'alerts: last 0 days',

@@ -34,7 +34,6 @@ import {
 	findTokenLeak,
 	keywordAddParameters,
 	keywordIdsOf,
-	projectIdOf,
 	rl,
 	run,
 	useFake,
@@ -162,7 +161,6 @@ const fake = useFake();
 
 /** Every field of the node whose input error quotes the value, with where the pasted value goes. */
 function quotingFields(): Array<{ field: string; parameters: (value: string) => INodeParameters }> {
-	const projectId = String(projectIdOf(fake, PROJECT));
 	const keywordId = keywordIdsOf(fake, PROJECT)[0];
 	const domain = fake.api.state.aiDomains[0].id;
 	const dashboard = (filters: INodeParameters): INodeParameters => ({
@@ -226,43 +224,34 @@ function quotingFields(): Array<{ field: string; parameters: (value: string) => 
 			parameters: (value) => competitor({ keywordId: `${value}x` }),
 		},
 		{
-			field: 'Keyword IDs (update)',
+			field: 'Keywords (update)',
 			parameters: (value) => ({
 				resource: 'keyword',
 				operation: 'updateMany',
-				projectId: rl(projectId, 'id'),
+				project: rl(PROJECT),
 				keywordIds: `${keywordId}, ${value}x`,
 				updateFields: { notes: 'n' },
 			}),
 		},
 		{
-			field: 'Keyword IDs (delete many)',
+			field: 'Keywords (delete many)',
 			parameters: (value) => ({
 				resource: 'keyword',
 				operation: 'deleteMany',
-				projectId: rl(projectId, 'id'),
+				project: rl(PROJECT),
 				keywordIds: `${value}x`,
 			}),
 		},
 		{
-			field: 'Keyword IDs (chart)',
+			field: 'Keywords (chart)',
 			parameters: (value) => ({
 				resource: 'rankingHistory',
 				operation: 'getChart',
 				keywordIds: `${value}x`,
 			}),
 		},
-		// "From List" mode: n8n checks the "By ID" mode's pattern itself before the node runs.
 		{
-			field: 'Project (id)',
-			parameters: (value) => ({
-				resource: 'project',
-				operation: 'refresh',
-				projectId: rl(`${value}x`, 'list'),
-			}),
-		},
-		{
-			field: 'Tag ID',
+			field: 'Tag',
 			parameters: (value) => ({
 				resource: 'project',
 				operation: 'getMetrics',
@@ -306,7 +295,7 @@ function quotingFields(): Array<{ field: string; parameters: (value: string) => 
 			parameters: (value) => ({
 				resource: 'shareOfVoice',
 				operation: 'getHistory',
-				projectId: rl(projectId, 'id'),
+				project: rl(PROJECT),
 				daysRange: value,
 			}),
 		},

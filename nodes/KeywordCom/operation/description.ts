@@ -76,5 +76,14 @@ export function operationFields(config: OperationConfig): INodeProperties[] {
 				options: [concurrencyOption()],
 			});
 	}
-	return fields.map((field) => scope(field, config.resource, config.value));
+	return fields.map((field) => scope(sortedCollection(field), config.resource, config.value));
+}
+
+/** A collection's fields in alphabetical order of their names, as n8n lists them (Concurrency joins in place). */
+function sortedCollection(field: INodeProperties): INodeProperties {
+	if (field.type !== 'collection' || !field.options) return field;
+	const options = [...(field.options as INodeProperties[])].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName, undefined, { sensitivity: 'base' }),
+	);
+	return { ...field, options };
 }

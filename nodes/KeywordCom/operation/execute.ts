@@ -26,6 +26,7 @@ import {
 	STAND_IN_KEYWORD_ID,
 	withKeywordId,
 } from './keywordLookup';
+import { lookUpProjectId, STAND_IN_PROJECT_ID, withProjectId } from './projectIdLookup';
 import { shapeAnswer } from './shape';
 import { readTarget } from './target';
 import { capToolResult, isToolNode, TOOL_DEFAULT_LIMIT } from './tool';
@@ -184,9 +185,11 @@ export function runItem(config: OperationConfig): RoutingHook {
 			keywordText = config.keywordByText
 				? keywordTextToLookUp(input.get(KEYWORD_ID_PARAMETER), asTool)
 				: undefined;
-			// A keyword text is looked up after everything else is checked (with a stand-in ID): a bad value sends nothing.
+			// A keyword text and a project ID are looked up after everything else is checked (with stand-ins): a bad
+			// value sends nothing.
+			const checked = config.projectId ? withProjectId(input, STAND_IN_PROJECT_ID) : input;
 			({ parts: prepared, url } = prepare(
-				keywordText === undefined ? input : withKeywordId(input, STAND_IN_KEYWORD_ID),
+				keywordText === undefined ? checked : withKeywordId(checked, STAND_IN_KEYWORD_ID),
 			));
 		} catch (error) {
 			throw toOperationError(node, error, itemIndex, token);
@@ -196,9 +199,12 @@ export function runItem(config: OperationConfig): RoutingHook {
 		const pause = new SharedPause();
 		const send: OperationRuntime['send'] = async (request, hooks) =>
 			await apiRequest(this, { ...request, base }, { itemIndex, pause, credentials, hooks });
-		if (keywordText !== undefined) {
+		if (keywordText !== undefined || config.projectId) {
 			try {
-				input = withKeywordId(input, await lookUpKeywordId(send, readTarget(input), keywordText));
+				if (keywordText !== undefined)
+					input = withKeywordId(input, await lookUpKeywordId(send, readTarget(input), keywordText));
+				if (config.projectId)
+					input = withProjectId(input, await lookUpProjectId(send, readTarget(input)));
 				({ parts: prepared, url } = prepare(input));
 			} catch (error) {
 				throw toOperationError(node, error, itemIndex, token);

@@ -92,6 +92,11 @@ export interface OperationConfig {
 	revealToken?: (input: OperationInput) => boolean;
 	/** As an AI tool, Keyword ID may be the keyword's text: looked up in the project first (keywordLookup.ts). */
 	keywordByText?: boolean;
+	/**
+	 * The endpoint names the project by its numeric ID: the user picks the project and group by name, and `prepare`
+	 * reads the ID as the parameter `projectId`, looked up from the record (projectIdLookup.ts) once all is checked.
+	 */
+	projectId?: true;
 }
 
 export interface OperationDefinition {

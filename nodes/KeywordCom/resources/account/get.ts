@@ -7,7 +7,7 @@ export const getAccount = defineOperation({
 	resource: 'account',
 	value: 'get',
 	name: 'Get',
-	action: 'Get the account',
+	action: 'Get account',
 	description:
 		'Get the account: plan, keywords used of the package, on-demand refreshes and daily additions remaining, currency',
 	method: 'GET',

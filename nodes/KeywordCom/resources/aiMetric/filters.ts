@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { AI_AGGREGATIONS } from '../../../shared/constants';
+import { AI_AGGREGATIONS, AI_TIMEFRAMES } from '../../../shared/constants';
 import { stringListField } from '../../../shared/fields';
-import { alphabetical } from '../../../shared/optionOrder';
+import { onItsScale } from '../../../shared/optionOrder';
 import type { OperationInput } from '../../operation/types';
 import {
 	checkAggregation,
@@ -11,30 +11,32 @@ import {
 	checkTextList,
 } from '../../../shared/validation';
 
+const TIMEFRAME_NAMES: Record<(typeof AI_TIMEFRAMES)[number], string> = {
+	'24h': 'Last 24 Hours',
+	'7d': 'Last 7 Days',
+	'30d': 'Last 30 Days',
+	'3m': 'Last 3 Months',
+	'1y': 'Last Year',
+};
+
 /** Filters shared by the three AI metrics reports; the dashboard (#26) also takes the period settings. */
 export function filterFields(withPeriod: boolean): INodeProperties[] {
 	const filters: INodeProperties[] = [
-		stringListField('topics', 'Topics', 'Only these topics (names); sent as topics[]'),
-		stringListField(
-			'searchTerms',
-			'Search Terms',
-			'Only these search terms (query text); sent as search_terms[]',
-		),
+		stringListField('topics', 'Topics', 'Only these topics, by name'),
+		stringListField('searchTerms', 'Search Terms', 'Only these search terms, by their text'),
 	];
 	if (withPeriod) {
 		filters.push(
-			stringListField(
-				'engines',
-				'Engines',
-				'Only these engine IDs (e.g. an engine\'s "<name>_gui" ID); sent as engine[]',
-			),
+			stringListField('engines', 'Engines', 'Only these AI engines, by ID (e.g. chatgpt_gui)'),
 			{
 				displayName: 'Timeframe',
 				name: 'timeframe',
-				type: 'string',
+				type: 'options',
 				default: '30d',
-				placeholder: '24h, 7d, 30d, 3m, 1y or a number of days',
-				description: 'Period covered: 24h, 7d, 30d, 3m, 1y, or a number of days (default 30 days)',
+				options: onItsScale(
+					AI_TIMEFRAMES.map((value) => ({ name: TIMEFRAME_NAMES[value], value })),
+				),
+				description: 'The period covered (an expression may give a number of days instead)',
 			},
 			{
 				displayName: 'Period Offset',
@@ -49,13 +51,13 @@ export function filterFields(withPeriod: boolean): INodeProperties[] {
 				name: 'aggregation',
 				type: 'options',
 				default: 'daily',
-				options: alphabetical(
+				options: onItsScale(
 					AI_AGGREGATIONS.map((value) => ({
 						name: value[0].toUpperCase() + value.slice(1),
 						value,
 					})),
 				),
-				description: 'Granularity of the time series',
+				description: 'One row per hour, day, week or month',
 			},
 		);
 	}
@@ -64,7 +66,7 @@ export function filterFields(withPeriod: boolean): INodeProperties[] {
 			displayName: 'Filters',
 			name: 'filters',
 			type: 'collection',
-			placeholder: 'Add Filter',
+			placeholder: 'Add filter',
 			default: {},
 			options: filters,
 		},

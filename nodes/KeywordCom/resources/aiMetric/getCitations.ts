@@ -9,7 +9,7 @@ export const getAiCitations = defineOperation({
 	resource: 'aiMetric',
 	value: 'getCitations',
 	name: 'Get Citations',
-	action: 'Get the AI citations report of a domain',
+	action: 'Get AI citations',
 	description:
 		'Get which domains and URLs AI answers cite, by engine and by query, for the brand and its competitors, optionally for some topics or search terms',
 	method: 'GET',

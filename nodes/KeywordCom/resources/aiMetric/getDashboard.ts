@@ -56,7 +56,7 @@ export const getAiDashboard = defineOperation({
 	resource: 'aiMetric',
 	value: 'getDashboard',
 	name: 'Get Dashboard',
-	action: 'Get the AI visibility dashboard of a domain',
+	action: 'Get AI visibility dashboard',
 	description:
 		'Get the AI visibility of a brand and its competitors, one row per day (or per period): visibility score, sentiment, mentions, citations, average position, their changes, and the top competitors',
 	method: 'GET',

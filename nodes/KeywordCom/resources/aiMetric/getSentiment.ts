@@ -9,7 +9,7 @@ export const getAiSentiment = defineOperation({
 	resource: 'aiMetric',
 	value: 'getSentiment',
 	name: 'Get Sentiment',
-	action: 'Get the AI sentiment report of a domain',
+	action: 'Get AI sentiment',
 	description:
 		'Get brand and company sentiment in AI answers: aggregates, keyword clouds and sentiment by engine, optionally for some topics or search terms',
 	method: 'GET',

@@ -8,7 +8,7 @@ export const getManyAiSearchTerms = defineOperation({
 	resource: 'aiSearchTerm',
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get the search terms of an AI visibility domain',
+	action: 'Get many AI search terms',
 	description:
 		'List the prompts tracked for a domain in AI search engines: engines, topic, status, update interval, last and next run',
 	method: 'GET',

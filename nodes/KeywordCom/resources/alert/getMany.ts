@@ -10,7 +10,7 @@ export const getManyAlerts = defineOperation({
 	resource: 'alert',
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get many rank-change alerts of keywords',
+	action: 'Get many alerts',
 	description:
 		'List rank-change alerts (keyword, project, previous rank, new rank, time), newest first by default, one item per alert',
 	method: 'GET',
@@ -41,14 +41,16 @@ export const getManyAlerts = defineOperation({
 				name: 'sortField',
 				type: 'string',
 				default: 'created_at',
-				description: 'Field to sort by, e.g. created_at',
+				description:
+					'The alert field to sort by, as Keyword.com names it: created_at (when the alert was made) by default',
 			},
 			{
 				displayName: 'View Type',
 				name: 'viewType',
 				type: 'string',
 				default: '',
-				description: 'View type filter passed to the API as is',
+				description:
+					"Only the alerts of this view of Keyword.com's alert list (the views are Keyword.com's own; empty: all alerts)",
 			},
 		]),
 	],

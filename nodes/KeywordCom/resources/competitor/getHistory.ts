@@ -9,7 +9,7 @@ export const getCompetitorHistory = defineOperation({
 	resource: 'competitor',
 	value: 'getHistory',
 	name: 'Get History',
-	action: 'Get the competitors of a keyword over time',
+	action: 'Get competitor history',
 	description:
 		'Get, for each day of a date range, the top 100 results (URL, title, result type) for a keyword and its own rank',
 	method: 'GET',

@@ -21,7 +21,7 @@ export const addKeywords = defineOperation({
 	resource: 'keyword',
 	value: 'add',
 	name: 'Add',
-	action: 'Add keywords to a project or group',
+	action: 'Add keywords',
 	description:
 		'Start tracking one or many keywords for a URL in a project or group. Ranks arrive later, after the first update. Duplicates are counted, not added.',
 	method: 'POST',
@@ -54,7 +54,7 @@ export const addKeywords = defineOperation({
 			name: 'region',
 			type: 'string',
 			default: 'google.com',
-			description: 'Search engine region domain, e.g. google.com or google.co.uk',
+			description: 'The Google domain of the country to track, e.g. google.com or google.co.uk',
 		},
 		{
 			displayName: 'Language',
@@ -108,10 +108,15 @@ export const addKeywords = defineOperation({
 				{
 					displayName: 'Source',
 					name: 'source',
-					type: 'number',
+					type: 'options',
 					default: 1,
-					description:
-						'How the keyword was added: 1 = API (default), 2 = suggestions, 3 = manual, 4 = bulk import',
+					options: [
+						{ name: 'API', value: 1 },
+						{ name: 'Keyword Suggestions', value: 2 },
+						{ name: 'Manual', value: 3 },
+						{ name: 'Bulk Import', value: 4 },
+					],
+					description: 'How Keyword.com records the keywords as added (API by default)',
 				},
 				{
 					displayName: 'Tags',

@@ -25,7 +25,11 @@ export const deleteKeyword = defineOperation({
 		groupField(),
 		keywordIdField(),
 		options([
-			dateField('date', 'Date', 'Date suffix the API accepts on this path (rarely needed)'),
+			dateField(
+				'date',
+				'Date',
+				"A date sent with the deletion, as Keyword.com's API allows; what it changes is not documented, so leave it empty unless Keyword.com asks for it",
+			),
 		]),
 	],
 	keywordByText: true,

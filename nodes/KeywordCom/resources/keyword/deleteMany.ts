@@ -1,5 +1,5 @@
 import { API_PREFIX } from '../../../shared/constants';
-import { keywordIdsField, projectIdField } from '../../../shared/fields';
+import { groupField, keywordIdsField, projectField } from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
 import { checkIdList, checkNumericId } from '../../../shared/validation';
 
@@ -14,17 +14,19 @@ export const deleteManyKeywords = defineOperation({
 	method: 'DELETE',
 	path: `${API_PREFIX}/projects/{projectId}/keywords`,
 	fields: [
-		projectIdField('The project or group the keywords belong to'),
-		keywordIdsField('IDs of the keywords to delete'),
+		projectField('The project the keywords belong to, by its name as shown in Keyword.com'),
+		groupField(),
+		keywordIdsField(),
 	],
+	projectId: true,
 	prepare: (input) => ({
 		path: { projectId: checkNumericId('Project', input.get('projectId')) },
-		body: { data: { type: 'keyword', ids: checkIdList('Keyword IDs', input.get('keywordIds')) } },
+		body: { data: { type: 'keyword', ids: checkIdList('Keywords', input.get('keywordIds')) } },
 	}),
 	output: {
 		type: 'confirmation',
 		result: (input) => {
-			const ids = checkIdList('Keyword IDs', input.get('keywordIds'));
+			const ids = checkIdList('Keywords', input.get('keywordIds'));
 			return { deleted: true, count: ids.length, keyword_ids: ids };
 		},
 	},

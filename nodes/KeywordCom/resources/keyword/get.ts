@@ -14,7 +14,7 @@ export const getKeyword = defineOperation({
 	resource: 'keyword',
 	value: 'get',
 	name: 'Get',
-	action: 'Get a keyword by ID, with its rank',
+	action: 'Get a keyword',
 	description:
 		'Get one tracked keyword with its current rank, best rank, ranking URL, search volume and SERP features, optionally as of a past date',
 	method: 'GET',

@@ -11,7 +11,7 @@ export const getManyKeywords = defineOperation({
 	resource: 'keyword',
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get many keywords of a project, with their ranks',
+	action: 'Get many keywords',
 	description:
 		'List the tracked keywords of a project or group with their current ranks, one item per keyword, optionally as of a past date',
 	method: 'GET',

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { API_PREFIX } from '../../../shared/constants';
-import { keywordIdsField, projectIdField } from '../../../shared/fields';
+import { groupField, keywordIdsField, projectField } from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
 import {
 	checkIdList,
@@ -75,7 +75,8 @@ const updateFields: INodeProperties[] = [
 		name: 'json',
 		type: 'json',
 		default: '{}',
-		description: 'Any other keyword attribute the API accepts, as a JSON object; merged last',
+		description:
+			'More attributes of the keywords as a JSON object, e.g. {"ignore_sub_domains": true}; applied after the fields above',
 	},
 ];
 
@@ -90,20 +91,22 @@ export const updateManyKeywords = defineOperation({
 	method: 'PATCH',
 	path: `${API_PREFIX}/projects/{projectId}/keywords`,
 	fields: [
-		projectIdField('The project or group the keywords belong to'),
-		keywordIdsField('IDs of the keywords to update'),
+		projectField('The project the keywords belong to, by its name as shown in Keyword.com'),
+		groupField(),
+		keywordIdsField(),
 		{
 			displayName: 'Update Fields',
 			name: 'updateFields',
 			type: 'collection',
-			placeholder: 'Add Field',
+			placeholder: 'Add field',
 			default: {},
 			options: updateFields,
 		},
 	],
+	projectId: true,
 	prepare: (input) => {
 		const projectId = checkNumericId('Project', input.get('projectId'));
-		const ids = checkIdList('Keyword IDs', input.get('keywordIds'));
+		const ids = checkIdList('Keywords', input.get('keywordIds'));
 		const fields = (input.get('updateFields', {}) ?? {}) as IDataObject;
 		const attributes: IDataObject = {};
 		for (const [key, value] of Object.entries(fields)) {
@@ -133,7 +136,7 @@ export const updateManyKeywords = defineOperation({
 		type: 'confirmation',
 		result: (input) => ({
 			updated: true,
-			keyword_ids: checkIdList('Keyword IDs', input.get('keywordIds')),
+			keyword_ids: checkIdList('Keywords', input.get('keywordIds')),
 		}),
 	},
 });

@@ -8,9 +8,8 @@ export const archiveProject = defineOperation({
 	resource: 'project',
 	value: 'archive',
 	name: 'Archive',
-	action: 'Archive a project or group',
-	description:
-		'Archive a project or group (status 2). Its keywords stop updating until it is restored.',
+	action: 'Archive a project',
+	description: 'Archive a project or group. Its keywords stop updating until it is restored.',
 	method: 'PUT',
 	path: `${API_PREFIX}/groups/{target}`,
 	fields: [projectField('The project to archive'), groupField()],

@@ -8,7 +8,7 @@ export const createProject = defineOperation({
 	resource: 'project',
 	value: 'create',
 	name: 'Create',
-	action: 'Create a project or group',
+	action: 'Create a project',
 	description:
 		'Create a project, or a group inside an existing project when Group Name is set, with its reporting currency',
 	method: 'POST',

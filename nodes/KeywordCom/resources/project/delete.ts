@@ -8,7 +8,7 @@ export const deleteProject = defineOperation({
 	resource: 'project',
 	value: 'delete',
 	name: 'Delete',
-	action: 'Delete a project or group',
+	action: 'Delete a project',
 	description:
 		'Permanently delete a project or group with its keywords and their ranking history. This cannot be undone.',
 	method: 'DELETE',

@@ -8,7 +8,7 @@ export const getProject = defineOperation({
 	resource: 'project',
 	value: 'get',
 	name: 'Get',
-	action: 'Get a project or group',
+	action: 'Get a project',
 	description:
 		'Get one project or group by name, with its tags, keyword counts and report settings',
 	method: 'GET',

@@ -9,7 +9,7 @@ export const getManyProjects = defineOperation({
 	resource: 'project',
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get many projects and groups',
+	action: 'Get many projects',
 	description:
 		'List every active project and group of the account with keyword counts, tags and when ranks were last updated',
 	method: 'GET',
@@ -25,7 +25,7 @@ export const getManyProjects = defineOperation({
 				{ name: 'Projects and Groups', value: 'all' },
 				{ name: 'Projects Only', value: 'projects' },
 			],
-			description: 'Which records to return. Groups are named "Project[sub]Group".',
+			description: 'Which to return: projects, their groups, or both',
 		},
 	],
 	output: {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { API_PREFIX, PROJECT_TIMEFRAMES } from '../../../shared/constants';
 import { groupField, options, projectField } from '../../../shared/fields';
-import { alphabetical } from '../../../shared/optionOrder';
+import { onItsScale } from '../../../shared/optionOrder';
 import { defineOperation } from '../../operation/define';
 import { readTarget } from '../../operation/target';
 import { checkNumericId, checkProjectTimeframe } from '../../../shared/validation';
@@ -21,7 +21,7 @@ export const getProjectMetrics = defineOperation({
 	resource: 'project',
 	value: 'getMetrics',
 	name: 'Get Metrics',
-	action: 'Get the ranking metrics of a project',
+	action: 'Get project metrics',
 	description:
 		'Get how many keywords rank in each range (top 3, top 10…) and how many moved up or down over a timeframe',
 	method: 'GET',
@@ -34,18 +34,23 @@ export const getProjectMetrics = defineOperation({
 			name: 'timeframe',
 			type: 'options',
 			default: 'monthly',
-			options: alphabetical(
+			options: onItsScale(
 				PROJECT_TIMEFRAMES.map((value) => ({ name: TIMEFRAME_NAMES[value], value })),
 			),
 			description: 'Period the changes are measured over',
 		},
 		options([
 			{
-				displayName: 'Tag ID',
+				displayName: 'Tag Name or ID',
 				name: 'tagId',
-				type: 'string',
+				type: 'options',
+				typeOptions: {
+					loadOptionsMethod: 'getProjectTagIds',
+					loadOptionsDependsOn: ['project.value', 'group.value'],
+				},
 				default: '',
-				description: 'Only count keywords with this tag (the numeric ID of the tag)',
+				description:
+					'Only count the keywords with this tag. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 		]),
 	],
@@ -54,7 +59,7 @@ export const getProjectMetrics = defineOperation({
 			timeframe: checkProjectTimeframe('Timeframe', input.get('timeframe', 'monthly')),
 		};
 		const tagId = input.get('options.tagId', '');
-		if (tagId !== '' && tagId !== undefined) qs.tagId = checkNumericId('Tag ID', tagId);
+		if (tagId !== '' && tagId !== undefined) qs.tagId = checkNumericId('Tag', tagId);
 		return { path: { target: readTarget(input).encoded }, qs };
 	},
 	output: { type: 'record', kind: 'metrics' },

@@ -8,7 +8,7 @@ export const getProjectRegions = defineOperation({
 	resource: 'project',
 	value: 'getRegions',
 	name: 'Get Regions',
-	action: 'Get the tracked regions of a project',
+	action: 'Get project regions',
 	description:
 		'List the search engine regions, languages and device types tracked in a project, with keyword counts',
 	method: 'GET',

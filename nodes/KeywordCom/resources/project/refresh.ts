@@ -1,5 +1,5 @@
 import { API_PREFIX } from '../../../shared/constants';
-import { projectIdField } from '../../../shared/fields';
+import { groupField, projectField } from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
 import { checkNumericId } from '../../../shared/validation';
 
@@ -8,13 +8,14 @@ export const refreshProject = defineOperation({
 	resource: 'project',
 	value: 'refresh',
 	name: 'Refresh Ranks',
-	action: 'Refresh the keyword ranks of a project',
+	action: 'Refresh project ranks',
 	description:
 		'Start an on-demand rank refresh of a project (and optionally its groups). Uses the daily on-demand refresh allowance.',
 	method: 'POST',
 	path: `${API_PREFIX}/keywords/refresh`,
 	fields: [
-		projectIdField('The project or group to refresh'),
+		projectField('The project to refresh, by its name as shown in Keyword.com'),
+		groupField(),
 		{
 			displayName: 'Include Groups',
 			name: 'includeSubGroups',
@@ -23,6 +24,7 @@ export const refreshProject = defineOperation({
 			description: 'Whether to refresh the groups of the project as well',
 		},
 	],
+	projectId: true,
 	prepare: (input) => ({
 		body: {
 			data: {

@@ -8,7 +8,7 @@ export const restoreProject = defineOperation({
 	resource: 'project',
 	value: 'restore',
 	name: 'Restore',
-	action: 'Restore an archived project or group',
+	action: 'Restore a project',
 	description:
 		'Restore an archived project or group. Its keywords update at the next scheduled cycle (or refresh them now).',
 	method: 'GET',

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_PREFIX, MAX_CHART_DAYS } from '../../../shared/constants';
-import { keywordIdsField } from '../../../shared/fields';
+import { groupField, keywordIdsField, projectField } from '../../../shared/fields';
 import { defineOperation } from '../../operation/define';
 import { outputModeOf } from '../../operation/shape';
 import { checkChartDays, checkIdList } from '../../../shared/validation';
@@ -45,12 +45,19 @@ export const getRankingChart = defineOperation({
 	resource: 'rankingHistory',
 	value: 'getChart',
 	name: 'Get Chart',
-	action: 'Get the ranking history of keywords',
+	action: 'Get a ranking chart',
 	description: `Get the daily rank history (up to ${MAX_CHART_DAYS} days) of one or more keywords, with the ranking URL of each day`,
 	method: 'POST',
 	path: `${API_PREFIX}/keywords/chart`,
 	fields: [
-		keywordIdsField('IDs of the keywords to chart'),
+		{
+			...projectField(
+				'The project to pick the keywords from (the chart itself needs their IDs only)',
+			),
+			required: false,
+		},
+		groupField(),
+		keywordIdsField(),
 		{
 			displayName: 'Days',
 			name: 'days',
@@ -62,7 +69,7 @@ export const getRankingChart = defineOperation({
 	],
 	prepare: (input) => ({
 		qs: { action: 'chart', limit: checkChartDays('Days', input.get('days', 30)) },
-		body: { keyword_ids: checkIdList('Keyword IDs', input.get('keywordIds')).map(Number) },
+		body: { keyword_ids: checkIdList('Keywords', input.get('keywordIds')).map(Number) },
 	}),
 	output: {
 		type: 'records',

@@ -145,7 +145,7 @@ export const getManyRankingRows = defineOperation({
 	resource: 'rankingHistory',
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get the daily ranks of many keywords, one row per keyword per day',
+	action: 'Get many daily ranks',
 	description:
 		'Get, for a project or group (optionally only some keywords or tags) and a date range of the last 180 days, one item per keyword per day with its rank, ranking URL and change from the day before',
 	method: 'POST',

@@ -8,7 +8,7 @@ export const getLatestShareOfVoice = defineOperation({
 	resource: 'shareOfVoice',
 	value: 'getLatest',
 	name: 'Get Latest',
-	action: 'Get the latest share of voice of a project',
+	action: 'Get latest share of voice',
 	description:
 		"Get the 10 domains with the largest share of voice for the project's keywords: estimated clicks, percentage and monthly change",
 	method: 'GET',

@@ -10,7 +10,7 @@ export const getManyTags = defineOperation({
 	resource: 'tag',
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get the tags of a project',
+	action: 'Get many tags',
 	description:
 		'List the tags of a project or group (ID, name, dates); use a tag ID to filter metrics',
 	method: 'GET',

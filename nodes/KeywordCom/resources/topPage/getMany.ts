@@ -8,7 +8,7 @@ export const getManyTopPages = defineOperation({
 	resource: 'topPage',
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get the top ranking pages of a project',
+	action: 'Get many top pages',
 	description:
 		'List the pages of a project or group that rank for its keywords: keyword count, average current and previous rank, search volume, CPC',
 	method: 'GET',
