@@ -385,6 +385,9 @@ export const TOP10_UPDATES = [
 	},
 ];
 
+/** The top-10 updates the CRM example's trigger (Crossed Top 10, Crossing Left) emits: those that left. */
+export const TOP10_LEFT = TOP10_UPDATES.filter((update) => update.matched.includes('top10_left'));
+
 /**
  * What the AI-visibility drop example's trigger (AI Visibility Updated, Filters → visibility score dropped by at least
  * 5 points) emits for a poll after midnight: its test copy starts from these (a filtered trigger's items need the
@@ -674,6 +677,51 @@ export const EXAMPLES: ExampleSpec[] = [
 			return (
 				`${plural(days.length, 'day')} whose visibility dropped (the filtered trigger's items: fixture) → ${plural(messages.length, 'Slack message')} (Slack stubbed)` +
 				(messages[0] ? `, first: ${quote(messages[0].text)}` : '')
+			);
+		},
+	},
+	{
+		file: 'rank-sheet-updated-in-place.json',
+		title: 'Rank sheet, one row per keyword',
+		summarize(run) {
+			withFields(
+				nodeOutput(run, 'Get keyword ranks')?.[0],
+				['id', 'keyword', 'project', 'group', 'region', 'rank', 'best_rank', 'ranking_url'],
+				'Get keyword ranks',
+			);
+			const rows = nodeOutput(run, 'Update the rank sheet') ?? [];
+			const first = withFields(
+				rows[0],
+				['keyword_id', 'keyword', 'rank', 'updated'],
+				'the sheet row',
+			);
+			const keys = new Set(rows.map((row) => row.keyword_id));
+			if (keys.size !== rows.length) throw new Error('two sheet rows share a keyword_id');
+			return `${plural(rows.length, 'row')} to update in place by keyword_id (Google Sheets stubbed), first: '${first.keyword}' rank ${first.rank}`;
+		},
+	},
+	{
+		file: 'keyword-left-top10-to-hubspot-task.json',
+		title: 'Top 10 left → HubSpot task',
+		fixtures: { 'On leaving the top 10': TOP10_LEFT },
+		summarize(run) {
+			const updates = nodeOutput(run, 'On leaving the top 10') ?? [];
+			for (const update of updates)
+				withFields(
+					update,
+					['id', 'keyword', 'project', 'group', 'region', 'previous_rank', 'rank', 'ranking_url'],
+					'On leaving the top 10',
+				);
+			const tasks = nodeOutput(run, 'Create a HubSpot task') ?? [];
+			updates.forEach((update, i) => {
+				const task = withFields(tasks[i], ['subject', 'body', 'due'], 'the task');
+				if (!String(task.subject).includes(`"${update.keyword}" left the top 10`))
+					throw new Error(`the task does not name its keyword: ${task.subject}`);
+			});
+			return (
+				`${plural(updates.length, 'keyword')} left the top 10 (the filtered trigger's items: fixture) → ` +
+				`${plural(tasks.length, 'HubSpot task')} (HubSpot stubbed)` +
+				(tasks[0] ? `, first: ${quote(tasks[0].subject)}` : '')
 			);
 		},
 	},

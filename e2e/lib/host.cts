@@ -47,6 +47,14 @@ export function nodeEnv(): NodeEnv {
 	if (!fs.existsSync(nodeBin))
 		throw new Error(`e2e: scripts/env.sh did not provide Node 24 at ${nodeBin}`);
 	nodeEnvMemo = { node24Home, nodeBin, cacheDir };
+	// `npm run compat` may run an older n8n on the Node its engines name (scripts/compat.sh).
+	const n8nNodeHome = process.env.KEYWORD_COM_N8N_NODE_HOME;
+	if (n8nNodeHome)
+		nodeEnvMemo = {
+			node24Home: n8nNodeHome,
+			nodeBin: path.join(n8nNodeHome, 'bin', 'node'),
+			cacheDir,
+		};
 	return nodeEnvMemo;
 }
 

@@ -52,6 +52,7 @@ import {
 	exampleMcpCredential,
 	exampleModelCredential,
 	startExampleModel,
+	TOP10_LEFT,
 	TOP10_UPDATES,
 	AI_DROP_DAYS,
 	nodeOutputAllRuns,
@@ -357,6 +358,43 @@ describe('example workflows in a real n8n, against the fake API', { timeout: 15 
 			nodeOutputAllRuns(result.output, 'Post to Slack').map((m) => m.keyword_id),
 			[entered.id, left.id],
 			'Slack got both messages, once each',
+		);
+	});
+
+	test('rank sheet updated in place: one row per keyword, matched on keyword_id by Append or Update', () => {
+		const example = loadExample('rank-sheet-updated-in-place.json');
+		const sheet = example.nodes.find((n: any) => n.name === 'Update the rank sheet');
+		assert.equal(sheet.parameters.operation, 'appendOrUpdate');
+		assert.deepEqual(sheet.parameters.columns.matchingColumns, ['keyword_id']);
+		const { result } = runOf(runs, 'rank-sheet-updated-in-place.json');
+		const ranks = nodeOutput(result.output, 'Get keyword ranks')!;
+		const rows = nodeOutput(result.output, 'Update the rank sheet')!;
+		assert.ok(rows.length >= 12, `${rows.length} keywords`);
+		assert.equal(rows.length, ranks.length);
+		assert.equal(new Set(rows.map((r) => r.keyword_id)).size, rows.length, 'one row per keyword');
+		rows.forEach((row, i) => {
+			assert.equal(row.keyword_id, ranks[i].id);
+			assert.equal(row.keyword, ranks[i].keyword);
+			assert.equal(row.updated, ranks[i].crawled_at);
+		});
+	});
+
+	test('top 10 left → HubSpot task (test copy, from fixture items): one task per keyword that left, naming it', () => {
+		const { result } = runOf(runs, 'keyword-left-top10-to-hubspot-task.json');
+		assert.deepEqual(nodeOutput(result.output, 'On leaving the top 10'), TOP10_LEFT);
+		const tasks = nodeOutput(result.output, 'Create a HubSpot task')!;
+		assert.equal(tasks.length, TOP10_LEFT.length);
+		const [left] = TOP10_LEFT;
+		assert.equal(tasks[0].subject, `SEO: "${left.keyword}" left the top 10 (9 → 11)`);
+		assert.match(tasks[0].body, /Ranking page: https:\/\/acmeshoes\.com\//);
+		const dueInDays = (Date.parse(tasks[0].due) - Date.now()) / 86_400_000;
+		assert.ok(dueInDays > 2.9 && dueInDays < 3.1, `due in ${dueInDays} days`);
+		const hubspot = loadExample('keyword-left-top10-to-hubspot-task.json').nodes.find(
+			(n: any) => n.name === 'Create a HubSpot task',
+		);
+		assert.deepEqual(
+			[hubspot.parameters.resource, hubspot.parameters.type, hubspot.parameters.metadata.subject],
+			['engagement', 'task', '={{ $json.subject }}'],
 		);
 	});
 

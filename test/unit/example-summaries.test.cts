@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { EXAMPLES, TOP10_UPDATES } from '../../e2e/lib/examples.cjs';
+import { EXAMPLES, TOP10_LEFT, TOP10_UPDATES } from '../../e2e/lib/examples.cjs';
 
 /** An n8n run (as `n8n execute --rawOutput` gives it) whose nodes output these items. */
 function runOf(outputs: Record<string, Array<Record<string, unknown>>>): unknown {
@@ -184,6 +184,61 @@ describe('example summaries check the fields their examples map', () => {
 		assert.throws(
 			() => bulk.summarize(runOf({ 'Read keyword sheet': [{}], 'Add keywords': [{ added: 1 }] })),
 			/Add keywords: no requested, duplicates/,
+		);
+	});
+
+	it('rank sheet updated in place: one row per keyword, each with its keyword_id; two rows of one keyword are refused', () => {
+		const sheet = spec('rank-sheet-updated-in-place.json');
+		const sheetRow = {
+			keyword_id: '100001',
+			keyword: 'running shoes',
+			rank: '58',
+			updated: row.crawled_at,
+		};
+		assert.equal(
+			sheet.summarize(
+				runOf({ 'Get keyword ranks': [keywordV2], 'Update the rank sheet': [sheetRow] }),
+			),
+			"1 row to update in place by keyword_id (Google Sheets stubbed), first: 'running shoes' rank 58",
+		);
+		assert.throws(
+			() =>
+				sheet.summarize(
+					runOf({
+						'Get keyword ranks': [keywordV2],
+						'Update the rank sheet': [sheetRow, sheetRow],
+					}),
+				),
+			/two sheet rows share a keyword_id/,
+		);
+		assert.throws(
+			() =>
+				sheet.summarize(runOf({ 'Get keyword ranks': [keywordV1], 'Update the rank sheet': [] })),
+			/Get keyword ranks: no keyword/,
+		);
+	});
+
+	it('top 10 left → HubSpot: a task per keyword that left, naming it; a task without the keyword is refused', () => {
+		const crm = spec('keyword-left-top10-to-hubspot-task.json');
+		const [left] = TOP10_LEFT;
+		const task = {
+			subject: `SEO: "${left.keyword}" left the top 10 (9 → 11)`,
+			body: 'Keyword: …',
+			due: '2026-01-18T07:00:00.000Z',
+		};
+		assert.equal(
+			crm.summarize(runOf({ 'On leaving the top 10': [left], 'Create a HubSpot task': [task] })),
+			`1 keyword left the top 10 (the filtered trigger's items: fixture) → 1 HubSpot task (HubSpot stubbed), first: '${task.subject}'`,
+		);
+		assert.throws(
+			() =>
+				crm.summarize(
+					runOf({
+						'On leaving the top 10': [left],
+						'Create a HubSpot task': [{ ...task, subject: 'SEO: a keyword left the top 10' }],
+					}),
+				),
+			/the task does not name its keyword/,
 		);
 	});
 });

@@ -72,7 +72,7 @@ describe('example workflows use the nodes at their default versions', () => {
 	});
 
 	it('every node of the package in examples/ is at its default version', () => {
-		assert.equal(files.length, 9);
+		assert.equal(files.length, 11);
 		for (const file of files) {
 			const workflow = load(join(EXAMPLES, file));
 			assert.ok(

@@ -1,3 +1,4 @@
+/** docs/operations.md's table of the endpoints (#1–#28) and the node's operations agree, row for row. */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { KeywordCom } from '../../nodes/KeywordCom/KeywordCom.node';
 import { FIXTURES_FILE, OPERATIONS } from '../operations/index.cjs';
 
-/** One row per (endpoint, resource, operation), from the README's Operations table or from the node itself. */
+/** One row per (endpoint, resource, operation), from the Operations table of docs/operations.md or from the node itself. */
 interface Row {
 	number?: number;
 	method: string;
@@ -22,7 +23,7 @@ const key = (row: Row) =>
 	`${row.method} ${normalise(row.path)} → ${row.resource} / ${row.operation}`;
 
 function readmeRows(): Row[] {
-	const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+	const readme = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'operations.md'), 'utf8');
 	const section = readme.split('## Operations')[1].split('\n## ')[0];
 	return [...section.matchAll(/^\| (\d+) \| `(\w+) ([^`]+)` \| ([^|]+) \| ([^|]+) \|$/gm)].map(
 		(match) => ({
@@ -57,7 +58,7 @@ function nodeRows(): Row[] {
 	return rows;
 }
 
-describe('README Operations table', () => {
+describe('the Operations table of docs/operations.md', () => {
 	it('lists every endpoint of the API document, #1 to the last one an operation calls', () => {
 		const numbers = new Set(readmeRows().map((row) => row.number));
 		// The endpoint numbers of the operation registry (test/operations/fixtures.cts).
@@ -65,11 +66,11 @@ describe('README Operations table', () => {
 		const last = Math.max(...called);
 		for (let n = 1; n <= last; n++) {
 			assert.ok(called.has(n), `no operation in ${FIXTURES_FILE} calls endpoint #${n}`);
-			assert.ok(numbers.has(n), `endpoint #${n} is missing from the README`);
+			assert.ok(numbers.has(n), `endpoint #${n} is missing from the table`);
 		}
 		assert.ok(
 			[...numbers].every((n) => n !== undefined && called.has(n)),
-			`the README numbers endpoints no operation calls: ${[...numbers].filter((n) => !called.has(n!)).join(', ')}`,
+			`the table numbers endpoints no operation calls: ${[...numbers].filter((n) => !called.has(n!)).join(', ')}`,
 		);
 	});
 
@@ -78,10 +79,10 @@ describe('README Operations table', () => {
 			const row = readmeRows().find(
 				(r) => r.resource === operation.resourceName && r.operation === operation.name,
 			);
-			assert.ok(row?.number, `${operation.label}: a README row`);
+			assert.ok(row?.number, `${operation.label}: a row of the table`);
 			assert.ok(
 				operation.endpoints.includes(row.number),
-				`${operation.label}: #${row.number} in the README, ${operation.endpoints.map((n) => `#${n}`).join(' + ')} in ${FIXTURES_FILE}`,
+				`${operation.label}: #${row.number} in the table, ${operation.endpoints.map((n) => `#${n}`).join(' + ')} in ${FIXTURES_FILE}`,
 			);
 		}
 	});

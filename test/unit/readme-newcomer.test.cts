@@ -1,8 +1,8 @@
 /**
- * The README as a newcomer reads it: a quick start right after the introduction, recipes that link every example
- * workflow (and only files that exist), troubleshooting for the statuses the node's errors name, and the words those
- * errors use explained where the user sets the credential; short, and free of figures that go stale. The deep design
- * documents it links exist.
+ * The README as a no-code builder reads it on npm: install (queue-mode workers too), the credential and what AI
+ * Visibility needs, a first workflow, the trigger, recipes linking every example, AI agents, troubleshooting for the
+ * statuses the node's errors name, compatibility; at most 200 lines, every detail beyond that one link away in docs/,
+ * and the two commands a newcomer to the code needs.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,24 +23,49 @@ function section(title: string): string {
 
 const headings = [...README.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
 
-describe('README for a newcomer', () => {
-	it('starts with a quick start, then installation and credentials', () => {
-		assert.deepEqual(headings.slice(0, 3), ['Quick start', 'Installation', 'Credentials']);
-		const quickStart = section('Quick start');
+describe('README for a no-code builder (the npm page)', () => {
+	it('goes from installing to a first workflow, then the trigger, recipes, AI, troubleshooting', () => {
+		assert.deepEqual(headings, [
+			'Installation',
+			'Credentials',
+			'Your first workflow',
+			'Operations',
+			'Keyword.com Trigger',
+			'Recipes',
+			'AI Agent and MCP',
+			'Troubleshooting',
+			'Compatibility',
+			'Try it without an account',
+			'License',
+		]);
+		assert.match(section('Installation'), /Community Nodes/);
+		assert.match(section('Installation'), /Queue mode[\s\S]*each worker/, 'queue-mode workers too');
 		assert.match(
-			quickStart,
-			/npm run demo/,
-			'the quick start names the demo for those without an account',
+			section('Credentials'),
+			/AI\s+Visibility\*\*/,
+			'which subscription AI Visibility needs',
 		);
-		assert.match(quickStart, /Community Nodes/);
 	});
 
-	it('puts Recipes, Troubleshooting and FAQ before the design and development material', () => {
-		for (const title of ['Recipes', 'Troubleshooting', 'FAQ'])
-			assert.ok(
-				headings.indexOf(title) >= 0 && headings.indexOf(title) < headings.indexOf('Development'),
-				`${title} comes before Development`,
-			);
+	it('at most 200 lines, with no endpoint, request count or dated figure: those are one link away in docs/', () => {
+		assert.ok(README.split('\n').length <= 200, `${README.split('\n').length} lines`);
+		const prose = README.replace(/```[\s\S]*?```/g, '');
+		assert.deepEqual(
+			prose.match(/\b20\d\d-\d\d-\d\d\b/g) ?? [],
+			[],
+			'no date outside the code blocks',
+		);
+		assert.doesNotMatch(prose, /\/api\/v2|#\d+\b|\d+ requests/, 'no endpoints or request counts');
+		for (const doc of [
+			'operations',
+			'trigger',
+			'exactly-once',
+			'running-at-scale',
+			'recipes',
+			'demo',
+			'compatibility',
+		])
+			assert.match(README, new RegExp(`\\]\\(docs/${doc}\\.md\\)`), `links docs/${doc}.md`);
 	});
 
 	it('every example workflow is a recipe, and every recipe links a file that exists', () => {
@@ -68,20 +93,9 @@ describe('README for a newcomer', () => {
 		assert.match(section('Credentials'), /master API\s+token/);
 	});
 
-	it('speaks to users: at most 300 lines, no dated figures (timings live in BENCHMARKS.md and docs/)', () => {
-		assert.ok(README.split('\n').length <= 300, `${README.split('\n').length} lines`);
-		const prose = README.replace(/```[\s\S]*?```/g, '');
-		assert.deepEqual(
-			prose.match(/\b20\d\d-\d\d-\d\d\b/g) ?? [],
-			[],
-			'no date outside the code blocks',
-		);
-	});
-
-	it('the documents it links for the design exist', () => {
-		for (const match of README.matchAll(/\]\(((?:docs|dev|examples)\/[^)#]+)(?:#[^)]*)?\)/g))
-			assert.ok(existsSync(join(ROOT, match[1])), `${match[1]} exists`);
-		assert.match(README, /\]\(docs\/exactly-once\.md\)/);
-		assert.match(README, /\]\(docs\/running-at-scale\.md\)/);
+	it('gives a newcomer to the code the two commands: the demo and every test', () => {
+		const commands = section('Try it without an account');
+		assert.match(commands, /^npm run demo\b/m);
+		assert.match(commands, /^npm test\b/m);
 	});
 });
