@@ -116,8 +116,18 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			'the AI-visibility drop example',
 		);
 		assert.match(out, /1 e-mail covering 2 brands \(SMTP stubbed\)/, 'the weekly summary');
-		assert.equal(EXAMPLES.length, 9);
-		assert.match(out, /9 of 9 example workflows ran in n8n 2\./);
+		assert.match(
+			out,
+			/12 rows to update in place by keyword_id \(Google Sheets stubbed\)/,
+			'the rank sheet updated in place: one row per keyword of the demo project',
+		);
+		assert.match(
+			out,
+			/1 keyword left the top 10 \(the filtered trigger's items: fixture\) → 1 HubSpot task \(HubSpot stubbed\), first: 'SEO: "[^"]+" left the top 10 \(\d+ → \d+\)'/,
+			'the CRM example: a HubSpot task naming the keyword that left',
+		);
+		assert.equal(EXAMPLES.length, 11);
+		assert.match(out, /11 of 11 example workflows ran in n8n 2\./);
 		assert.match(out, /the fake model 3\./, 'the agent example took three model calls');
 
 		const url = /n8n is running: (http:\/\/127\.0\.0\.1:(\d+))\//.exec(out);

@@ -360,7 +360,10 @@ describe(
 				competitors.length >= 1 && competitors.length <= 7,
 				`one entry per day of the range (got ${competitors.length})`,
 			);
-			assert.ok(Array.isArray(competitors[0].results) && competitors[0].results.length > 0);
+			assert.ok(
+				Array.isArray(competitors[0].top_results) && competitors[0].top_results.length > 0,
+				'a day of competitors with its top results (Output Simplified)',
+			);
 			assert.match(
 				String(
 					oneRequest(requests, 'GET', '/api/v2/metrics/Acme Shoes/competitors/100001/history').query

@@ -742,7 +742,8 @@ describe(
 				}
 				for (let n = 1; n < alertItems.length; n++) {
 					assert.ok(
-						Number(alertItems[n - 1].created_at) <= Number(alertItems[n].created_at),
+						Date.parse(String(alertItems[n - 1].created_at)) <=
+							Date.parse(String(alertItems[n].created_at)),
 						`alerts in time order (item ${n})`,
 					);
 				}
@@ -755,7 +756,7 @@ describe(
 				for (const [n, items] of keywordRuns.entries()) {
 					for (let i = 1; i < items.length; i++) {
 						assert.ok(
-							Number(items[i - 1].crawled_at) <= Number(items[i].crawled_at),
+							crawlSeconds(items[i - 1]) <= crawlSeconds(items[i]),
 							`keyword updates in time order within execution ${n + 1}`,
 						);
 					}
