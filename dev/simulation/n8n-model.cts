@@ -186,7 +186,7 @@ export class N8nModel {
 	} {
 		const node = workflow.getNode(NODE_NAME)!;
 		const stored = N8nModel.read(workflow);
-		const from = startingPoint(node.parameters, stored.node, stored.global);
+		const from = startingPoint(node.parameters, stored.node, stored.global, node.id);
 		const key = `${workflow.id}:${node.id}`;
 		const event = node.parameters.event as EventName;
 		const kept = keptState(event, stored.node, stored.global, node.id);
@@ -433,6 +433,14 @@ export class N8nModel {
 	 */
 	async reactivate(): Promise<PollRun> {
 		return await this.activationPoll('activate');
+	}
+
+	/**
+	 * Another node of the workflow writes its global static data and n8n saves it (a Code node in an execution, another
+	 * trigger): the database copy changes; the trigger's node data and what an in-memory workflow holds stay.
+	 */
+	writeGlobal(key: string, value: number): void {
+		this.db = { node: this.db.node, global: { ...this.db.global, [key]: value } };
 	}
 
 	/** n8n stops (what is only in memory is lost). */

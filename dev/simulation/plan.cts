@@ -111,7 +111,12 @@ export type WorldEvent =
 	/** The next poll hangs `stallMs` (real ms) on its first request, so the poll after it starts while it runs. */
 	| { at: number; kind: 'overlap'; stallMs: number }
 	/** The user deactivates the workflow at `at` and activates it again `offMs` later (no polls meanwhile). */
-	| { at: number; kind: 'pause'; offMs: number };
+	| { at: number; kind: 'pause'; offMs: number }
+	/**
+	 * Another node of the workflow (a Code node, another trigger's baseline) writes the workflow's global static data
+	 * at `at`, and n8n saves it: the trigger's own static data stays as it was.
+	 */
+	| { at: number; kind: 'staticWrite'; key: string };
 
 export type MidPoll = 'groups' | 'list';
 
@@ -128,6 +133,7 @@ export const WEATHER_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
 	'budget',
 	'overlap',
 	'pause',
+	'staticWrite',
 ]);
 
 /** Events per simulated day (on average). */
@@ -165,6 +171,11 @@ export interface Rates {
 	overlap: number;
 	/** The workflow deactivated and activated again (drawn apart from the rest: the other events stay the seed's). */
 	pause: number;
+	/**
+	 * Writes of the workflow's global static data by other nodes, in a workflow that has such nodes (a seed in three
+	 * has them; drawn apart from the rest, as pauses are).
+	 */
+	staticWrite: number;
 }
 
 export const DEFAULT_RATES: Rates = {
@@ -195,6 +206,7 @@ export const DEFAULT_RATES: Rates = {
 	budget: 0.5,
 	overlap: 0.15,
 	pause: 0.1,
+	staticWrite: 40,
 };
 
 export type Scheduler = 'in-memory' | 'durable' | 'durable-cursors';
@@ -495,7 +507,7 @@ class Planner {
 		const r = this.rates;
 		const windows = this.windows.filter((w) => w.start >= day && w.start < day + DAY);
 		const kinds = (Object.entries(r) as Array<[keyof Rates, number]>).filter(
-			([kind]) => kind !== 'pause',
+			([kind]) => kind !== 'pause' && kind !== 'staticWrite',
 		);
 		const planned: Array<{ at: number; kind: keyof Rates; project?: ContainerKey }> = [];
 		for (const [kind, rate] of kinds) {
@@ -851,6 +863,30 @@ class Planner {
 				this.events.push({ at, kind: 'pause', offMs });
 			}
 		}
+		// Off for days now and then (a workflow switched off over a weekend), drawn after the rest of the pauses.
+		for (let d = 0; d < this.options.days; d += 7) {
+			if (!rng.chance(this.rates.pause * 2)) continue;
+			const at = SIM_EPOCH + (d + rng.next() * 7) * DAY;
+			this.events.push({ at: Math.floor(at), kind: 'pause', offMs: rng.int(2, 4) * DAY });
+		}
+	}
+
+	/**
+	 * Other nodes of the workflow writing its global static data, in a seed in three: a Code node counting runs, or
+	 * another trigger placing its baseline. Drawn from a generator of their own, after the rest of the plan.
+	 */
+	staticWrites(): void {
+		const rng = new Prng(`account-life-static-writes:${this.options.seed}`);
+		if (!rng.chance(1 / 3)) return;
+		// Now and then, or about every poll (a Code node run by another trigger of the workflow each minute).
+		const perDay = rng.chance(0.5) ? this.rates.staticWrite : this.rates.staticWrite * 10;
+		for (let h = 0; h < this.options.days * 24; h++) {
+			const hour = SIM_EPOCH + h * HOUR;
+			for (let n = poisson(rng, perDay / 24); n > 0; n--) {
+				const at = hour + Math.floor(rng.next() * HOUR);
+				this.events.push({ at, kind: 'staticWrite', key: rng.pick(['runs', 'lastRun', 'other']) });
+			}
+		}
 	}
 
 	private isArchived(key: ContainerKey): boolean {
@@ -869,6 +905,7 @@ export function planAccountLife(options: PlanOptions): Plan {
 		planner.happenings(day);
 	}
 	planner.pauses();
+	planner.staticWrites();
 	const events = planner.events
 		.filter((e) => e.at < SIM_EPOCH + options.days * DAY)
 		.map((e, n) => ({ e, n }))

@@ -426,6 +426,12 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 
 	const applyEvent = async (event: WorldEvent) => {
 		clock.now = Math.max(clock.now, event.at);
+		if (event.kind === 'staticWrite') {
+			// Not the account's doing nor the API's: a poll after it is still an idle one.
+			model.writeGlobal(event.key, event.at);
+			remember(recentEvents, describeEvent(event));
+			return;
+		}
 		lastEventAt = Math.max(lastEventAt, event.at, 'until' in event ? event.until : 0);
 		if (WEATHER_KINDS.has(event.kind)) {
 			switch (event.kind) {

@@ -253,7 +253,7 @@ export class KeywordComTrigger implements INodeType {
 			const globalData = this.getWorkflowStaticData('global');
 			const kept = keptState(event, nodeData, globalData, nodeId);
 			// Where n8n keeps only the state of polls that emit, go on from one that emitted nothing (unsavedProgress.ts).
-			const from = startingPoint(this.getNode().parameters, nodeData, globalData);
+			const from = startingPoint(this.getNode().parameters, nodeData, globalData, nodeId);
 			const unsaved = kept && unsavedProgress(pollKey, from);
 			const stored = (unsaved && readEventState(event, unsaved)) || kept;
 			const budget = new PollBudget(budgetMs, Date.now, hardMs, stored?.measured, startedAt);

@@ -20,22 +20,36 @@ import {
 import { runPoll } from '../harness/index.cjs';
 
 describe('unsaved progress (pure)', () => {
-	const start = startingPoint({ event: 'newAlert' }, { v: 1 }, {});
+	const start = startingPoint({ event: 'newAlert' }, { v: 1 }, {}, 'n');
 
 	it('goes on only from the stored state the remembered poll started from', () => {
 		recordPoll('w:n', start, false, { v: 1, c: 'next' });
 		assert.deepEqual(unsavedProgress('w:n', start), { v: 1, c: 'next' });
 		assert.equal(
-			unsavedProgress('w:n', startingPoint({ event: 'newAlert' }, { v: 5 }, {})),
+			unsavedProgress('w:n', startingPoint({ event: 'newAlert' }, { v: 5 }, {}, 'n')),
 			undefined,
 		);
-		// Edited parameters, another global static data (a new activation's baseline), another node: no match.
-		assert.equal(unsavedProgress('w:n', startingPoint({ event: 'x' }, { v: 1 }, {})), undefined);
+		// Edited parameters, a new activation baseline of this node, another node: no match.
 		assert.equal(
-			unsavedProgress('w:n', startingPoint({ event: 'newAlert' }, { v: 1 }, { b: 1 })),
+			unsavedProgress('w:n', startingPoint({ event: 'x' }, { v: 1 }, {}, 'n')),
+			undefined,
+		);
+		const baseline = { keywordComTrigger: { n: { v: 1, s: {} } } };
+		assert.equal(
+			unsavedProgress('w:n', startingPoint({ event: 'newAlert' }, { v: 1 }, baseline, 'n')),
 			undefined,
 		);
 		assert.equal(unsavedProgress('w:other', start), undefined);
+	});
+
+	it('what other nodes write in the global static data does not void it', () => {
+		recordPoll('w:n', start, false, { v: 1, c: 'next' });
+		// A Code node's counter, another trigger's activation baseline.
+		const written = { runs: 12, keywordComTrigger: { other: { v: 1, s: {} } } };
+		assert.deepEqual(
+			unsavedProgress('w:n', startingPoint({ event: 'newAlert' }, { v: 1 }, written, 'n')),
+			{ v: 1, c: 'next' },
+		);
 	});
 
 	it('forgets it once a poll of the node emits', () => {
@@ -120,6 +134,33 @@ describe('unsaved progress through n8n, the durable scheduler without durable cu
 		assert.deepEqual(restarted.items, []);
 		assert.ok(restarted.requests > 1, `${restarted.requests} requests after a restart`);
 		assert.deepEqual(await workflow.poll(), { items: [], requests: 1 });
+	});
+
+	it('another node writing the global static data between polls: still 1 request a poll', async () => {
+		api.addKeywords('Written', 200);
+		api.addKeywords('Skipped', 400);
+		for (const keyword of api.state.keywordsOf(api.state.getContainer('Written')))
+			api.state.setKeywordTags(keyword, ['Watch']);
+		const workflow = new Workflow('unsaved-written', {
+			event: 'keywordUpdated',
+			filters: { tags: ['Watch'] },
+		});
+		assert.deepEqual((await workflow.poll()).items, [], 'activation');
+		clock += 5_000;
+		api.simulateRankUpdate({ category: 'Written' });
+		assert.equal((await workflow.poll()).items.length, 200, 'the tagged update is emitted');
+		clock += 5_000;
+		api.simulateRankUpdate({ category: 'Skipped' });
+		assert.ok((await workflow.poll()).requests > 1, 'the untagged update is read once');
+		for (let n = 0; n < 3; n++) {
+			// A Code node run by another trigger of the workflow counts its runs there; n8n saves it.
+			workflow.globalData = { ...workflow.globalData, runs: n + 1 };
+			assert.deepEqual(
+				await workflow.poll(),
+				{ items: [], requests: 1 },
+				`idle poll ${n + 1} after a write`,
+			);
+		}
 	});
 
 	it('a first activation tried again places "now" afresh, whatever the failed try left', async () => {

@@ -24,6 +24,12 @@ function baselines(globalData: IDataObject): IDataObject {
 	return globalData[BASELINE_KEY] as IDataObject;
 }
 
+/** This node's entry among the activation baselines, whatever its event (undefined: none). */
+export function ownBaseline(globalData: IDataObject, nodeId: string): unknown {
+	const all = globalData[BASELINE_KEY];
+	return isObject(all) ? all[nodeId] : undefined;
+}
+
 /** The activation baseline of this node for `event`, when one is there. */
 export function findBaseline(
 	event: EventName,

@@ -18,22 +18,26 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { ownBaseline } from './activationBaseline';
+
 /** Trigger nodes remembered at most (the least recently polled forgotten first): workflows come and go. */
 const MAX_NODES = 1_000;
 
 const unsaved = new Map<string, { from: string; next: string }>();
 
 /**
- * What a poll starts from, as compared: a digest of the node's parameters and stored static data, and the workflow's
- * global static data (where an activation leaves its baseline; it may be large, the digest is not).
+ * What a poll starts from, as compared: a digest of the node's parameters, its stored static data and its own
+ * activation baseline. The rest of the workflow's global static data is left out: other nodes write there (a Code
+ * node, another trigger's baseline), and a write of theirs says nothing about where this node stands.
  */
 export function startingPoint(
 	parameters: unknown,
 	nodeData: IDataObject,
 	globalData: IDataObject,
+	nodeId: string,
 ): string {
 	return createHash('sha256')
-		.update(JSON.stringify([parameters, nodeData, globalData]))
+		.update(JSON.stringify([parameters, nodeData, ownBaseline(globalData, nodeId) ?? null]))
 		.digest('base64');
 }
 
