@@ -44,10 +44,19 @@ export function emitRuns(
 	const seen = new Set<string>();
 	const left = new Set<string>();
 	const problems: PollProblem[] = [];
+	const saidParked = new Set<string>();
 	let complete = true;
 	runs.forEach((run, index) => {
 		const { job, outcome } = run;
-		if (left.has(job.key) || job.dropped) return;
+		if (job.dropped) return;
+		// However far the poll got, a parked list it leaves for later is said to be failing still: whether a failure is
+		// reported must not depend on how fast the machine was.
+		const leftParked = () => {
+			if (!job.parked || saidParked.has(job.key)) return;
+			saidParked.add(job.key);
+			problems.push(untried(run.name, job.parked, 'its time or requests ran out first'));
+		};
+		if (left.has(job.key)) return leftParked();
 		const events = uniqueOldestFirst(found[index]).filter(
 			(event) => event.at === latest.get(event.id) && !seen.has(event.id),
 		);
@@ -56,7 +65,7 @@ export function emitRuns(
 			complete = false;
 			left.add(job.key);
 			settleJob(next, job, { kind: 'untried' });
-			return;
+			return leftParked();
 		}
 		for (const event of events) seen.add(event.id);
 		shaped.push(...items);
@@ -75,8 +84,7 @@ export function emitRuns(
 				...(text ? { text } : {}),
 			});
 		}
-		if (result.kind === 'untried' && job.parked)
-			problems.push(untried(run.name, job.parked, 'its time or requests ran out first'));
+		if (result.kind === 'untried') leftParked();
 	});
 	shaped.sort((a, b) => a.event.at - b.event.at || compareIds(a.event.id, b.event.id));
 	return { items: shaped.map(({ item }) => item), problems, complete };
