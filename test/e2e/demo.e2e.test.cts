@@ -160,7 +160,7 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 			await fetch(`${baseUrl}/rest/workflows`, { headers: { cookie } })
 		).json()) as { data: any[] };
 		const withCopy = EXAMPLES.filter((spec) => spec.kind !== 'mcp');
-		assert.equal(withCopy.length, 8, 'every example but the MCP server has a test copy');
+		assert.equal(withCopy.length, 10, 'every example but the MCP server has a test copy');
 		assert.equal(
 			workflows.data.length,
 			EXAMPLES.length + withCopy.length,

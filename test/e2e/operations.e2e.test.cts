@@ -415,9 +415,15 @@ describe(
 			const terms = items(result, 'AI search terms');
 			assert.equal(terms.length, 7);
 			assert.ok(terms.every((t) => typeof t.term === 'string'));
+			// One item per day, Simplified: the brand's metrics and its top competitors.
 			const [dashboard] = items(result, 'AI dashboard');
-			assert.equal(typeof dashboard.ownBrandMetrics.visibilityScore, 'number');
-			assert.ok(Array.isArray(dashboard.competitorMetrics));
+			assert.match(String(dashboard.date), /^\d{4}-\d{2}-\d{2}/);
+			assert.equal(typeof dashboard.visibility_score, 'number');
+			assert.equal(
+				typeof dashboard.top_competitors,
+				'string',
+				'the top competitors, named in one line',
+			);
 			const dashRequest = oneRequest(
 				requests,
 				'GET',
