@@ -41,6 +41,13 @@ export const CHART_OVER_CAP: readonly ChartOverCap[] = ['serve-first', 'reject']
 export type AiToday = 'partial' | 'omitted';
 export const AI_TODAY: readonly AiToday[] = ['partial', 'omitted'];
 
+/**
+ * What an alert's `category` names (§2.6 says the project name; §2.4 gives a keyword's as its project or group):
+ * the keyword's own project or group (`Project[sub]Group` for a group's keyword), or its project only.
+ */
+export type AlertCategory = 'own-name' | 'project-name';
+export const ALERT_CATEGORIES: readonly AlertCategory[] = ['own-name', 'project-name'];
+
 /** Largest page size the paged lists accept (#13, #20, #21); the switch maxPerPage may lower it. */
 export const MAX_PER_PAGE = 250;
 
@@ -95,6 +102,8 @@ export interface FakeBehaviour {
 	dateSkewMs: number;
 	/** The AI-visibility day not over yet by the fake's clock (#26, #27, #28). Default 'partial'. */
 	aiToday: AiToday;
+	/** What an alert's `category` names (#20). Default 'own-name'. */
+	alertCategory: AlertCategory;
 }
 
 /** What churn did after one page answer (FakeKeywordApi.churnLog). Ids are strings, as the API sends them. */
@@ -127,6 +136,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<FakeBehaviour> = Object.freeze({
 	chartOverCap: 'serve-first',
 	dateSkewMs: 0,
 	aiToday: 'partial',
+	alertCategory: 'own-name',
 });
 
 const CHURN_COUNTS = ['addKeywords', 'deleteKeywords', 'crawlKeywords', 'addAlerts'] as const;
@@ -228,6 +238,9 @@ export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknow
 				break;
 			case 'aiToday':
 				next.aiToday = oneOf(key, value, AI_TODAY);
+				break;
+			case 'alertCategory':
+				next.alertCategory = oneOf(key, value, ALERT_CATEGORIES);
 				break;
 			case 'dateSkewMs':
 				if (typeof value !== 'number' || !Number.isInteger(value))

@@ -45,7 +45,10 @@ export function tagRecord(
 
 /** The behaviour switches that shape group and alert records (see behaviour.cts); left out = their defaults. */
 export type RecordSwitches = Partial<
-	Pick<FakeBehaviour, 'timestampOffsets' | 'groupsLastUpdated' | 'projectTimeCoversGroups'>
+	Pick<
+		FakeBehaviour,
+		'timestampOffsets' | 'groupsLastUpdated' | 'projectTimeCoversGroups' | 'alertCategory'
+	>
 >;
 
 /** An ISO 8601 time as the switch timestampOffsets writes it: with `+00:00`, or naive UTC wall time. */
@@ -227,13 +230,16 @@ export function keywordRecord(
 	return { type: 'keyword', id: String(k.id), attributes: a };
 }
 
-/** An alert record; `switches.timestampOffsets` shapes `time`. */
+/** An alert record; `switches.timestampOffsets` shapes `time`, `switches.alertCategory` its `category`. */
 export function alertRecord(alert: Alert, switches: RecordSwitches = {}): Record<string, unknown> {
 	return {
 		type: 'alert',
 		id: String(alert.id),
 		attributes: {
-			category: alert.category,
+			category:
+				switches.alertCategory === 'project-name'
+					? alert.category.split('[sub]')[0]
+					: alert.category,
 			keyword_id: alert.keywordId,
 			url: alert.url,
 			kw: alert.kw,

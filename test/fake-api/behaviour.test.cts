@@ -539,6 +539,7 @@ describe('fake API: behaviour switches', () => {
 					chartOverCap: 'serve-first',
 					dateSkewMs: 0,
 					aiToday: 'partial',
+					alertCategory: 'own-name',
 				});
 				assert.deepEqual(plain.api.behaviour, DEFAULT_BEHAVIOUR);
 				assert.equal(f.api.behaviour.alertOrder, 'oldest-first');

@@ -34,6 +34,39 @@ async function readPages(f: Fake, base: string, perPage: number): Promise<any[]>
 const allIds = (pages: any[]): string[] => pages.flatMap((p) => p.data.map((x: any) => x.id));
 
 describe('fake API: list and timestamp switches', () => {
+	describe('alertCategory', () => {
+		let f: Fake;
+		before(async () => {
+			f = await startFake({ seed: 'empty' });
+			f.api.addKeywords('Shop', 2);
+			f.api.addKeywords('Shop[sub]Blog', 2);
+			f.api.addAlerts(2, { createdAt: NOW_S - 60, category: 'Shop' });
+			f.api.addAlerts(2, { createdAt: NOW_S - 60, category: 'Shop[sub]Blog' });
+		});
+		after(() => f.stop());
+
+		const categories = async () =>
+			new Set(
+				(await f.get('/api/v2/alerts?per_page=250')).json.data.map(
+					(a: any) => a.attributes.category as string,
+				),
+			);
+
+		it("names the keyword's own project or group, or its project only", async () => {
+			assert.deepEqual(await categories(), new Set(['Shop', 'Shop[sub]Blog']));
+			f.api.setBehaviour({ alertCategory: 'project-name' });
+			try {
+				assert.deepEqual(await categories(), new Set(['Shop']));
+			} finally {
+				f.api.setBehaviour({ alertCategory: 'own-name' });
+			}
+			assert.throws(
+				() => f.api.setBehaviour({ alertCategory: 'group' } as never),
+				/alertCategory must be/,
+			);
+		});
+	});
+
 	describe('maxPerPage', () => {
 		let f: Fake;
 		before(async () => {
@@ -673,6 +706,7 @@ describe('fake API: list and timestamp switches', () => {
 						chartOverCap: 'serve-first',
 						dateSkewMs: 0,
 						aiToday: 'partial',
+						alertCategory: 'own-name',
 					},
 				);
 				assert.equal(f.api.behaviour.keywordOrder, 'keyword-text');
