@@ -48,6 +48,29 @@ export const AI_TODAY: readonly AiToday[] = ['partial', 'omitted'];
 export type AlertCategory = 'own-name' | 'project-name';
 export const ALERT_CATEGORIES: readonly AlertCategory[] = ['own-name', 'project-name'];
 
+/**
+ * The entries of a chart's `rankingurls` (#14): one a crawl (two crawls of one day give two entries of that date),
+ * one a day that had a crawl (its last crawl), or one every calendar day with a "NOT FOUND" filler (rank null) on days
+ * without a crawl.
+ */
+export type ChartEntries = 'per-crawl' | 'per-day' | 'per-day-filled';
+export const CHART_ENTRIES: readonly ChartEntries[] = ['per-crawl', 'per-day', 'per-day-filled'];
+
+/**
+ * What a chart's `limit` counts (#14, "days of history"): days back from the API's today, days back from the
+ * keyword's last crawl, or entries.
+ */
+export type ChartLimit = 'days-from-today' | 'days-from-last-crawl' | 'entries';
+export const CHART_LIMITS: readonly ChartLimit[] = [
+	'days-from-today',
+	'days-from-last-crawl',
+	'entries',
+];
+
+/** How AI-visibility domain ids look (#23–#28; "not shown"): 24 hex characters, or UUIDs (36 characters). */
+export type AiDomainIds = 'hex24' | 'uuid';
+export const AI_DOMAIN_IDS: readonly AiDomainIds[] = ['hex24', 'uuid'];
+
 /** Largest page size the paged lists accept (#13, #20, #21); the switch maxPerPage may lower it. */
 export const MAX_PER_PAGE = 250;
 
@@ -104,6 +127,12 @@ export interface FakeBehaviour {
 	aiToday: AiToday;
 	/** What an alert's `category` names (#20). Default 'own-name'. */
 	alertCategory: AlertCategory;
+	/** The entries of a chart's `rankingurls` (#14). Default 'per-day-filled'. */
+	chartEntries: ChartEntries;
+	/** What a chart's `limit` counts (#14). Default 'days-from-last-crawl'. */
+	chartLimit: ChartLimit;
+	/** How AI-visibility domain ids look. Default 'hex24'. */
+	aiDomainIds: AiDomainIds;
 }
 
 /** What churn did after one page answer (FakeKeywordApi.churnLog). Ids are strings, as the API sends them. */
@@ -137,6 +166,9 @@ export const DEFAULT_BEHAVIOUR: Readonly<FakeBehaviour> = Object.freeze({
 	dateSkewMs: 0,
 	aiToday: 'partial',
 	alertCategory: 'own-name',
+	chartEntries: 'per-day-filled',
+	chartLimit: 'days-from-last-crawl',
+	aiDomainIds: 'hex24',
 });
 
 const CHURN_COUNTS = ['addKeywords', 'deleteKeywords', 'crawlKeywords', 'addAlerts'] as const;
@@ -241,6 +273,15 @@ export function mergeBehaviour(current: Readonly<FakeBehaviour>, partial: unknow
 				break;
 			case 'alertCategory':
 				next.alertCategory = oneOf(key, value, ALERT_CATEGORIES);
+				break;
+			case 'chartEntries':
+				next.chartEntries = oneOf(key, value, CHART_ENTRIES);
+				break;
+			case 'chartLimit':
+				next.chartLimit = oneOf(key, value, CHART_LIMITS);
+				break;
+			case 'aiDomainIds':
+				next.aiDomainIds = oneOf(key, value, AI_DOMAIN_IDS);
 				break;
 			case 'dateSkewMs':
 				if (typeof value !== 'number' || !Number.isInteger(value))

@@ -2,8 +2,10 @@
  * Builders of the JSON records the service returns (spec §2). They are pure functions of the state so that every
  * read reflects earlier mutations without any cache to invalidate.
  */
+import { createHash } from 'node:crypto';
+
 import { currencySymbol, isoNaive, isoOffset, isoZ, sqlDateTime } from './format.cjs';
-import type { FakeBehaviour, HistoryOrder, TimestampOffsets } from './behaviour.cjs';
+import type { FakeBehaviour, HistoryOrder, TimestampOffsets, AiDomainIds } from './behaviour.cjs';
 import type {
 	Account,
 	AiDomain,
@@ -323,10 +325,30 @@ export function searchTermRecord(term: AiSearchTerm): Record<string, unknown> {
 }
 
 /** The AI visibility domain record. Its real shape is not documented; this one is the fake's choice. */
-export function aiDomainRecord(d: AiDomain): Record<string, unknown> {
+/**
+ * A domain's id as the API shows it (the switch `aiDomainIds`): its 24 hex characters, or a UUID made of them and 8 of
+ * their digest (aiDomainIdAsked reads either back).
+ */
+export function aiDomainIdShown(id: string, format: AiDomainIds = 'hex24'): string {
+	if (format === 'hex24') return id;
+	const h = id + createHash('md5').update(id).digest('hex').slice(0, 8);
+	return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The domain id a request names (a UUID as aiDomainIdShown makes it, or the 24 hex characters). */
+export function aiDomainIdAsked(shown: string): string {
+	return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(shown)
+		? shown.replace(/-/g, '').slice(0, 24)
+		: shown;
+}
+
+export function aiDomainRecord(
+	d: AiDomain,
+	format: AiDomainIds = 'hex24',
+): Record<string, unknown> {
 	const engines = [...new Set(d.searchTerms.flatMap((t) => t.engines))];
 	return {
-		id: d.id,
+		id: aiDomainIdShown(d.id, format),
 		domain: d.domain,
 		brandName: d.brandName,
 		brandVariations: d.brandVariations,

@@ -37,6 +37,7 @@ import {
 } from './faults.cjs';
 import {
 	aiDomainRecord,
+	aiDomainIdAsked,
 	alertRecord,
 	groupRecord,
 	keywordRecord,
@@ -461,19 +462,22 @@ export class FakeKeywordApi {
 		change: { revise?: boolean; missing?: boolean; brandNotFound?: boolean },
 	): AiDayChange {
 		this.readCache?.clear();
-		return this.state.changeAiDay(domainId, date, change);
+		return this.state.changeAiDay(aiDomainIdAsked(domainId), date, change);
 	}
 
 	/** Adds an AI-visibility domain measured from now on; returns its record (#24). */
 	addAiDomain(domain: string, brandName?: string): Record<string, unknown> {
 		this.readCache?.clear();
-		return aiDomainRecord(this.state.addAiDomain(domain, brandName));
+		return aiDomainRecord(
+			this.state.addAiDomain(domain, brandName),
+			this.behaviourValue.aiDomainIds,
+		);
 	}
 
 	/** Removes an AI-visibility domain. */
 	removeAiDomain(id: string): void {
 		this.readCache?.clear();
-		this.state.removeAiDomain(id);
+		this.state.removeAiDomain(aiDomainIdAsked(id));
 	}
 
 	/** Simulates a background crawl; returns the updated keywords as list records. */

@@ -123,6 +123,8 @@ export interface Keyword {
 	history: number[];
 	/** The ranking URL of each entry of `history` (same index; `NOT FOUND` outside the results). */
 	urlHistory: string[];
+	/** When each entry of `history` was crawled (same index; Unix seconds). */
+	historyAt: number[];
 	start: number | null;
 	best: number | null;
 	rankingUrl: string;
@@ -609,6 +611,7 @@ export class FakeState {
 			ctr: -1,
 			history: [],
 			urlHistory: [],
+			historyAt: [],
 			start: null,
 			best: null,
 			rankingUrl: 'NOT FOUND',
@@ -664,6 +667,8 @@ export class FakeState {
 		k.crawledAt = crawl;
 		this.afterRankChange(k);
 		k.urlHistory = history.map((rank) => this.rankingUrlFor(k, rank));
+		// A crawl a day before the last one (seed and bulk data).
+		k.historyAt = history.map((_, i) => crawl - i * 86_400);
 		this.markUpdated(k.container, crawl);
 	}
 
@@ -870,6 +875,8 @@ export class FakeState {
 			if (rankingUrl !== undefined && rank > 0) k.rankingUrl = rankingUrl;
 			k.urlHistory.unshift(k.rankingUrl);
 			if (k.urlHistory.length > MAX_HISTORY) k.urlHistory.length = MAX_HISTORY;
+			k.historyAt.unshift(crawl);
+			if (k.historyAt.length > MAX_HISTORY) k.historyAt.length = MAX_HISTORY;
 			touched.set(k.container, Math.max(touched.get(k.container) ?? 0, crawl));
 			if (createAlerts && previous !== null && previous !== rank) {
 				this.pushAlert(k.container.name, k, previous, rank, nowS, false);

@@ -24,6 +24,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../fake-api/index.cjs';
 import { aiMetrics } from '../fake-api/handlers/aiVisibility.cjs';
+import { aiDomainIdAsked, aiDomainIdShown } from '../fake-api/records.cjs';
 import { Prng } from '../fake-api/prng.cjs';
 import type { AiDomain } from '../fake-api/state.cjs';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
@@ -53,6 +54,8 @@ export interface AiSimulationConfig {
 
 export interface AiSettings {
 	aiToday: 'partial' | 'omitted';
+	/** How the API shows domain ids (the fake's `aiDomainIds`). */
+	aiDomainIds?: 'hex24' | 'uuid';
 	/** The domain the trigger is scoped to (its index in the seeded list); undefined: every domain. */
 	scopeIndex?: number;
 	filters: Record<string, unknown>;
@@ -85,6 +88,9 @@ export function drawAiSettings(seed: string): AiSettings {
 		aiToday: rng.chance(0.5) ? 'partial' : 'omitted',
 		filters: {},
 	};
+	// Drawn after the rest (a seed's other settings stay what they were): domain ids of 24 hex characters, or UUIDs.
+	const ids = new Prng(`ai-domain-ids:${seed}`);
+	settings.aiDomainIds = ids.chance(0.5) ? 'hex24' : 'uuid';
 	if (rng.chance(0.3)) settings.scopeIndex = 0;
 	const r = rng.next();
 	if (r < 0.2)
@@ -230,7 +236,7 @@ export async function simulateAiVisibility(
 		seed: 'demo',
 		now: () => clock,
 		dateFromClock: true,
-		behaviour: { aiToday: settings.aiToday },
+		behaviour: { aiToday: settings.aiToday, aiDomainIds: settings.aiDomainIds ?? 'hex24' },
 	});
 	await api.start();
 	clock = AI_EPOCH;
@@ -241,6 +247,8 @@ export async function simulateAiVisibility(
 	/** Hidden domains (out of the list for a while), by id. */
 	const hidden = new Map<string, AiDomain>();
 	const scoped = settings.scopeIndex === undefined ? undefined : domains[settings.scopeIndex].id;
+	/** A domain's id as the API shows it (the trigger's parameters, its items and the request paths). */
+	const shown = (id: string) => aiDomainIdShown(id, settings.aiDomainIds);
 	const inScope = (id: string) => scoped === undefined || id === scoped;
 	const listed = () => domains.filter((domain) => inScope(domain.id));
 	const faults = new Map<number, { until: number; domain?: string }>();
@@ -289,7 +297,7 @@ export async function simulateAiVisibility(
 		typeVersion: 1,
 		parameters: {
 			event: 'aiVisibilityUpdated',
-			domainId: { __rl: true, mode: scoped ? 'id' : 'list', value: scoped ?? '' },
+			domainId: { __rl: true, mode: scoped ? 'id' : 'list', value: scoped ? shown(scoped) : '' },
 			filters: settings.filters as never,
 			output: 'raw',
 		},
@@ -443,7 +451,7 @@ export async function simulateAiVisibility(
 				const domain = pickDomain(event.pick);
 				if (!domain) break;
 				const id = api.injectFault({
-					path: new RegExp(`/ai-visibility/domains/${domain.id}/metrics`),
+					path: new RegExp(`/ai-visibility/domains/${shown(domain.id)}/metrics`),
 					times: Infinity,
 					status: 503,
 				});
@@ -504,7 +512,11 @@ export async function simulateAiVisibility(
 		);
 		const globalFault = [...faults.values()].some((fault) => fault.domain === undefined);
 		const inScopeCount = listed().length + hidden.size;
-		if (run.stateBytes > 1024 + 40 * Math.max(1, inScopeCount + 20))
+		// The documented bound (docs/exactly-once.md): 1 KB + (the id's length + 12) bytes a domain.
+		if (
+			run.stateBytes >
+			1024 + (shown(domains[0]?.id ?? '').length + 12) * Math.max(1, inScopeCount + 20)
+		)
 			violate('state', index, at, `${run.stateBytes} bytes for ${inScopeCount} domains`);
 		if (!excused && !globalFault && failing.size === 0 && requests > 1 + listed().length)
 			violate('requests', index, at, `${requests} requests for ${listed().length} domains`);
@@ -530,7 +542,7 @@ export async function simulateAiVisibility(
 			return truths.get(id)!;
 		};
 		for (const item of run.items ?? []) {
-			const id = String(item.domain_id);
+			const id = aiDomainIdAsked(String(item.domain_id));
 			const day = dayOf(Date.parse(`${String(item.date)}T00:00:00Z`));
 			const key = `${id}|${day}`;
 			const entry = owed.get(key);
@@ -709,7 +721,7 @@ export function describeAiRun(result: AiSimulationResult): string {
 	const { config, settings } = result;
 	const filters =
 		Object.keys(settings.filters).length === 0 ? 'no filter' : JSON.stringify(settings.filters);
-	return `seed ${config.seed}, ${config.days} days, every ${config.intervalMinutes ?? 5} min, ${config.scheduler}, aiVisibilityUpdated, ${settings.scopeIndex === undefined ? 'every domain' : 'one domain'}, ${filters}; API: today ${settings.aiToday}`;
+	return `seed ${config.seed}, ${config.days} days, every ${config.intervalMinutes ?? 5} min, ${config.scheduler}, aiVisibilityUpdated, ${settings.scopeIndex === undefined ? 'every domain' : 'one domain'}, ${filters}; API: today ${settings.aiToday}, ids ${settings.aiDomainIds ?? 'hex24'}`;
 }
 
 /** The report of one simulation, in the lines of the other events' (report.cts). */

@@ -87,6 +87,8 @@ export interface CheckerOptions {
 	timeSlackMs?: number;
 	/** How far the API's Date header runs ahead of the world's clock (ms; the fake's `dateSkewMs`). */
 	dateSkewMs?: number;
+	/** What an alert's `category` names (the fake's `alertCategory`): a warning may name the list it names. */
+	alertCategory?: 'own-name' | 'project-name';
 	/** Alerts of one second come in no id order (the fake's `alertTieOrder` 'mixed'). */
 	mixedAlertTies?: boolean;
 }
@@ -637,10 +639,20 @@ export class Checker implements TruthSink {
 				poll.at,
 				`${tracked.fact.key} of "${tracked.fact.category}" emitted with tags_unknown, its keyword still in that list and no warning names it`,
 			);
+		// A ranking history of one entry a day that lost the crawl before: passed on as `ranking_url_unknown`, said.
+		const unknownUrl = matched?.includes('ranking_url_unknown') === true;
+		if (unknownUrl && !this.urlMayBeUnknown(poll))
+			this.violate(
+				'silent',
+				poll.index,
+				poll.at,
+				`${tracked.fact.key} emitted with ranking_url_unknown, and no warning says why`,
+			);
 		if (verdict.pass === 'unknown' || tracked.releasedAt !== undefined || tracked.fact.tolerated)
 			return;
 		if (verdict.pass === false) {
 			if (unknownTags && this.passesButTags(tracked.fact)) return;
+			if (unknownUrl && this.passesBut(tracked.fact, 'rankingUrlChanged')) return;
 			this.counts.filteredOut++;
 			this.violate(
 				'filter',
@@ -650,9 +662,13 @@ export class Checker implements TruthSink {
 			);
 			return;
 		}
-		const expected = unknownTags
-			? verdict.matched.map((reason) => (reason === 'tagged' ? 'tags_unknown' : reason))
-			: verdict.matched;
+		const expected = verdict.matched.map((reason) =>
+			unknownTags && reason === 'tagged'
+				? 'tags_unknown'
+				: unknownUrl && reason === 'ranking_url_changed'
+					? 'ranking_url_unknown'
+					: reason,
+		);
 		if (JSON.stringify(matched ?? []) !== JSON.stringify(expected))
 			this.violate(
 				'filter',
@@ -674,6 +690,8 @@ export class Checker implements TruthSink {
 		// Renamed or deleted since: the name the alert carries answers 404 (warned) or names another list (silent).
 		if ((this.nameLeftAt.get(fact.container ?? '') ?? -Infinity) >= fact.visibleAt) return true;
 		const names = [fact.category, ...(this.namesOf.get(fact.container ?? '') ?? [])];
+		// An alert that names only its project: its tags were looked for in the project's list.
+		if (this.options.alertCategory === 'project-name') names.push(fact.category.split('[sub]')[0]);
 		return (poll.warnings ?? []).some(
 			(line) => line.includes('tags_unknown') && names.some((name) => line.includes(`"${name}"`)),
 		);
@@ -686,10 +704,24 @@ export class Checker implements TruthSink {
 
 	/** Whether an event passes every filter but Tags. */
 	private passesButTags(fact: Fact): boolean {
+		return this.passesBut(fact, 'tags');
+	}
+
+	/** Whether an event passes every filter but `left`. */
+	private passesBut(fact: Fact, left: 'tags' | 'rankingUrlChanged'): boolean {
 		const filters = this.filters;
 		if (!filters) return true;
-		const { tags: _tags, ...others } = filters;
+		const others = { ...filters };
+		delete others[left];
 		return verdictOf(fact, others, this.onlyRankChanges, true).pass !== false;
+	}
+
+	/**
+	 * Whether an update may come with `ranking_url_unknown` (the documented limit: the ranking history does not show
+	 * the crawl before, or the rank before is not known): only where the poll said so in a warning.
+	 */
+	private urlMayBeUnknown(poll: PollObservation): boolean {
+		return (poll.warnings ?? []).some((line) => line.includes('ranking_url_unknown'));
 	}
 
 	/** Whether a poll counts towards the delay of an event. */
@@ -820,7 +852,11 @@ export class Checker implements TruthSink {
 					poll.at,
 					`${fact.key} (${fact.category}) became visible before activation`,
 				);
-			} else if (tracked.forbidden && !this.renamedInAfter(tracked, poll)) {
+			} else if (
+				tracked.forbidden &&
+				!this.renamedInAfter(tracked, poll) &&
+				!this.unplacedAndSaid(tracked, poll)
+			) {
 				this.counts.outOfScope++;
 				this.violate(
 					'out-of-scope',
@@ -923,6 +959,19 @@ export class Checker implements TruthSink {
 				);
 		}
 		if (warned.size > 0) this.warnedIn.set(poll.index, warned);
+	}
+
+	/**
+	 * An alert naming only its project, whose keyword's group the poll could not tell (the lookup failed, or the keyword
+	 * is gone): the trigger emits it rather than lose it, and says so in a warning (the documented limit).
+	 */
+	private unplacedAndSaid(tracked: Tracked, poll: PollObservation): boolean {
+		return (
+			tracked.fact.key.startsWith('a:') &&
+			(poll.warnings ?? []).some((line) =>
+				line.includes('the group of their keyword could not be told'),
+			)
+		);
 	}
 
 	/** Whether a poll spent the whole request cap: it worked at the pace the cap allows. */

@@ -116,6 +116,9 @@ export type DrawnBehaviour = Pick<
 	| 'maxPerPage'
 	| 'projectTimeCoversGroups'
 	| 'dateSkewMs'
+	| 'alertCategory'
+	| 'chartEntries'
+	| 'chartLimit'
 >;
 
 /** How the fake answers where the API document leaves it open, for a seed (mostly as the fake does by default). */
@@ -135,6 +138,11 @@ export function drawBehaviour(seed: string): DrawnBehaviour {
 		projectTimeCoversGroups: often(true, [false], 0.2),
 		// The Date header a second ahead of the stamps' clock, or behind it: within what the trigger allows (README).
 		dateSkewMs: often(0, [1_000, -1_000], 0.2),
+		// §2.6 (an alert names its project) or §2.4 (its keyword's own project or group).
+		alertCategory: often('own-name', ['project-name'] as const, 0.4),
+		// The ranking history (#14): one entry a crawl, a day, or a calendar day; `limit` counted three ways.
+		chartEntries: rng.pick(['per-crawl', 'per-day', 'per-day-filled'] as const),
+		chartLimit: rng.pick(['days-from-today', 'days-from-last-crawl', 'entries'] as const),
 	};
 }
 
@@ -150,6 +158,9 @@ export const DEFAULT_BEHAVIOUR: DrawnBehaviour = {
 	maxPerPage: 250,
 	projectTimeCoversGroups: true,
 	dateSkewMs: 0,
+	alertCategory: 'own-name',
+	chartEntries: 'per-day-filled',
+	chartLimit: 'days-from-last-crawl',
 };
 
 /** The switches that differ from the fake's defaults, for reports. */
@@ -299,6 +310,7 @@ export async function simulate(config: SimulationConfig): Promise<SimulationResu
 		scopeKeys: scopeKeys(scope, plan),
 		options,
 		dateSkewMs: behaviour.dateSkewMs,
+		alertCategory: behaviour.alertCategory,
 		mixedAlertTies: behaviour.alertTieOrder === 'mixed',
 	});
 	const world = new World(driver, checker);

@@ -136,6 +136,8 @@ describe('rankingHistory getMany (engine): one row per keyword per day', () => {
 		assert.ok(keyword, kw);
 		keyword.history = history;
 		keyword.crawledAt = Math.floor(FIXED_NOW / 1000) - 3600;
+		// One crawl a day, the newest an hour ago.
+		keyword.historyAt = history.map((_, daysAgo) => (keyword.crawledAt ?? 0) - daysAgo * 86_400);
 		keyword.rankingUrl = 'https://acmeshoes.com/running/';
 		return String(keyword.id);
 	}

@@ -540,6 +540,9 @@ describe('fake API: behaviour switches', () => {
 					dateSkewMs: 0,
 					aiToday: 'partial',
 					alertCategory: 'own-name',
+					chartEntries: 'per-day-filled',
+					chartLimit: 'days-from-last-crawl',
+					aiDomainIds: 'hex24',
 				});
 				assert.deepEqual(plain.api.behaviour, DEFAULT_BEHAVIOUR);
 				assert.equal(f.api.behaviour.alertOrder, 'oldest-first');

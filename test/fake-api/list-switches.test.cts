@@ -707,6 +707,9 @@ describe('fake API: list and timestamp switches', () => {
 						dateSkewMs: 0,
 						aiToday: 'partial',
 						alertCategory: 'own-name',
+						chartEntries: 'per-day-filled',
+						chartLimit: 'days-from-last-crawl',
+						aiDomainIds: 'hex24',
 					},
 				);
 				assert.equal(f.api.behaviour.keywordOrder, 'keyword-text');

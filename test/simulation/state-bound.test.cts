@@ -3,7 +3,8 @@
  * project of 100,000 keywords crawled at once, with every filter and Only Rank Changes on, and New Alert after a burst
  * of 3,000 alerts in one second whose ids come in no order. The checker holds every poll's state to the bound (and
  * everything else it checks); each is held to its bound here too, the burst to the bound without its largest-second
- * term (read in one poll); the sizes are printed for the document.
+ * term (read in one poll), and AI Visibility Updated's with 500 domains whose ids are UUIDs; the sizes are printed for
+ * the document.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -11,6 +12,8 @@ import { describe, it } from 'node:test';
 import type { Plan } from '../../dev/simulation/plan.cjs';
 import { formatReport } from '../../dev/simulation/report.cjs';
 import { DEFAULT_BEHAVIOUR, simulate, type SimulationConfig } from '../../dev/simulation/run.cjs';
+import { FakeKeywordApi } from '../../dev/fake-api/index.cjs';
+import { pollTrigger } from '../trigger/poll-trigger.cjs';
 
 const START = Date.UTC(2026, 2, 1, 22);
 const HOUR = 3_600_000;
@@ -120,5 +123,25 @@ describe('the stored state within its bound', { timeout: 10 * 60_000 }, () => {
 			summary.stateBytesMax <= 1_024 + 16 * 200,
 			`state ${summary.stateBytesMax} bytes, over 1 KB + 200 ids`,
 		);
+	});
+
+	it('AI Visibility Updated: 500 domains whose ids are UUIDs, through n8n with real HTTP to the fake', async () => {
+		const api = new FakeKeywordApi({ seed: 'demo', behaviour: { aiDomainIds: 'uuid' } });
+		await api.start();
+		try {
+			while (api.state.aiDomains.length < 500)
+				api.addAiDomain(`brand-${api.state.aiDomains.length}.example`);
+			const result = await pollTrigger(api, { event: 'aiVisibilityUpdated' });
+			assert.equal(result.error, undefined, result.error?.message);
+			const bytes = JSON.stringify(result.staticData).length;
+			const idLength = 36;
+			console.log(`AI Visibility Updated, 500 UUID domains: state ${bytes} bytes`);
+			// The documented bound counts the id's length: 1 KB + (id length + 12) bytes a domain. A bound of 40 bytes a
+			// domain (24 hex characters) would not hold here.
+			assert.ok(bytes <= 1_024 + (idLength + 12) * 500, `${bytes} bytes`);
+			assert.ok(bytes > 1_024 + 40 * 500, `${bytes} bytes: UUIDs take more than 40 bytes a domain`);
+		} finally {
+			await api.stop();
+		}
 	});
 });

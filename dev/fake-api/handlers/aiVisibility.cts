@@ -1,7 +1,7 @@
 /** AI visibility: endpoints #23–#28. */
 import { invalid } from '../errors.cjs';
 import { DAY_MS, isoZ } from '../format.cjs';
-import { aiDomainRecord, searchTermRecord } from '../records.cjs';
+import { aiDomainIdAsked, aiDomainRecord, searchTermRecord } from '../records.cjs';
 import type { AiDomain, AiSearchTerm } from '../state.cjs';
 import {
 	AGGREGATIONS,
@@ -28,7 +28,8 @@ import {
 	type Route,
 } from '../context.cjs';
 
-const domainOf = (ctx: RequestContext): AiDomain => ctx.state.getAiDomain(ctx.params.domainId);
+const domainOf = (ctx: RequestContext): AiDomain =>
+	ctx.state.getAiDomain(aiDomainIdAsked(ctx.params.domainId));
 
 /** How the domain's days look now (aiMetrics.cts DayRules). */
 function dayRules(ctx: RequestContext, d: AiDomain): DayRules {
@@ -42,10 +43,11 @@ function dayRules(ctx: RequestContext, d: AiDomain): DayRules {
 
 /** #23 */
 export const listAiDomains: Handler = (ctx) =>
-	ok({ data: ctx.state.aiDomains.map(aiDomainRecord) });
+	ok({ data: ctx.state.aiDomains.map((d) => aiDomainRecord(d, ctx.behaviour.aiDomainIds)) });
 
 /** #24 */
-export const getAiDomain: Handler = (ctx) => ok({ data: aiDomainRecord(domainOf(ctx)) });
+export const getAiDomain: Handler = (ctx) =>
+	ok({ data: aiDomainRecord(domainOf(ctx), ctx.behaviour.aiDomainIds) });
 
 /** #25 */
 export const listSearchTerms: Handler = (ctx) =>

@@ -400,7 +400,57 @@ export const listKeywords: Handler = (ctx) => {
 
 // ------------------------------------------------------------------ #14 chart
 
-/** #14 Ranking history chart data (the A..E structure of spec §4.2), `limit` days back from the last crawl. */
+type ChartEntry = { date: string; rank: number | null; rankingurl: string };
+
+/**
+ * A keyword's `rankingurls` (#14), newest first, as the switches `chartEntries` and `chartLimit` shape them: `limit`
+ * days back from `today` or from the last crawl, or the newest `limit` entries.
+ */
+function chartEntries(
+	k: Keyword,
+	limit: number,
+	today: number,
+	behaviour: Pick<FakeBehaviour, 'chartEntries' | 'chartLimit'>,
+): ChartEntry[] {
+	const crawls = k.history.map((rank, i) => {
+		const day = dayStart((k.historyAt[i] ?? 0) * 1000);
+		const shown = rank > 0 ? rank : null;
+		const rankingurl = shown === null ? 'NOT FOUND' : (k.urlHistory[i] ?? k.url);
+		return { day, entry: { date: ymd(day), rank: shown, rankingurl } };
+	});
+	// One a day: the day's last crawl (the newest of its date).
+	const daily =
+		behaviour.chartEntries === 'per-crawl'
+			? crawls
+			: crawls.filter((crawl, i) => i === 0 || crawls[i - 1].day !== crawl.day);
+	const from =
+		behaviour.chartLimit === 'days-from-today' || k.crawledAt === null
+			? today
+			: behaviour.chartLimit === 'entries'
+				? (daily[0]?.day ?? today)
+				: dayStart(k.crawledAt * 1000);
+	let entries = daily;
+	if (behaviour.chartEntries === 'per-day-filled') {
+		// Every calendar day back from where the count starts, a filler on days without a crawl (before the keyword
+		// was tracked too).
+		const filled: typeof daily = [];
+		let n = 0;
+		for (let day = from, left = limit; left > 0; day -= DAY_MS, left--) {
+			while (n < daily.length && daily[n].day > day) n++;
+			filled.push(
+				n < daily.length && daily[n].day === day
+					? daily[n]
+					: { day, entry: { date: ymd(day), rank: null, rankingurl: 'NOT FOUND' } },
+			);
+		}
+		entries = filled;
+	}
+	if (behaviour.chartLimit === 'entries') return entries.slice(0, limit).map((e) => e.entry);
+	const since = from - (limit - 1) * DAY_MS;
+	return entries.filter((e) => e.day >= since && e.day <= from).map((e) => e.entry);
+}
+
+/** #14 Ranking history chart data (the A..E structure of spec §4.2), as the switches chartEntries and chartLimit say. */
 export const keywordChart: Handler = (ctx) => {
 	const state = ctx.state;
 	const action = queryString(ctx.query, 'action');
@@ -426,21 +476,12 @@ export const keywordChart: Handler = (ctx) => {
 	const data = ids.map((id) => {
 		const k = state.keywords.get(id);
 		if (!k) throw notFound(`Keyword ${id} was not found.`);
-		const lastDay = k.crawledAt === null ? dayStart(state.now()) : dayStart(k.crawledAt * 1000);
+		const rankingurls = chartEntries(k, limit, dayStart(state.now()), ctx.behaviour);
+		const points: Array<[string, number | null]> = rankingurls.map((entry) => [
+			dateUtcLiteral(Date.parse(`${entry.date}T00:00:00Z`)),
+			entry.rank,
+		]);
 		const domain = hostOf(k.url);
-		const points: Array<[string, number | null]> = [];
-		const rankingurls: Array<{ date: string; rank: number | null; rankingurl: string }> = [];
-		for (let i = 0; i < limit; i++) {
-			const rank = state.rankAt(k, i);
-			const day = lastDay - i * DAY_MS;
-			const shown = rank !== null && rank > 0 ? rank : null;
-			rankingurls.push({
-				date: ymd(day),
-				rank: shown,
-				rankingurl: shown === null ? 'NOT FOUND' : (k.urlHistory[i] ?? k.url),
-			});
-			points.push([dateUtcLiteral(day), shown]);
-		}
 		points.reverse(); // the series runs forward in time; rankingurls stay newest first
 		const series = {
 			name: domain,

@@ -42,7 +42,7 @@ import { lookUpDepartures, lookUpEndedReads } from './departureLookups';
 import type { SeenContainer } from './seenLastPoll';
 import { emitRuns, untried } from './emit';
 import { ListReads, type JobRun, type PageHook } from './listReads';
-import { HISTORY_CHUNK, RankingUrlHistory } from './rankingUrlHistory';
+import { HISTORY_CHUNK, RankingUrlHistory, unknownUrls, urlHistoryOf } from './rankingUrlHistory';
 import { PollBudget } from '../shared/budget';
 
 export async function pollKeywordUpdates(
@@ -63,7 +63,7 @@ export async function pollKeywordUpdates(
 	}
 
 	const urls = settings.filters?.rankingUrlChanged
-		? new RankingUrlHistory(api, limits, allowance)
+		? urlHistoryOf(api, limits, allowance, listing, state.historyOrder)
 		: undefined;
 	const onPage = urls ? urlLookup(urls, settings, state.historyOrder) : undefined;
 	const read = await readLists(api, state, settings, limits, allowance, listing, onPage, seen);
@@ -85,7 +85,7 @@ export async function pollKeywordUpdates(
 	if (order === 'descending' || order === 'ascending') next.historyOrder = order;
 
 	const emitted = emitRuns(runs, found, next, settings, order, limits, urls);
-	const problems = [...read.problems, ...emitted.problems];
+	const problems = [...read.problems, ...emitted.problems, ...unknownUrls(emitted.items)];
 	if (listingError !== undefined)
 		problems.unshift({ status: statusOf(listingError), message: messageOf(listingError) });
 	// Complete: nothing left that the next poll would read, given the same groups/active.

@@ -4,15 +4,19 @@
  * project's keyword list (#13) is read until every keyword asked for is found, with pages that overlap as Keyword
  * Updated reads them (a keyword deleted or added between two page requests shifts nothing out of sight) — only for
  * the projects of alerts that passed the other filters, only when there are some. One the whole list did not show
- * (moved within a list in rank order while it was read, or gone) is asked for alone (#11). A keyword whose tags
+ * (moved within a list in rank order while it was read, or gone) is asked for alone (#11), and, where the alert names
+ * only a project (§2.6), in each of the project's groups (their names from groups/active). A keyword whose tags
  * cannot be told is **unknown**, and its alert is emitted marked `tags_unknown` rather than dropped or held back
  * (holding it would stall every other project's alerts behind it): a list that cannot be read (an error after its
  * tries, the poll's time or request cap), a list that is gone (404/410: the project was renamed, or deleted, since
- * its alert named it), or a keyword the list no longer holds (deleted, or moved to another group: #11 answers 404).
+ * its alert named it), or a keyword none of the lists holds (deleted, moved to another group, or in an archived
+ * group: #11 answers 404), which the poll says in n8n's log.
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { composeName, groupsOf, isGroupName } from '../../shared/groupName';
 import { mapConcurrent } from '../../shared/paging';
+import { toContainers } from '../keywordUpdated/containers';
 import { alertCategory, alertKeywordId, alertMove } from './alertRecords';
 import { matchFilters, tagsOf, type MovementFilters } from '../shared/filters';
 import {
@@ -52,6 +56,7 @@ export async function tagsForAlerts(
 	filters: MovementFilters | undefined,
 	limits: PollLimits,
 	allowance: RequestAllowance,
+	known: ReadonlyMap<string, string[]> = new Map(),
 ): Promise<AlertTags | undefined> {
 	if (!filters?.tags || filters.tags.length === 0) return undefined;
 	const others: MovementFilters = { movedBy: filters.movedBy, crossedTop: filters.crossedTop };
@@ -59,11 +64,20 @@ export async function tagsForAlerts(
 	for (const record of records) {
 		const keywordId = alertKeywordId(record);
 		if (keywordId === undefined || !matchFilters(alertMove(record), others)) continue;
+		// Looked up already, in the list that holds it (alertScope.ts).
+		if (known.has(keywordId)) continue;
 		const category = alertCategory(record);
 		const ids = wanted.get(category) ?? new Set<string>();
 		wanted.set(category, ids.add(keywordId));
 	}
-	return wanted.size === 0 ? undefined : await readAlertTags(api, wanted, limits, allowance);
+	const read =
+		wanted.size === 0
+			? { tags: new Map<string, string[]>(), unknown: new Set<string>(), problems: [] }
+			: await readAlertTags(api, wanted, limits, allowance);
+	for (const [id, tags] of known) read.tags.set(id, tags);
+	return read.tags.size === 0 && read.unknown.size === 0 && read.problems.length === 0
+		? undefined
+		: read;
 }
 
 /** Ends a list's read once every keyword asked for is found (not a failure: nothing else is needed from it). */
@@ -103,6 +117,60 @@ async function lookUpAlone(
 	return undefined;
 }
 
+/** The names of the account's groups, from groups/active, asked at most once. */
+class GroupNames {
+	private names?: Promise<string[]>;
+	constructor(
+		private readonly api: TriggerApi,
+		private readonly limits: PollLimits,
+		private readonly allowance: RequestAllowance,
+	) {}
+
+	async of(project: string): Promise<string[]> {
+		this.names ??= (async () => {
+			if (!this.limits.budget.mayStart() || this.allowance.grant(1) === 0)
+				throw Object.assign(new Error('out of time or requests'), { outOfTime: true });
+			const listed = await this.limits.budget.timed(async () => await this.api.activeGroups());
+			return toContainers(listed.body).map((container) => container.name);
+		})();
+		return groupsOf(project, await this.names);
+	}
+}
+
+/**
+ * Asks for each keyword of `left` in each group of `project` (#11), one after another: one found leaves `left` with
+ * its tags. Returns what stopped the lookups: an error, or time or requests running out.
+ */
+async function lookInGroups(
+	api: TriggerApi,
+	project: string,
+	left: Set<string>,
+	tags: Map<string, string[]>,
+	limits: PollLimits,
+	allowance: RequestAllowance,
+	groups: GroupNames,
+): Promise<unknown> {
+	let names: string[];
+	try {
+		names = await groups.of(project);
+	} catch (error) {
+		return error;
+	}
+	for (const group of names) {
+		if (left.size === 0) break;
+		const error = await lookUpAlone(
+			api,
+			composeName(project, group),
+			left,
+			tags,
+			limits,
+			allowance,
+		);
+		if (error !== undefined) return error;
+	}
+	return undefined;
+}
+
 /** The tags of the keywords `wanted` (project or group name → keyword ids). */
 export async function readAlertTags(
 	api: TriggerApi,
@@ -111,6 +179,8 @@ export async function readAlertTags(
 	allowance: RequestAllowance,
 ): Promise<AlertTags> {
 	const found: AlertTags = { tags: new Map(), unknown: new Set(), problems: [] };
+	// The account's groups, asked once (groups/active) when an alert naming only its project needs them.
+	const groups = new GroupNames(api, limits, allowance);
 	await mapConcurrent([...wanted], CONCURRENCY, async ([name, ids]) => {
 		const left = new Set(ids);
 		const fetch = async (page: number, perPage: number) => {
@@ -135,13 +205,24 @@ export async function readAlertTags(
 		const whole = outcome.read === 'done' && outcome.error === undefined;
 		// A list read whole may still have moved a keyword from its unread part to its read part meanwhile (a list in
 		// rank order, crawled while it was read): each one left is asked for alone.
-		const error =
+		let error =
 			whole && left.size > 0
 				? await lookUpAlone(api, name, left, found.tags, limits, allowance)
 				: outcome.error;
-		// What neither showed (deleted, moved to another group, or not reached) cannot be told.
+		// An alert that names only its project (§2.6) may be about a keyword of one of its groups.
+		if (whole && error === undefined && left.size > 0 && !isGroupName(name))
+			error = await lookInGroups(api, name, left, found.tags, limits, allowance, groups);
+		// What none showed (deleted, moved to another group, or not reached) cannot be told.
 		for (const id of left) found.unknown.add(id);
-		if (left.size === 0 || (whole && error === undefined)) return;
+		if (left.size === 0) return;
+		if (whole && error === undefined) {
+			found.problems.push({
+				status: null,
+				message: 'the keyword is in none of its lists',
+				text: `${left.size} alerted keyword(s) of "${name}" are in none of its lists that groups/active shows (deleted, or in an archived group), so their tags are unknown; their alerts are emitted with "tags_unknown" in "matched"`,
+			});
+			return;
+		}
 		const status = error === undefined ? null : statusOf(error);
 		const why =
 			error === undefined || isOutOfTime(error)

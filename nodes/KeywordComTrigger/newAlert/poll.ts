@@ -30,6 +30,7 @@ import {
 	type AlertCursor,
 } from './alertCursor';
 import { SETTLE_SECONDS } from '../keywordUpdated/mark';
+import { alertsInScope } from './alertScope';
 import {
 	orderOf,
 	probeAndReadAlerts,
@@ -131,10 +132,16 @@ export async function pollNewAlerts(
 	if (pageSize !== undefined) next.pageSize = pageSize;
 
 	// Filtered-out alerts still moved the cursor: they are never looked at again.
-	const records = advanced.fresh
-		.filter((event) => inScope(alertCategory(event.record), settings.scope))
-		.map((event) => event.record);
-	const known = await tagsForAlerts(api, records, settings.filters, limits, allowance);
+	const placed = await alertsInScope(
+		api,
+		advanced.fresh.map((event) => event.record),
+		settings.scope,
+		settings.filters,
+		limits,
+		allowance,
+	);
+	const records = placed.records;
+	const known = await tagsForAlerts(api, records, settings.filters, limits, allowance, placed.tags);
 	const items = filteredAlertItems(
 		records,
 		settings.filters,
@@ -143,7 +150,7 @@ export async function pollNewAlerts(
 		false,
 		known,
 	);
-	const problems: PollProblem[] = [...(known?.problems ?? [])];
+	const problems: PollProblem[] = [...placed.problems, ...(known?.problems ?? [])];
 	if (read.error !== undefined)
 		problems.push({ status: statusOf(read.error), message: messageOf(read.error) });
 	if (read.stalled !== undefined) problems.push({ status: null, message: read.stalled });

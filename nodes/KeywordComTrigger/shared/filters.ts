@@ -33,8 +33,11 @@ export interface RankMove {
 	previousRank: number | null;
 	/** Whether the rank before is known (null previousRank then means outside the top results). */
 	previousKnown: boolean;
-	/** Whether the ranking URL differs from the update before; undefined when that is not known. */
-	rankingUrlChanged?: boolean;
+	/**
+	 * Whether the ranking URL differs from the update before; undefined when there is none (a first update);
+	 * 'unknown' when the ranking history does not show it.
+	 */
+	rankingUrlChanged?: boolean | 'unknown';
 	/** The names and ids of the tags the keyword carries; undefined when the record does not say. */
 	tags?: readonly string[];
 	/** The tags could not be read (New Alert): the tag filter lets it through as `tags_unknown`. */
@@ -82,8 +85,10 @@ export function matchFilters(move: RankMove, filters: MovementFilters): string[]
 		}
 	}
 	if (filters.rankingUrlChanged) {
-		if (move.rankingUrlChanged !== true) return undefined;
-		matched.push('ranking_url_changed');
+		// The history does not show the crawl before: passed on, said so, rather than lost (rankingUrls.ts).
+		if (move.rankingUrlChanged === 'unknown') matched.push('ranking_url_unknown');
+		else if (move.rankingUrlChanged !== true) return undefined;
+		else matched.push('ranking_url_changed');
 	}
 	if (tags !== undefined && tags.length > 0) {
 		const wanted = new Set(tags.map(normaliseTag));
@@ -121,7 +126,7 @@ export function tagsOf(attributes: IDataObject): string[] | undefined {
 export function keywordMove(
 	attributes: IDataObject,
 	order: ListOrder | undefined,
-	rankingUrlChanged?: boolean,
+	rankingUrlChanged?: boolean | 'unknown',
 ): RankMove {
 	const movement = rankChange(attributes, order);
 	return {
