@@ -302,6 +302,38 @@ describe('Keyword.com Trigger: AI Visibility Updated', () => {
 		);
 	});
 
+	it('Fetch Test Event with one domain failing shows the others; all failing, the error', async () => {
+		const manual = async () =>
+			await runPoll({
+				nodeType: new KeywordComTrigger(),
+				typeVersion: 1,
+				parameters: AI,
+				credentials: { keywordComApi: { apiToken: api.token, baseUrl: `${api.baseUrl}/` } },
+				mode: 'manual',
+			});
+		const [failing, ...others] = domains();
+		const one = api.injectFault({
+			path: new RegExp(`/ai-visibility/domains/${failing.id}/metrics`),
+			times: Infinity,
+			status: 500,
+		});
+		try {
+			assert.deepEqual(
+				itemsOf(await manual()).map((item) => item.domain_id),
+				others.map((domain) => domain.id),
+			);
+			const all = api.injectFault({ path: /\/metrics/, times: Infinity, status: 500 });
+			try {
+				const result = await manual();
+				assert.ok(result.error, 'every domain failing fails the run');
+			} finally {
+				api.removeFault(all);
+			}
+		} finally {
+			api.removeFault(one);
+		}
+	});
+
 	it('the drop example: its trigger emits a dropped day with the fields its test copy starts from', async () => {
 		const workflow = JSON.parse(
 			readFileSync(join(EXAMPLES_DIR, 'ai-visibility-dropped-to-slack.json'), 'utf8'),

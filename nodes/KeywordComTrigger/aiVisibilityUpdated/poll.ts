@@ -204,8 +204,16 @@ export async function sampleAiVisibility(
 			: `The AI-visibility domain "${scope.domainId}" is not in the account's domain list.`;
 	const lastComplete = lastCompleteDay(serverTime);
 	const items: IDataObject[] = [];
+	// One domain failing does not fail the others (as in a poll); all failing, the first error is the run's.
+	let failure: unknown;
 	for (const domain of domains) {
-		const answer = await api.aiDashboard(domain.id, dashboardQuery(scope, 7));
+		let answer: unknown;
+		try {
+			answer = await api.aiDashboard(domain.id, dashboardQuery(scope, 7));
+		} catch (error) {
+			failure ??= error;
+			continue;
+		}
 		const fresh = completedDays(aiSeriesOf(answer).days, Number.NEGATIVE_INFINITY, lastComplete);
 		const latest = fresh[fresh.length - 1];
 		if (!latest) continue;
@@ -216,7 +224,7 @@ export async function sampleAiVisibility(
 			dayItem(fullDay(domain, latest.day, latest.before), settings.output, settings.token, matched),
 		);
 	}
-	return items.length > 0
-		? items
-		: 'No completed day of AI-visibility data yet: the first day of a new domain is complete at midnight (UTC).';
+	if (items.length > 0) return items;
+	if (failure !== undefined) return await Promise.reject(failure);
+	return 'No completed day of AI-visibility data yet: the first day of a new domain is complete at midnight (UTC).';
 }
