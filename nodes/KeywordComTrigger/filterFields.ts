@@ -158,7 +158,7 @@ export function filterFields(): INodeProperties[] {
 					default: true,
 					displayOptions: KEYWORD_UPDATED_ONLY,
 					description:
-						"Whether to only emit keywords whose ranking URL differs from the one before their update, as the keyword's ranking history shows it (one more request per 100 keywords that pass the other filters). A keyword's first update does not pass.",
+						"Whether to only emit keywords whose ranking URL differs from the one of their crawl before, as the keyword's ranking history shows it (one more request per 100 keywords that pass the other filters). A keyword's first update does not pass; one whose crawl before the history does not show comes with 'ranking_url_unknown' in 'matched'.",
 				},
 				{
 					displayName: 'Tag Names or IDs',
