@@ -6,4 +6,5 @@ source scripts/env.sh
 bash scripts/install-deps.sh
 npm run build --silent
 rm -rf build && npx tsc -p tsconfig.test.json
-node build/bench/run.cjs "$@"
+# BENCH=simulator runs the simulator's own benchmark (bench/simulator.cts) instead.
+exec node "build/bench/${BENCH:-run}.cjs" "$@"

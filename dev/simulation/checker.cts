@@ -43,6 +43,7 @@ import {
 	hardDeadlineMs,
 	pollBudgetMs,
 } from '../../nodes/KeywordComTrigger/shared/budget';
+import { UNPLACED } from '../../nodes/KeywordComTrigger/newAlert/alertScope';
 import type { ContainerKey } from './plan.cjs';
 import type { FilterSetting, ScopeSetting, TriggerOptions } from './settings.cjs';
 import type { Fact, TruthSink } from './world.cjs';
@@ -968,9 +969,7 @@ export class Checker implements TruthSink {
 	private unplacedAndSaid(tracked: Tracked, poll: PollObservation): boolean {
 		return (
 			tracked.fact.key.startsWith('a:') &&
-			(poll.warnings ?? []).some((line) =>
-				line.includes('the group of their keyword could not be told'),
-			)
+			(poll.warnings ?? []).some((line) => line.includes(UNPLACED))
 		);
 	}
 

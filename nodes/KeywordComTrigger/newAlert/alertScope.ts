@@ -13,11 +13,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { composeName, groupsOf, inScope, isGroupName, type Scope } from '../../shared/groupName';
 import { alertCategory, alertKeywordId, alertMove } from './alertRecords';
-import { toContainers } from '../keywordUpdated/containers';
+import { GroupNames, lookUpKeyword } from './keywordLookup';
 import { matchFilters, tagsOf, type MovementFilters } from '../shared/filters';
-import { keywordId } from '../shared/keywordList';
 import {
-	GONE,
 	messageOf,
 	statusOf,
 	type PollLimits,
@@ -37,9 +35,6 @@ export interface ScopedAlerts {
 	problems: PollProblem[];
 }
 
-const outOfTime = () =>
-	Object.assign(new Error('out of time or requests'), { outOfTime: true }) as Error;
-
 /**
  * The records of `records` in `scope` that may pass the filters. Sends nothing unless a category names only a project
  * that must be told from its groups.
@@ -51,6 +46,7 @@ export async function alertsInScope(
 	filters: MovementFilters | undefined,
 	limits: PollLimits,
 	allowance: RequestAllowance,
+	names = new GroupNames(api, limits, allowance),
 ): Promise<ScopedAlerts> {
 	const movement: MovementFilters = { movedBy: filters?.movedBy, crossedTop: filters?.crossedTop };
 	const passing = records.filter((record) => matchFilters(alertMove(record), movement));
@@ -72,28 +68,11 @@ export async function alertsInScope(
 	let groups: string[] | undefined;
 	let failure: unknown;
 	try {
-		if (!limits.budget.mayStart() || allowance.grant(1) === 0) throw outOfTime();
-		const listed = await limits.budget.timed(async () => await api.activeGroups());
-		groups = toContainers(listed.body).map((container) => container.name);
+		groups = await names.all();
 	} catch (error) {
 		failure = error;
 	}
 
-	/** The list of `name` holds the keyword: its record; null when it does not (404/410); else what failed. */
-	const lookUp = async (
-		name: string,
-		id: string,
-	): Promise<{ record: IDataObject | null } | { failed: unknown }> => {
-		if (!limits.budget.mayStart() || allowance.grant(1) === 0) return { failed: outOfTime() };
-		try {
-			const body = await limits.budget.timed(async () => await api.keyword(name, id));
-			const record = (body as IDataObject | undefined)?.data as IDataObject | undefined;
-			return { record: keywordId(record) === id ? (record as IDataObject) : null };
-		} catch (error) {
-			const status = statusOf(error);
-			return status !== null && GONE.has(status) ? { record: null } : { failed: error };
-		}
-	};
 	// Keyword id → the name of the list holding it; null: none does (gone); undefined: it could not be told.
 	const located = new Map<string, string | null | undefined>();
 	const locate = async (project: string, id: string): Promise<string | null | undefined> => {
@@ -111,7 +90,7 @@ export async function alertsInScope(
 					.concat(project);
 				where = null;
 				for (const name of names) {
-					const answer = await lookUp(name, id);
+					const answer = await lookUpKeyword(api, name, id, limits, allowance);
 					if ('failed' in answer) {
 						failure ??= answer.failed;
 						where = undefined;

@@ -14,10 +14,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { composeName, groupsOf, isGroupName } from '../../shared/groupName';
+import { composeName, isGroupName } from '../../shared/groupName';
 import { mapConcurrent } from '../../shared/paging';
-import { toContainers } from '../keywordUpdated/containers';
 import { alertCategory, alertKeywordId, alertMove } from './alertRecords';
+import { GroupNames, lookUpKeyword } from './keywordLookup';
 import { matchFilters, tagsOf, type MovementFilters } from '../shared/filters';
 import {
 	GONE,
@@ -57,6 +57,7 @@ export async function tagsForAlerts(
 	limits: PollLimits,
 	allowance: RequestAllowance,
 	known: ReadonlyMap<string, string[]> = new Map(),
+	groups = new GroupNames(api, limits, allowance),
 ): Promise<AlertTags | undefined> {
 	if (!filters?.tags || filters.tags.length === 0) return undefined;
 	const others: MovementFilters = { movedBy: filters.movedBy, crossedTop: filters.crossedTop };
@@ -73,7 +74,7 @@ export async function tagsForAlerts(
 	const read =
 		wanted.size === 0
 			? { tags: new Map<string, string[]>(), unknown: new Set<string>(), problems: [] }
-			: await readAlertTags(api, wanted, limits, allowance);
+			: await readAlertTags(api, wanted, limits, allowance, groups);
 	for (const [id, tags] of known) read.tags.set(id, tags);
 	return read.tags.size === 0 && read.unknown.size === 0 && read.problems.length === 0
 		? undefined
@@ -99,42 +100,13 @@ async function lookUpAlone(
 	allowance: RequestAllowance,
 ): Promise<unknown> {
 	for (const id of [...left]) {
-		if (!limits.budget.mayStart() || allowance.grant(1) === 0)
-			return Object.assign(new Error('out of time or requests'), { outOfTime: true });
-		let body: unknown;
-		try {
-			body = await limits.budget.timed(async () => await api.keyword(name, id));
-		} catch (error) {
-			const status = statusOf(error);
-			if (status !== null && GONE.has(status)) continue;
-			return error;
-		}
-		const record = (body as IDataObject | undefined)?.data;
-		if (keywordId(record) !== id) continue;
+		const answer = await lookUpKeyword(api, name, id, limits, allowance);
+		if ('failed' in answer) return answer.failed;
+		if (!answer.record) continue;
 		left.delete(id);
-		tags.set(id, tagsOf(((record as IDataObject).attributes ?? {}) as IDataObject) ?? []);
+		tags.set(id, tagsOf((answer.record.attributes ?? {}) as IDataObject) ?? []);
 	}
 	return undefined;
-}
-
-/** The names of the account's groups, from groups/active, asked at most once. */
-class GroupNames {
-	private names?: Promise<string[]>;
-	constructor(
-		private readonly api: TriggerApi,
-		private readonly limits: PollLimits,
-		private readonly allowance: RequestAllowance,
-	) {}
-
-	async of(project: string): Promise<string[]> {
-		this.names ??= (async () => {
-			if (!this.limits.budget.mayStart() || this.allowance.grant(1) === 0)
-				throw Object.assign(new Error('out of time or requests'), { outOfTime: true });
-			const listed = await this.limits.budget.timed(async () => await this.api.activeGroups());
-			return toContainers(listed.body).map((container) => container.name);
-		})();
-		return groupsOf(project, await this.names);
-	}
 }
 
 /**
@@ -177,10 +149,10 @@ export async function readAlertTags(
 	wanted: ReadonlyMap<string, ReadonlySet<string>>,
 	limits: PollLimits,
 	allowance: RequestAllowance,
+	// The account's groups, asked once a poll (groups/active) when an alert naming only its project needs them.
+	groups = new GroupNames(api, limits, allowance),
 ): Promise<AlertTags> {
 	const found: AlertTags = { tags: new Map(), unknown: new Set(), problems: [] };
-	// The account's groups, asked once (groups/active) when an alert naming only its project needs them.
-	const groups = new GroupNames(api, limits, allowance);
 	await mapConcurrent([...wanted], CONCURRENCY, async ([name, ids]) => {
 		const left = new Set(ids);
 		const fetch = async (page: number, perPage: number) => {

@@ -31,6 +31,7 @@ import {
 } from './alertCursor';
 import { SETTLE_SECONDS } from '../keywordUpdated/mark';
 import { alertsInScope } from './alertScope';
+import { GroupNames } from './keywordLookup';
 import {
 	orderOf,
 	probeAndReadAlerts,
@@ -132,6 +133,8 @@ export async function pollNewAlerts(
 	if (pageSize !== undefined) next.pageSize = pageSize;
 
 	// Filtered-out alerts still moved the cursor: they are never looked at again.
+	// Both ask groups/active when an alert names only its project: once a poll.
+	const groups = new GroupNames(api, limits, allowance);
 	const placed = await alertsInScope(
 		api,
 		advanced.fresh.map((event) => event.record),
@@ -139,9 +142,18 @@ export async function pollNewAlerts(
 		settings.filters,
 		limits,
 		allowance,
+		groups,
 	);
 	const records = placed.records;
-	const known = await tagsForAlerts(api, records, settings.filters, limits, allowance, placed.tags);
+	const known = await tagsForAlerts(
+		api,
+		records,
+		settings.filters,
+		limits,
+		allowance,
+		placed.tags,
+		groups,
+	);
 	const items = filteredAlertItems(
 		records,
 		settings.filters,
