@@ -50,6 +50,37 @@ export function check(result: SectionResult, what: string, ok: boolean, detail?:
 	process.stderr.write(`[bench] ${mark} ${what}${detail ? ` (${detail})` : ''}\n`);
 }
 
+/** The share of the ideal saving (overlapCheck) a run must reach: timers and the scheduler take the rest. */
+export const OVERLAP_SHARE = 0.8;
+
+/**
+ * Checks that `concurrency` requests in flight saved the waiting they can save, in a way the CPU's speed does not
+ * move: one at a time, `requests` pages of `latencyMs` wait requests × latency; with c in flight a c-th of it. The CPU's
+ * part is the same in both runs, or hidden behind the waiting, so the concurrent run is at least
+ * requests × latency × (1 − 1/c) shorter on any machine; it must be at least OVERLAP_SHARE of that. (A ratio of the two
+ * times, which a slower CPU lowers, is reported, not checked.)
+ */
+export function overlapCheck(
+	result: SectionResult,
+	what: string,
+	runs: {
+		oneAtATimeMs: number;
+		concurrentMs: number;
+		requests: number;
+		latencyMs: number;
+		concurrency: number;
+	},
+): void {
+	const ideal = runs.requests * runs.latencyMs * (1 - 1 / runs.concurrency);
+	const saved = runs.oneAtATimeMs - runs.concurrentMs;
+	check(
+		result,
+		`${what}: concurrency ${runs.concurrency} saves at least ${OVERLAP_SHARE * 100} % of the waiting it can save (${runs.requests} × ${runs.latencyMs} ms × (1 − 1/${runs.concurrency}))`,
+		saved >= OVERLAP_SHARE * ideal,
+		`saved ${Math.round(saved)} ms of ${Math.round(ideal)} ms (${Math.round((100 * saved) / ideal)} %); ${(runs.oneAtATimeMs / runs.concurrentMs).toFixed(2)}× faster`,
+	);
+}
+
 export function log(message: string): void {
 	process.stderr.write(`[bench] ${message}\n`);
 }

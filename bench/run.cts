@@ -14,7 +14,7 @@
  * with Output Simplified, Raw and Selected Fields. Every node runs at its default version (BENCH_NODE_VERSIONS).
  *
  * Every ratio compares two runs of the same invocation. Results: a Markdown table on stdout and JSON in --out.
- * The exit code is 1 when a checked statement (request counts, order, ≥3×, ...) did not hold.
+ * The exit code is 1 when a checked statement (request counts, order, waiting saved by concurrency, ...) did not hold.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

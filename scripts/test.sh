@@ -11,7 +11,23 @@ source scripts/env.sh
 fast=false
 for arg in "$@"; do [ "$arg" = "--fast" ] && fast=true; done
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each step's wall time, printed at the end (a step lasts until the next begins).
+timings=()
+step_label=""
+step_started=$SECONDS
+run_started=$SECONDS
+end_step() {
+  if [ -n "$step_label" ]; then
+    timings+=("$(printf '%6d s  %s' $((SECONDS - step_started)) "${step_label:0:100}")")
+  fi
+  step_label=""
+}
+step() {
+  end_step
+  step_label=$*
+  step_started=$SECONDS
+  printf '\n\033[1m== %s\033[0m\n' "$*"
+}
 
 step "dependencies"
 bash scripts/install-deps.sh
@@ -74,6 +90,11 @@ skipped=$(grep -E '^ℹ skipped [0-9]+' "$results" | awk '{s+=$3} END {print s+0
 cancelled=$(grep -E '^ℹ cancelled [0-9]+' "$results" | awk '{s+=$3} END {print s+0}')
 fail=$((fail + cancelled))
 rm -f "$results"
+end_step
+echo
+echo "time per step:"
+printf '%s\n' "${timings[@]}"
+printf '%6d s  in all\n' $((SECONDS - run_started))
 echo
 echo "total: $pass passed, $fail failed, $skipped skipped"
 if [ "$status" -ne 0 ] || [ "$fail" -ne 0 ] || [ "$pass" -eq 0 ]; then exit 1; fi
