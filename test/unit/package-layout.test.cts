@@ -1,6 +1,6 @@
 /**
  * The package stays readable in one sitting per file: no source file of the nodes or the credential over 350 lines
- * (a file that grows past it is split by job, as paging/, operation/ and the trigger's poll/ are).
+ * (a file that grows past it is split by job, as paging/, operation/ and the trigger's event folders are).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
