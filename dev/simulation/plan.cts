@@ -332,6 +332,51 @@ const DURING_CRAWLS: ReadonlySet<keyof Rates> = new Set<keyof Rates>([
 	'moveKeywords',
 ]);
 
+type FaultKind = 'fault429' | 'faultGroups' | 'faultFlaky' | 'faultLong' | 'fault5xx';
+
+/** The API's failures, one drawing a kind (its fields drawn in this order: a seed's plan depends on it). */
+const FAULTS: Record<
+	FaultKind,
+	(rng: Prng) => Omit<Extract<WorldEvent, { kind: 'fault' }>, 'at' | 'kind'>
+> = {
+	fault429: (rng) => ({
+		polls: rng.int(1, 3),
+		times: rng.int(1, 4),
+		status: 429,
+		// Retry-After: 0 costs the retries no wall time; a few ask for a real second.
+		retryAfter: rng.chance(0.95) ? '0' : '1',
+	}),
+	faultGroups: (rng) => ({
+		polls: rng.int(1, 3),
+		times: rng.int(3, 6),
+		status: rng.pick([500, 503]),
+		retryAfter: '0',
+		groups: true,
+	}),
+	// A flaky API: every 2nd or 3rd request fails, most pages need a retry.
+	faultFlaky: (rng) => ({
+		polls: rng.int(1, 3),
+		times: 10_000,
+		status: rng.pick([502, 503]),
+		retryAfter: '0',
+		every: rng.int(2, 3),
+	}),
+	faultLong: (rng) => ({
+		polls: rng.int(2, 5),
+		times: rng.int(3, 12),
+		status: rng.pick([500, 502, 503]),
+		retryAfter: '0',
+	}),
+	fault5xx: (rng) => ({
+		polls: rng.int(1, 3),
+		times: rng.int(1, 6),
+		status: rng.pick([500, 502, 503]),
+		// Most answer with Retry-After: 0 so the retries cost no wall time; a few back off for real.
+		retryAfter: rng.chance(0.9) ? '0' : undefined,
+		drop: rng.chance(0.05),
+	}),
+};
+
 class Planner {
 	readonly rng: Prng;
 	readonly containers = new Map<ContainerKey, PlannedContainer>();
@@ -753,59 +798,11 @@ class Planner {
 				});
 				return;
 			case 'fault429':
-				this.events.push({
-					at,
-					kind: 'fault',
-					polls: rng.int(1, 3),
-					times: rng.int(1, 4),
-					status: 429,
-					// Retry-After: 0 costs the retries no wall time; a few ask for a real second.
-					retryAfter: rng.chance(0.95) ? '0' : '1',
-				});
-				return;
 			case 'faultGroups':
-				this.events.push({
-					at,
-					kind: 'fault',
-					polls: rng.int(1, 3),
-					times: rng.int(3, 6),
-					status: rng.pick([500, 503]),
-					retryAfter: '0',
-					groups: true,
-				});
-				return;
 			case 'faultFlaky':
-				this.events.push({
-					at,
-					kind: 'fault',
-					polls: rng.int(1, 3),
-					times: 10_000,
-					status: rng.pick([502, 503]),
-					retryAfter: '0',
-					every: rng.int(2, 3),
-				});
-				return;
 			case 'faultLong':
-				this.events.push({
-					at,
-					kind: 'fault',
-					polls: rng.int(2, 5),
-					times: rng.int(3, 12),
-					status: rng.pick([500, 502, 503]),
-					retryAfter: '0',
-				});
-				return;
 			case 'fault5xx':
-				this.events.push({
-					at,
-					kind: 'fault',
-					polls: rng.int(1, 3),
-					times: rng.int(1, 6),
-					status: rng.pick([500, 502, 503]),
-					// Most answer with Retry-After: 0 so the retries cost no wall time; a few back off for real.
-					retryAfter: rng.chance(0.9) ? '0' : undefined,
-					drop: rng.chance(0.05),
-				});
+				this.events.push({ at, kind: 'fault', ...FAULTS[kind](rng) });
 				return;
 			case 'projectFault': {
 				const busy = crawling === undefined ? undefined : this.containers.get(crawling);

@@ -588,24 +588,14 @@ describe('bad input (engine): NodeOperationError naming the field, no request se
 	describe('continueOnFail', () => {
 		it('#10 keyword add: 3 items, the middle one bad → 3 items, the middle an error item paired with item 1', async () => {
 			const before = keywordIdsOf(fake, PROJECT).length;
-			const outcome = await run(
-				fake,
-				{
-					resource: 'keyword',
-					operation: 'add',
-					project: rl(PROJECT),
-					keywords: '={{ $json.kw }}',
-					url: 'acmeshoes.com',
-				},
-				{
-					continueOnFail: true,
-					items: [
-						{ json: { kw: 'continue one' } },
-						{ json: { kw: 'y'.repeat(151) } },
-						{ json: { kw: 'continue three' } },
-					],
-				},
-			);
+			const outcome = await run(fake, add({ keywords: '={{ $json.kw }}' }), {
+				continueOnFail: true,
+				items: [
+					{ json: { kw: 'continue one' } },
+					{ json: { kw: 'y'.repeat(151) } },
+					{ json: { kw: 'continue three' } },
+				],
+			});
 			assert.equal(outcome.error, undefined);
 			assert.equal(outcome.raw.length, 3);
 			assert.deepEqual(

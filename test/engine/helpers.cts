@@ -146,7 +146,11 @@ export async function runOk(
 	parameters: INodeParameters,
 	options: RunOptions = {},
 ): Promise<Outcome> {
-	const outcome = await run(fake, parameters, options);
+	return succeeded(await run(fake, parameters, options));
+}
+
+/** The outcome of a run, or the test fails with the node's error when the run did not succeed. */
+export function succeeded<T extends { error?: RunNodeError }>(outcome: T): T {
 	if (outcome.error) {
 		assert.fail(
 			`node failed: ${outcome.error.name}: ${outcome.error.message} — ${outcome.error.description ?? ''}`,

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { PROJECT, describeRequests, rl, run, useFake } from './helpers.cjs';
+import { PROJECT, describeRequests, keywordAddParameters, rl, run, useFake } from './helpers.cjs';
 
 const fake = useFake();
 
@@ -286,24 +286,14 @@ describe('Continue On Fail', () => {
 
 	it('a failing add does not stop the adds of the other items', async () => {
 		const before = fake.api.state.findContainer(PROJECT)?.keywordIds.length ?? 0;
-		const outcome = await run(
-			fake,
-			{
-				resource: 'keyword',
-				operation: 'add',
-				project: rl(PROJECT),
-				keywords: '={{ $json.kw }}',
-				url: 'acmeshoes.com',
-			},
-			{
-				continueOnFail: true,
-				items: [
-					{ json: { kw: ['cof alpha', 'cof beta'] } },
-					{ json: { kw: ['x'.repeat(151)] } },
-					{ json: { kw: 'cof gamma' } },
-				],
-			},
-		);
+		const outcome = await run(fake, keywordAddParameters({ keywords: '={{ $json.kw }}' }), {
+			continueOnFail: true,
+			items: [
+				{ json: { kw: ['cof alpha', 'cof beta'] } },
+				{ json: { kw: ['x'.repeat(151)] } },
+				{ json: { kw: 'cof gamma' } },
+			],
+		});
 		assert.equal(outcome.raw.length, 3);
 		assert.equal(outcome.raw[0].json.added, 2);
 		assert.match(String(outcome.raw[1].json.error), /Keywords: .*151 characters/);
