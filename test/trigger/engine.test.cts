@@ -1,7 +1,7 @@
 /**
  * The trigger's poll() run through n8n-core's PollContext (test/harness) against the fake API over HTTP, on the fake's
  * clock (its Date header follows it). A Keyword Updated poll comes AFTER_CRAWL_MS after what it is to report (./clock.ts);
- * a crawl in the second of a poll is covered by logic.test.cts.
+ * a crawl in the second of a poll is covered by plan.test.cts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
