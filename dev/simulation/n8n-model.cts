@@ -46,9 +46,9 @@ import type { Scheduler } from './plan.cjs';
 import {
 	startingPoint,
 	unsavedProgress,
-} from '../../nodes/KeywordComTrigger/shared/unsavedProgress';
-import { keptState } from '../../nodes/KeywordComTrigger/shared/activationBaseline';
-import { readEventState, type EventName } from '../../nodes/KeywordComTrigger/shared/storedState';
+} from '../../nodes/KeywordComTrigger/state/unsavedProgress';
+import { keptState } from '../../nodes/KeywordComTrigger/state/activationBaseline';
+import { readEventState, type EventName } from '../../nodes/KeywordComTrigger/state/storedState';
 
 /** The durable scheduler's default poll timeout (N8N_SCHEDULER_POLL_TIMEOUT). */
 export const DEFAULT_POLL_TIMEOUT_MS = 45_000;
@@ -112,7 +112,7 @@ export class N8nModel {
 	private liveFrom = -1;
 	/**
 	 * Durable scheduler: the last run that left the trigger's memory of a poll that emitted nothing
-	 * (shared/unsavedProgress.ts); a run that starts from the same stored state goes on from its state.
+	 * (state/unsavedProgress.ts); a run that starts from the same stored state goes on from its state.
 	 */
 	private unsavedFrom = -1;
 	/** Runs so far (the next run's seq). */

@@ -25,8 +25,8 @@ import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from '
 import type { AlertCursor } from './newAlert/alertCursor';
 import type { KeywordState } from './keywordUpdated/plan';
 import { parseScope } from './shared/scope';
-import { readEventState, storedState, type EventName, type EventState } from './shared/storedState';
-import { dropBaseline, keptState, putBaseline } from './shared/activationBaseline';
+import { readEventState, storedState, type EventName, type EventState } from './state/storedState';
+import { dropBaseline, keptState, putBaseline } from './state/activationBaseline';
 import { pollKeywordUpdates } from './keywordUpdated/poll';
 import { pollNewAlerts } from './newAlert/poll';
 import { pollAiVisibility, type AiState } from './aiVisibilityUpdated/poll';
@@ -42,7 +42,7 @@ import {
 } from './shared/pollContract';
 import { takePollLock } from './shared/pollLock';
 import { rememberSeen, seenLastPoll } from './keywordUpdated/seenLastPoll';
-import { recordPoll, startingPoint, unsavedProgress } from './shared/unsavedProgress';
+import { recordPoll, startingPoint, unsavedProgress } from './state/unsavedProgress';
 
 function readSettings(context: IPollFunctions, token: string | undefined): PollSettings {
 	const event = context.getNodeParameter('event') as EventName;

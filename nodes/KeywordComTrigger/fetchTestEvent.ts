@@ -11,7 +11,7 @@ import type { KeywordState } from './keywordUpdated/plan';
 import { ListFailure, sampleKeywordUpdates } from './keywordUpdated/poll';
 import { sampleAlerts } from './newAlert/poll';
 import type { PollSettings, TriggerApi } from './shared/pollContract';
-import { readEventState, type EventName } from './shared/storedState';
+import { readEventState, type EventName } from './state/storedState';
 
 /** "Fetch Test Event": the latest real events, whatever the cursor; static data is left alone. */
 export async function fetchTestEvent(

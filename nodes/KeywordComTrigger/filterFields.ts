@@ -7,9 +7,15 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { stringListField } from '../shared/fields';
 import { onItsScale } from '../shared/optionOrder';
 import { checkTextList, InputError } from '../shared/validation';
-import type { AiScope } from './aiVisibilityUpdated/aiDomains';
-import type { AiFilters, Presence, ScoreDirection } from './aiVisibilityUpdated/dayFilters';
-import type { Crossing, Direction, MovementFilters } from './shared/filters';
+import type {
+	AiFilters,
+	Crossing,
+	Direction,
+	MovementFilters,
+	Presence,
+	ScoreDirection,
+} from './shared/filters';
+import type { AiScope } from './shared/scope';
 
 const KEYWORD_UPDATED_ONLY = { show: { '/event': ['keywordUpdated'] } };
 const RANK_EVENTS_ONLY = { show: { '/event': ['newAlert', 'keywordUpdated'] } };

@@ -1,7 +1,7 @@
 /**
  * n8n's durable scheduler without durable poll cursors keeps a poll trigger's state only when a poll emits. The
  * Keyword.com Trigger goes on from what a poll that emitted nothing would have kept (in the main's memory,
- * nodes/KeywordComTrigger/shared/unsavedProgress.ts). In a real n8n in queue mode (one main, one worker, Postgres,
+ * nodes/KeywordComTrigger/state/unsavedProgress.ts). In a real n8n in queue mode (one main, one worker, Postgres,
  * Redis) with that scheduler: a Keyword Updated trigger with Moved By At Least 1 emits an update that moved, then
  * reads an update that moved nothing (filtered out, so nothing is stored); the polls after that each send 1 request
  * (`groups/active`), where they would read that project's list again at every poll (measured before: 6 requests a

@@ -21,7 +21,7 @@ import {
 	pollAiVisibility,
 	timeframeFor,
 } from '../../nodes/KeywordComTrigger/aiVisibilityUpdated/poll';
-import { readEventState, storedState } from '../../nodes/KeywordComTrigger/shared/storedState';
+import { readEventState, storedState } from '../../nodes/KeywordComTrigger/state/storedState';
 import { PollBudget } from '../../nodes/KeywordComTrigger/shared/budget';
 import { MemoryApi } from './memory-api.cjs';
 

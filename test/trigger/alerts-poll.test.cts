@@ -13,7 +13,7 @@ import type { AlertCursor } from '../../nodes/KeywordComTrigger/newAlert/alertCu
 import {
 	decodeAlertCursor,
 	encodeAlertCursor,
-} from '../../nodes/KeywordComTrigger/shared/storedState';
+} from '../../nodes/KeywordComTrigger/state/storedState';
 import { ALL } from '../../nodes/shared/groupName';
 import { pollNewAlerts } from '../../nodes/KeywordComTrigger/newAlert/poll';
 import type { PollSettings } from '../../nodes/KeywordComTrigger/shared/pollContract';

@@ -16,7 +16,7 @@ import {
 import {
 	decodeKeywordState,
 	encodeKeywordState,
-} from '../../nodes/KeywordComTrigger/shared/storedState';
+} from '../../nodes/KeywordComTrigger/state/storedState';
 import { ALL, type Scope } from '../../nodes/shared/groupName';
 import { pollKeywordUpdates } from '../../nodes/KeywordComTrigger/keywordUpdated/poll';
 import {

@@ -13,7 +13,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi, type FakeBehaviour } from '../../dev/fake-api/index.cjs';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
-import { BASELINE_KEY } from '../../nodes/KeywordComTrigger/shared/activationBaseline';
+import { BASELINE_KEY } from '../../nodes/KeywordComTrigger/state/activationBaseline';
 import {
 	clearCapturedLogs,
 	getCapturedLogs,

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { nameKey, toContainers } from '../../nodes/KeywordComTrigger/keywordUpdated/containers';
+import { nameKey, toContainers } from '../../nodes/KeywordComTrigger/shared/containers';
 import { windowEvents } from '../../nodes/KeywordComTrigger/keywordUpdated/windowEvents';
 import {
 	departedWindow,
@@ -22,13 +22,13 @@ import {
 	readsInProgress,
 	settleJob,
 } from '../../nodes/KeywordComTrigger/keywordUpdated/plan';
-import { SETTLE_SECONDS } from '../../nodes/KeywordComTrigger/keywordUpdated/mark';
+import { SETTLE_SECONDS } from '../../nodes/KeywordComTrigger/shared/triggerApi';
 import { ALL } from '../../nodes/shared/groupName';
 import { parseScope } from '../../nodes/KeywordComTrigger/shared/scope';
 import {
 	decodeKeywordState,
 	encodeKeywordState,
-} from '../../nodes/KeywordComTrigger/shared/storedState';
+} from '../../nodes/KeywordComTrigger/state/storedState';
 import { byName, containers, stateOf } from './keyword-states.cjs';
 
 const at = (seconds: number) => new Date(seconds * 1000).toISOString();

@@ -1,5 +1,5 @@
 /**
- * Unit tests of shared/storedState.ts and shared/activationBaseline.ts: the stored state and the activation
+ * Unit tests of state/storedState.ts and state/activationBaseline.ts: the stored state and the activation
  * baseline.
  */
 import assert from 'node:assert/strict';
@@ -15,13 +15,13 @@ import {
 	encodeAlertCursor,
 	readEventState,
 	storedState,
-} from '../../nodes/KeywordComTrigger/shared/storedState';
+} from '../../nodes/KeywordComTrigger/state/storedState';
 import {
 	BASELINE_KEY,
 	dropBaseline,
 	findBaseline,
 	putBaseline,
-} from '../../nodes/KeywordComTrigger/shared/activationBaseline';
+} from '../../nodes/KeywordComTrigger/state/activationBaseline';
 import { stateOf } from './keyword-states.cjs';
 
 describe('stored state and the activation baseline', () => {

@@ -1,6 +1,6 @@
 /**
  * Under n8n's durable scheduler without durable poll cursors, n8n keeps a poll's state only when it emits. The trigger
- * remembers, in its process, what a poll that emitted nothing would have kept (shared/unsavedProgress.ts), and a poll
+ * remembers, in its process, what a poll that emitted nothing would have kept (state/unsavedProgress.ts), and a poll
  * of the same workflow that starts from the same stored state goes on from there. Through n8n's engine with real HTTP
  * to the fake: polls after an update the filters leave out cost 1 request again, and a read longer than a poll that
  * finds nothing goes on to its end; a restart (another process: another workflow object id here) reads it all again.
@@ -16,7 +16,7 @@ import {
 	recordPoll,
 	startingPoint,
 	unsavedProgress,
-} from '../../nodes/KeywordComTrigger/shared/unsavedProgress';
+} from '../../nodes/KeywordComTrigger/state/unsavedProgress';
 import { runPoll } from '../harness/index.cjs';
 
 describe('unsaved progress (pure)', () => {

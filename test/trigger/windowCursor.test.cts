@@ -17,7 +17,7 @@ import {
 import {
 	decodeAlertCursor,
 	encodeAlertCursor,
-} from '../../nodes/KeywordComTrigger/shared/storedState';
+} from '../../nodes/KeywordComTrigger/state/storedState';
 
 const opts = { lookback: 600, cap: 200, covers: 'all' as const };
 const ev = (id: number | string, at: number): Stamped => ({ id: String(id), at });

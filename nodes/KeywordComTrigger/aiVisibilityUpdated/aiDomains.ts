@@ -7,15 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readerOf } from '../../shared/records';
 import { aiDomainId, aiDomainName } from '../../shared/recordKinds/undocumented';
+import type { AiScope } from '../shared/scope';
 import type { AiDomainRef } from './dayItem';
-
-/** What the event reads: one domain or all, narrowed to some topics or engines (the API's own filters). */
-export interface AiScope {
-	/** A domain id; undefined: every domain. */
-	domainId?: string;
-	topics: string[];
-	engines: string[];
-}
 
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);

@@ -4,19 +4,8 @@
  * series (the first day of a domain, or after a gap) passes no filter that compares with it.
  */
 import { competitorsAbove, difference } from '../../shared/aiSeries';
+import type { AiFilters } from '../shared/filters';
 import type { AiDay } from './daySeries';
-
-export type ScoreDirection = 'either' | 'rose' | 'dropped';
-export type Presence = 'either' | 'lost' | 'found';
-
-export interface AiFilters {
-	/** The visibility score moved by at least `points` (in `direction`) from the day before. */
-	visibilityChange?: { points: number; direction: ScoreDirection };
-	/** The brand was not found in AI answers (lost) or found again, against the day before. */
-	brandPresence?: Presence;
-	/** A competitor's visibility score went above the brand's. */
-	competitorOvertook?: boolean;
-}
 
 /** How a day compares with the day before, as the item says it and the filters read it. */
 export interface DayComparison {

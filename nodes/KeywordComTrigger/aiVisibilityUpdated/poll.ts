@@ -26,9 +26,11 @@ import {
 	type PollSettings,
 	type TriggerApi,
 } from '../shared/pollContract';
-import { aiDomainsOf, inScope, type AiScope } from './aiDomains';
+import type { AiScope } from '../shared/scope';
+import { aiDomainsOf, inScope } from './aiDomains';
 import { aiSeriesOf, DAY_SECONDS, type AiDay } from './daySeries';
-import { compareDays, hasAiFilters, matchDay, type AiFilters } from './dayFilters';
+import type { AiFilters } from '../shared/filters';
+import { compareDays, hasAiFilters, matchDay } from './dayFilters';
 import { dayItem, fullDay, type AiDomainRef } from './dayItem';
 
 export interface AiState {

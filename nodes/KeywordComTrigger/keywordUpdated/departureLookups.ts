@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from '../../shared/paging';
-import { toContainers } from './containers';
+import { toContainers } from '../shared/containers';
 import { departedWindow, givenUp, markPastDeparture, settleDeparture } from './departures';
 import { type DepartureJob, type KeywordState, type ListJob } from './plan';
 import type { JobRun } from './listReads';

@@ -1,13 +1,8 @@
 /**
  * Keyword Updated: the mark a poll moves the whole account to (plan.ts). Pure.
  */
-import type { Container } from './containers';
-
-/**
- * Seconds kept back from the API's clock (its Date header): a container updated this close to the poll may still be
- * receiving ranks stamped with that second, and stamps may run a little ahead of the header.
- */
-export const SETTLE_SECONDS = 2;
+import type { Container } from '../shared/containers';
+import { SETTLE_SECONDS } from '../shared/triggerApi';
 
 /** The newest update time of `containers` (undefined: none has one). */
 export function newestUpdate(containers: readonly Container[]): number | undefined {

@@ -1,5 +1,5 @@
 /**
- * Keyword Updated: the state and what a poll reads. Pure; how the state is stored is in shared/storedState.ts.
+ * Keyword Updated: the state and what a poll reads. Pure; how the state is stored is in state/storedState.ts.
  *
  * An event is a keyword whose `crawled_at` moved. Each poll reads `groups/active` (#1): a project's or group's update
  * time (containers.ts) tells whether any of its keywords was crawled since it was last looked at, and only those
@@ -23,11 +23,10 @@
  * one that leaves `groups/active` between two polls is noticed (an archive right after a crawl).
  */
 import { inScope, type Scope } from '../../shared/groupName';
-import type { SeenContainer } from './seenLastPoll';
 import type { ListOrder } from '../../shared/paging';
 import type { ListRead } from '../shared/keywordList';
 import { GONE } from '../shared/pollContract';
-import { type Container } from './containers';
+import { type Container } from '../shared/containers';
 import { markAt } from './mark';
 
 /** A project or group that has left `groups/active` and keeps failing is forgotten after this many polls. */
@@ -39,6 +38,15 @@ export interface Failure {
 	status: string | null;
 	/** Polls in a row it has failed. */
 	polls: number;
+}
+
+/**
+ * A container this process's last poll knew (seenLastPoll.ts): its name then, and for one that left, how its lookup
+ * or read was failing.
+ */
+export interface SeenContainer {
+	name: string;
+	failure?: Failure;
 }
 
 /** A project or group behind the mark. */

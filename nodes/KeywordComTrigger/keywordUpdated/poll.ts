@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { inScope } from '../../shared/groupName';
 import { mapConcurrent, type ListOrder } from '../../shared/paging';
-import { toContainers, type Container } from './containers';
+import { toContainers, type Container } from '../shared/containers';
 import { hasFilters, keywordMove, matchFilters, type MovementFilters } from '../shared/filters';
 import { windowEvents } from './windowEvents';
 import { crawledAt, keywordItem } from './updateItem';
@@ -20,6 +20,7 @@ import {
 	readsInProgress,
 	type KeywordState,
 	type ListJob,
+	type SeenContainer,
 } from './plan';
 import { KEYWORD_PAGE_SIZE } from '../shared/keywordList';
 import { learnHistoryOrder, rankChange } from '../shared/rankHistory';
@@ -39,7 +40,6 @@ import {
 	type TriggerApi,
 } from '../shared/pollContract';
 import { lookUpDepartures, lookUpEndedReads } from './departureLookups';
-import type { SeenContainer } from './seenLastPoll';
 import { emitRuns, untried } from './emit';
 import { ListReads, type JobRun, type PageHook } from './listReads';
 import { HISTORY_CHUNK, RankingUrlHistory, unknownUrls, urlHistoryOf } from './rankingUrlHistory';

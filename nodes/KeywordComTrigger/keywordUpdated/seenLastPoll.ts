@@ -10,13 +10,7 @@
  * too (planKeywordPoll). It only ever adds a lookup: the events come from the API and the stored state, never from
  * here. A restart forgets it (that crawl then comes with the restore); elsewhere it holds nothing the state does not.
  */
-import type { Failure, KeywordState } from './plan';
-
-/** A container the last poll knew: its name then, and for one that left, how its lookup or read was failing. */
-export interface SeenContainer {
-	name: string;
-	failure?: Failure;
-}
+import type { KeywordState, SeenContainer } from './plan';
 
 /** Trigger nodes remembered at most (the oldest forgotten first): workflows come and go in a long-running n8n. */
 const MAX_NODES = 1_000;

@@ -13,7 +13,7 @@ import { redactDeep } from '../../shared/redact';
 import { flattenRecord } from '../../shared/records';
 import { keywordFields } from '../../shared/recordKinds/keyword';
 import { key, type RecordCatalogue } from '../../shared/recordKinds/catalogue';
-import { unixSeconds } from './containers';
+import { unixSeconds } from '../shared/containers';
 import { rankChange } from '../shared/rankHistory';
 
 /** Unix seconds of a keyword's crawled_at, or undefined (never crawled). */

@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { groupsOf } from '../../shared/groupName';
-import { toContainers } from '../keywordUpdated/containers';
+import { toContainers } from '../shared/containers';
 import { keywordId } from '../shared/keywordList';
 import {
 	GONE,

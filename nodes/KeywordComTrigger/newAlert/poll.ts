@@ -29,7 +29,7 @@ import {
 	nextFloorPosition,
 	type AlertCursor,
 } from './alertCursor';
-import { SETTLE_SECONDS } from '../keywordUpdated/mark';
+import { SETTLE_SECONDS } from '../shared/triggerApi';
 import { alertsInScope } from './alertScope';
 import { GroupNames } from './keywordLookup';
 import {

@@ -137,3 +137,16 @@ export function keywordMove(
 		tags: tagsOf(attributes),
 	};
 }
+
+/** AI Visibility Updated's filters (aiVisibilityUpdated/dayFilters.ts reads them). */
+export type ScoreDirection = 'either' | 'rose' | 'dropped';
+export type Presence = 'either' | 'lost' | 'found';
+
+export interface AiFilters {
+	/** The visibility score moved by at least `points` (in `direction`) from the day before. */
+	visibilityChange?: { points: number; direction: ScoreDirection };
+	/** The brand was not found in AI answers (lost) or found again, against the day before. */
+	brandPresence?: Presence;
+	/** A competitor's visibility score went above the brand's. */
+	competitorOvertook?: boolean;
+}

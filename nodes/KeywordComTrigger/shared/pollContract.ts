@@ -8,9 +8,8 @@ import type { OutputChoice } from '../../shared/output';
 import type { ServedPage } from '../../shared/paging';
 import type { Scope } from '../../shared/groupName';
 import type { PollBudget } from './budget';
-import type { MovementFilters } from './filters';
-import type { AiFilters } from '../aiVisibilityUpdated/dayFilters';
-import type { AiScope } from '../aiVisibilityUpdated/aiDomains';
+import type { AiFilters, MovementFilters } from './filters';
+import type { AiScope } from './scope';
 
 /** How one request is sent. */
 export interface RequestMode {

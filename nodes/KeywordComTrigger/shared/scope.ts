@@ -1,5 +1,6 @@
 /**
- * The trigger's Project and Group fields as a scope. What a scope covers, and every other rule about project and group
+ * The trigger's Project and Group fields as a scope (and AI Visibility Updated's: a domain, topics, engines). What a
+ * scope covers, and every other rule about project and group
  * names, is in shared/groupName.ts.
  */
 import { type Scope } from '../../shared/groupName';
@@ -11,4 +12,12 @@ export function parseScope(rawProject: unknown, rawGroup: unknown, includeGroups
 	const group = checkName('Group', rawGroup, { allowEmpty: true });
 	if (group && !project) throw new InputError('Group', 'choose the project of the group first');
 	return { project, group, includeGroups };
+}
+
+/** What the event reads: one domain or all, narrowed to some topics or engines (the API's own filters). */
+export interface AiScope {
+	/** A domain id; undefined: every domain. */
+	domainId?: string;
+	topics: string[];
+	engines: string[];
 }

@@ -26,6 +26,12 @@ function containerPath(name: string): string {
 	return `${API_PREFIX}/groups/${encodeName(project, group ?? '')}`;
 }
 
+/**
+ * Seconds kept back from the API's clock (its Date header): a container updated this close to the poll may still be
+ * receiving ranks stamped with that second, and stamps may run a little ahead of the header.
+ */
+export const SETTLE_SECONDS = 2;
+
 /** The API's clock (Unix seconds) of an answer, from its Date header; undefined without one. */
 function dateOf(headers: Record<string, unknown>): number | undefined {
 	const date = headers.date ?? headers.Date;

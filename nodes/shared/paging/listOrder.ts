@@ -5,7 +5,7 @@ import { apiTimeMs } from '../time';
 
 /**
  * Which way a list runs by its records' key (an id, a time), as read from the records: the one spelling of a list's
- * order in working code ('unordered': both ways). The trigger stores it as one letter (its shared/storedState.ts).
+ * order in working code ('unordered': both ways). The trigger stores it as one letter (its state/storedState.ts).
  */
 export type ListOrder = 'ascending' | 'descending' | 'unordered';
 
