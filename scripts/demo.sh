@@ -22,7 +22,7 @@ bash "$ROOT/scripts/install-deps.sh"
 echo "[demo] compiling the demo, the fake API and the driver (tsc -p tsconfig.test.json)" >&2
 if ! npx --no-install tsc -p tsconfig.test.json >&2; then
   # tsc still writes its output on type errors elsewhere in the project; the demo runs if its own files were written.
-  if [ -f build/dev/demo/demo.cjs ] && [ build/dev/demo/demo.cjs -nt dev/demo/demo.cts ]; then
+  if [ -f build/e2e/demo/demo.cjs ] && [ build/e2e/demo/demo.cjs -nt e2e/demo/demo.cts ]; then
     echo "[demo] tsc reported type errors (above); running the demo anyway" >&2
   else
     echo "[demo] compiling failed" >&2
@@ -30,4 +30,4 @@ if ! npx --no-install tsc -p tsconfig.test.json >&2; then
   fi
 fi
 
-exec node build/dev/demo/demo.cjs "$@"
+exec node build/e2e/demo/demo.cjs "$@"

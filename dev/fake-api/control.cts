@@ -1,16 +1,106 @@
 /**
  * The `/__control/` routes: what out-of-process tests, the demo and the benchmarks use to seed, inspect and steer the
- * fake. No auth, not recorded. Each route calls the public members of FakeKeywordApi that do the same in-process.
+ * fake. No auth, not recorded. Each route calls the public members of FakeKeywordApi (FakeControls, below) that do the same in-process.
  */
-import type { FakeBehaviour } from './behaviour.cjs';
-import { checkChange } from './containers.cjs';
-import { isRecord } from './context.cjs';
+import type { ChurnLogEntry, FakeBehaviour } from './behaviour.cjs';
+import { checkChange, type ChangeLogEntry, type ContainerChange } from './containers.cjs';
+import { isRecord, type Query } from './context.cjs';
 import { ApiError, errorBody } from './errors.cjs';
-import { countForJson, FAULT_KINDS, type FaultKind } from './faults.cjs';
-import { groupRecord } from './records.cjs';
+import {
+	countForJson,
+	FAULT_KINDS,
+	type FaultInfo,
+	type FaultKind,
+	type FaultSpec,
+	type RequestMatch,
+} from './faults.cjs';
+import { groupRecord, type GroupRecord } from './records.cjs';
 import type { SeedName } from './seed.cjs';
-import { shownRankingUrl, type KeywordInput } from './state.cjs';
-import type { FakeKeywordApi } from './server.cjs';
+import {
+	shownRankingUrl,
+	type AddAlertsOptions,
+	type AiDayChange,
+	type FakeState,
+	type KeywordInput,
+} from './state.cjs';
+
+export interface RecordedRequest {
+	method: string;
+	/** Path exactly as received, still percent-encoded, without the query. */
+	rawPath: string;
+	/** Percent-decoded path (segment by segment; an encoded `/` in a name shows as `/`). */
+	path: string;
+	/** Text after `?`, '' if none. */
+	rawQuery: string;
+	/** Decoded query. Repeated keys and keys ending in `[]` are arrays; `topics[]` keeps its brackets. */
+	query: Query;
+	/** Lower-cased header names. */
+	headers: Record<string, string>;
+	authorization: string | undefined;
+	bodyText: string;
+	/** JSON-parsed body, or undefined when empty or not JSON. */
+	body: unknown;
+	/** Status answered; 0 while unanswered, or when the connection was dropped. */
+	status: number;
+}
+
+export interface AddKeywordsOptions {
+	/** Give the keywords a rank history at once (default true); false = as if just added over the API. */
+	tracked?: boolean;
+}
+
+/** Which requests an after-answer change waits for: as for faults, but `path` is required. */
+export interface AnswerMatch extends RequestMatch {
+	path: string | RegExp;
+}
+
+/**
+ * What the control routes use of the fake: FakeKeywordApi implements it (server.cts), and this file names it instead of
+ * the class, so that the server imports the routes and not the other way round.
+ */
+export interface FakeControls {
+	readonly token: string;
+	readonly state: FakeState;
+	readonly requests: RecordedRequest[];
+	readonly churnLog: ChurnLogEntry[];
+	readonly changesLog: ChangeLogEntry[];
+	readonly behaviour: FakeBehaviour;
+	readonly baseUrl: string;
+	readonly latencyMs: number;
+	setBehaviour(partial: Partial<FakeBehaviour>): FakeBehaviour;
+	setLatency(ms: number): void;
+	reset(seed?: SeedName): void;
+	advanceClock(ms: number): number;
+	clearRequests(): void;
+	clearChurnLog(): void;
+	addKeywords(
+		category: string,
+		keywords: number | Array<Partial<KeywordInput>>,
+		opts?: AddKeywordsOptions,
+	): string[];
+	deleteKeywords(ids: Array<string | number>): number;
+	addAlerts(count: number, opts?: AddAlertsOptions): Array<Record<string, unknown>>;
+	addAiDomain(domain: string, brandName?: string): Record<string, unknown>;
+	removeAiDomain(id: string): void;
+	changeAiDay(
+		domainId: string,
+		date: string,
+		change: { revise?: boolean; missing?: boolean; brandNotFound?: boolean },
+	): AiDayChange;
+	archiveContainer(name: string): GroupRecord;
+	restoreContainer(name: string): GroupRecord;
+	renameContainer(name: string, newName: string): GroupRecord;
+	deleteContainerByName(name: string): number;
+	afterNextAnswer(match: AnswerMatch, change: ContainerChange): number;
+	pendingChanges(): number;
+	clearPendingChanges(): void;
+	clearChangesLog(): void;
+	injectFault(spec: FaultSpec): number;
+	removeFault(id: number): boolean;
+	clearFaults(): void;
+	pendingFaults(): number;
+	armedFaults(): FaultInfo[];
+}
 
 export interface ControlAnswer {
 	status: number;
@@ -95,7 +185,7 @@ function chosenRankingUrls(value: unknown): Record<string, string> | undefined {
  * JSON body (undefined when none). Throws an ApiError for a 4xx the caller turns into an error body.
  */
 export function controlRoute(
-	api: FakeKeywordApi,
+	api: FakeControls,
 	method: string,
 	route: string,
 	value: unknown,

@@ -2,14 +2,8 @@
  * The project's fake of the Keyword.com API (SERP Tracker API v2 + AI Visibility), for tests, benchmarks and the
  * demo. See README.md beside this file.
  */
-export {
-	DEFAULT_TOKEN,
-	FakeKeywordApi,
-	type AddKeywordsOptions,
-	type AnswerMatch,
-	type FakeKeywordApiOptions,
-	type RecordedRequest,
-} from './server.cjs';
+export { DEFAULT_TOKEN, FakeKeywordApi, type FakeKeywordApiOptions } from './server.cjs';
+export type { AddKeywordsOptions, AnswerMatch, FakeControls, RecordedRequest } from './control.cjs';
 export { FAULT_KINDS, type FaultInfo, type FaultKind, type FaultSpec } from './faults.cjs';
 export { CHANGE_OPS, type ChangeLogEntry, type ContainerChange } from './containers.cjs';
 export {

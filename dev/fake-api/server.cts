@@ -25,16 +25,17 @@ import {
 	type ChangeLogEntry,
 	type ContainerChange,
 } from './containers.cjs';
-import { controlRoute, isCacheNeutral } from './control.cjs';
+import {
+	controlRoute,
+	isCacheNeutral,
+	type AddKeywordsOptions,
+	type AnswerMatch,
+	type FakeControls,
+	type RecordedRequest,
+} from './control.cjs';
 import { ApiError, errorBody, notFound } from './errors.cjs';
 import { type Query, type RequestContext } from './context.cjs';
-import {
-	FaultTable,
-	matchesRequest,
-	type FaultInfo,
-	type FaultSpec,
-	type RequestMatch,
-} from './faults.cjs';
+import { FaultTable, matchesRequest, type FaultInfo, type FaultSpec } from './faults.cjs';
 import {
 	aiDomainRecord,
 	aiDomainIdAsked,
@@ -81,37 +82,7 @@ export interface FakeKeywordApiOptions {
 	dateFromClock?: boolean;
 }
 
-export interface RecordedRequest {
-	method: string;
-	/** Path exactly as received, still percent-encoded, without the query. */
-	rawPath: string;
-	/** Percent-decoded path (segment by segment; an encoded `/` in a name shows as `/`). */
-	path: string;
-	/** Text after `?`, '' if none. */
-	rawQuery: string;
-	/** Decoded query. Repeated keys and keys ending in `[]` are arrays; `topics[]` keeps its brackets. */
-	query: Query;
-	/** Lower-cased header names. */
-	headers: Record<string, string>;
-	authorization: string | undefined;
-	bodyText: string;
-	/** JSON-parsed body, or undefined when empty or not JSON. */
-	body: unknown;
-	/** Status answered; 0 while unanswered, or when the connection was dropped. */
-	status: number;
-}
-
-export interface AddKeywordsOptions {
-	/** Give the keywords a rank history at once (default true); false = as if just added over the API. */
-	tracked?: boolean;
-}
-
 export const DEFAULT_TOKEN = 'test-token-123';
-
-/** Which requests an after-answer change waits for: as for faults, but `path` is required. */
-export interface AnswerMatch extends RequestMatch {
-	path: string | RegExp;
-}
 
 /** A change armed by afterNextAnswer. */
 interface PendingChange {
@@ -218,7 +189,7 @@ function parseJson(text: string): { value: unknown; invalid: boolean } {
 	}
 }
 
-export class FakeKeywordApi {
+export class FakeKeywordApi implements FakeControls {
 	readonly token: string;
 	state: FakeState;
 	/** Every non-control request, in arrival order. */

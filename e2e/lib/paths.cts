@@ -3,7 +3,7 @@
  * - repoRoot(): the repository (scripts/, e2e/host/, examples/, docs/; buildRoot(): build/ of the test compile);
  * - packageDir(): the folder of the n8n package itself (its package.json, `n8n-node build`, dist/, `npm pack`).
  * The package lives in  so that `n8n-node lint` sees only the package's code.
- * Nothing else in e2e/, test/e2e/ or dev/demo/ may hard-code either path, nor any path under build/ (use buildPath()).
+ * Nothing else in e2e/, test/e2e/ or e2e/demo/ may hard-code either path, nor any path under build/ (use buildPath()).
  * Node built-ins only.
  */
 import * as fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The demo (dev/demo/demo.cts, what `npm run demo` runs after compiling) as a user runs it, with --keep-open: it
+ * The demo (e2e/demo/demo.cts, what `npm run demo` runs after compiling) as a user runs it, with --keep-open: it
  * prints a summary per example workflow (the AI Agent one on the scripted fake model, the MCP server one called by an
  * MCP client), keeps n8n, the fake API and the fake model running with an owner account whose login works and the MCP
  * server reachable with the printed token, and on Ctrl-C (SIGINT) stops every process it started.
@@ -53,7 +53,7 @@ describe('npm run demo -- --keep-open', { timeout: 12 * 60_000 }, () => {
 		const started = Date.now();
 		demo = spawn(
 			process.execPath,
-			[buildPath('dev', 'demo', 'demo.cjs'), '--keep-open', '--port', '0'],
+			[buildPath('e2e', 'demo', 'demo.cjs'), '--keep-open', '--port', '0'],
 			{
 				env: { ...node24ProcessEnv(), NODE_TEST_CONTEXT: '', NODE_OPTIONS: '' },
 				stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 /**
- * `npm run demo` (scripts/demo.sh → node build/dev/demo/demo.cjs): the package working inside a real n8n, with no
+ * `npm run demo` (scripts/demo.sh → node build/e2e/demo/demo.cjs): the package working inside a real n8n, with no
  * Keyword.com account.
  *
  * 1. builds the package and packs it (`n8n-node build`, `npm pack`);
@@ -31,15 +31,15 @@ import {
 	keywordComCredential,
 	removeTarball,
 	type ExampleRun,
-} from '../../e2e/lib/index.cjs';
+} from '../lib/index.cjs';
 import {
 	EXAMPLE_MCP_CREDENTIAL_NAME,
 	EXAMPLE_OPENAI_CREDENTIAL_NAME,
 	exampleMcpCredential,
 	exampleModelCredential,
 	startExampleModel,
-} from '../../e2e/lib/examples.cjs';
-import type { FakeModel } from '../../e2e/lib/fake-model.cjs';
+} from '../lib/examples.cjs';
+import type { FakeModel } from '../lib/fake-model.cjs';
 
 interface DemoOptions {
 	keepOpen: boolean;
