@@ -37,6 +37,8 @@ npm run format:check --silent
 npm run build --silent
 npx --no-install n8n-node lint
 npm run lint:tools --silent
+step "layering: imports point down, no circle (dependency-cruiser, .dependency-cruiser.cjs)"
+npm run lint:deps --silent
 
 step "the community-package scanner n8n runs before verification (source, and the packed tarball)"
 npm run scan --silent
