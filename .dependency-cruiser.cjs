@@ -1,6 +1,6 @@
 // The layering of the repository, checked by dependency-cruiser (`npm run lint:deps`, part of `npm test`).
 // Imports point down: the nodes never reach into the tooling around them, the trigger stands apart from the action
-// node, its three events stand apart from each other, what the events share (`shared/`) knows none of them, and what
+// node, its three events stand apart from each other, what the events share (`polling/`) knows none of them, and what
 // reads and writes the stored state as a whole (`state/`) is above them. No import circle anywhere, type-only ones
 // included.
 const TRIGGER = '^nodes/KeywordComTrigger/';
@@ -39,17 +39,17 @@ module.exports = {
 		{
 			name: 'events-apart',
 			comment:
-				"An event never imports another: what two events use goes down into the trigger's shared/.",
+				"An event never imports another: what two events use goes down into the trigger's polling/.",
 			severity: 'error',
 			from: { path: EVENTS },
 			to: { path: EVENTS, pathNot: '^nodes/KeywordComTrigger/$1/' },
 		},
 		{
-			name: 'trigger-shared-below',
-			comment: "The trigger's shared/ knows neither the events, nor state/, nor the node file.",
+			name: 'trigger-polling-below',
+			comment: "The trigger's polling/ knows neither the events, nor state/, nor the node file.",
 			severity: 'error',
-			from: { path: `${TRIGGER}shared/` },
-			to: { path: `${TRIGGER}`, pathNot: `${TRIGGER}shared/` },
+			from: { path: `${TRIGGER}polling/` },
+			to: { path: `${TRIGGER}`, pathNot: `${TRIGGER}polling/` },
 		},
 		{
 			name: 'events-below-state',

@@ -42,7 +42,7 @@ import {
 	EXPECTED_TIME_FACTOR,
 	hardDeadlineMs,
 	pollBudgetMs,
-} from '../../nodes/KeywordComTrigger/shared/budget';
+} from '../../nodes/KeywordComTrigger/polling/budget';
 import { UNPLACED } from '../../nodes/KeywordComTrigger/newAlert/alertScope';
 import type { ContainerKey } from './plan.cjs';
 import type { FilterSetting, ScopeSetting, TriggerOptions } from './settings.cjs';
@@ -227,7 +227,7 @@ function sameUrl(a: string | undefined, b: string | undefined): boolean {
 }
 
 /**
- * What the filters say of an event, from the world's truth (the trigger's rules: nodes/KeywordComTrigger/shared/filters.ts). `tagsKnown`:
+ * What the filters say of an event, from the world's truth (the trigger's rules: nodes/KeywordComTrigger/polling/filters.ts). `tagsKnown`:
  * whether the event's tags are what the trigger reads (they did not change after it).
  */
 export function verdictOf(

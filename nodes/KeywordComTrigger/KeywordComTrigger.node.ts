@@ -19,19 +19,19 @@ import type { RecordCatalogue } from '../shared/recordKinds/catalogue';
 import { redactTokenPieces } from '../shared/redact';
 import { InputError } from '../shared/validation';
 import { getTags } from '../shared/tagOptions';
-import { createApi } from './shared/triggerApi';
+import { createApi } from './polling/triggerApi';
 import { filterFields, readAiFilters, readAiScope, readFilters } from './filterFields';
-import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from './shared/budget';
+import { PollBudget, hardDeadlineMs, mayHaveBeenAbandoned, pollBudgetMs } from './polling/budget';
 import type { AlertCursor } from './newAlert/alertCursor';
 import type { KeywordState } from './keywordUpdated/plan';
-import { parseScope } from './shared/scope';
+import { parseScope } from './polling/scope';
 import { readEventState, storedState, type EventName, type EventState } from './state/storedState';
 import { dropBaseline, keptState, putBaseline } from './state/activationBaseline';
 import { pollKeywordUpdates } from './keywordUpdated/poll';
 import { pollNewAlerts } from './newAlert/poll';
 import { pollAiVisibility, type AiState } from './aiVisibilityUpdated/poll';
 import { fetchTestEvent } from './fetchTestEvent';
-import { describeProblem } from './shared/describeProblem';
+import { describeProblem } from './polling/describeProblem';
 import { aiDayCatalogue } from './aiVisibilityUpdated/dayItem';
 import { keywordUpdateCatalogue } from './keywordUpdated/updateItem';
 import {
@@ -39,8 +39,8 @@ import {
 	RequestAllowance,
 	type PollOutcome,
 	type PollSettings,
-} from './shared/pollContract';
-import { takePollLock } from './shared/pollLock';
+} from './polling/pollContract';
+import { takePollLock } from './polling/pollLock';
 import { rememberSeen, seenLastPoll } from './keywordUpdated/seenLastPoll';
 import { recordPoll, startingPoint, unsavedProgress } from './state/unsavedProgress';
 

@@ -10,7 +10,7 @@ import { sampleAiVisibility } from './aiVisibilityUpdated/poll';
 import type { KeywordState } from './keywordUpdated/plan';
 import { ListFailure, sampleKeywordUpdates } from './keywordUpdated/poll';
 import { sampleAlerts } from './newAlert/poll';
-import type { PollSettings, TriggerApi } from './shared/pollContract';
+import type { PollSettings, TriggerApi } from './polling/pollContract';
 import { readEventState, type EventName } from './state/storedState';
 
 /** "Fetch Test Event": the latest real events, whatever the cursor; static data is left alone. */

@@ -1,5 +1,5 @@
 /**
- * The trigger's Filters: the fields, and the filters they set (shared/filters.ts), checked before any
+ * The trigger's Filters: the fields, and the filters they set (polling/filters.ts), checked before any
  * request.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
@@ -14,8 +14,8 @@ import type {
 	MovementFilters,
 	Presence,
 	ScoreDirection,
-} from './shared/filters';
-import type { AiScope } from './shared/scope';
+} from './polling/filters';
+import type { AiScope } from './polling/scope';
 
 const KEYWORD_UPDATED_ONLY = { show: { '/event': ['keywordUpdated'] } };
 const RANK_EVENTS_ONLY = { show: { '/event': ['newAlert', 'keywordUpdated'] } };

@@ -25,7 +25,7 @@ import {
 	hardDeadlineMs,
 	pollBudgetMs,
 	timeoutBehind,
-} from '../../nodes/KeywordComTrigger/shared/budget';
+} from '../../nodes/KeywordComTrigger/polling/budget';
 import { runPoll } from '../harness/index.cjs';
 import { crawlSeconds } from '../trigger/crawl-time.cjs';
 

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api/index.cjs';
-import { mayHaveBeenAbandoned, timeoutBehind } from '../../nodes/KeywordComTrigger/shared/budget';
+import { mayHaveBeenAbandoned, timeoutBehind } from '../../nodes/KeywordComTrigger/polling/budget';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
 import { clearCapturedLogs, getCapturedLogs, runPoll } from '../harness/index.cjs';
 

@@ -22,7 +22,7 @@ import {
 	timeframeFor,
 } from '../../nodes/KeywordComTrigger/aiVisibilityUpdated/poll';
 import { readEventState, storedState } from '../../nodes/KeywordComTrigger/state/storedState';
-import { PollBudget } from '../../nodes/KeywordComTrigger/shared/budget';
+import { PollBudget } from '../../nodes/KeywordComTrigger/polling/budget';
 import { MemoryApi } from './memory-api.cjs';
 
 const DAY_S = 86_400;

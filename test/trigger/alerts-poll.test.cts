@@ -16,7 +16,7 @@ import {
 } from '../../nodes/KeywordComTrigger/state/storedState';
 import { ALL } from '../../nodes/shared/groupName';
 import { pollNewAlerts } from '../../nodes/KeywordComTrigger/newAlert/poll';
-import type { PollSettings } from '../../nodes/KeywordComTrigger/shared/pollContract';
+import type { PollSettings } from '../../nodes/KeywordComTrigger/polling/pollContract';
 import { MemoryApi, type MemAlert } from './memory-api.cjs';
 
 /** Output Simplified (the default). */

@@ -1,5 +1,5 @@
 /**
- * Unit tests of shared/budget.ts: the poll budget, and the time kept to shape what is in hand.
+ * Unit tests of polling/budget.ts: the poll budget, and the time kept to shape what is in hand.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -12,7 +12,7 @@ import {
 	mayHaveBeenAbandoned,
 	pollBudgetMs,
 	timeoutBehind,
-} from '../../nodes/KeywordComTrigger/shared/budget';
+} from '../../nodes/KeywordComTrigger/polling/budget';
 
 describe('poll budget', () => {
 	it("n8n's budget where n8n gives one, capped below a minute; a default where it does not", () => {

@@ -10,7 +10,7 @@ import { emitRuns } from '../../nodes/KeywordComTrigger/keywordUpdated/emit';
 import type { JobRun } from '../../nodes/KeywordComTrigger/keywordUpdated/listReads';
 import type { KeywordState } from '../../nodes/KeywordComTrigger/keywordUpdated/plan';
 import type { KeywordEvent } from '../../nodes/KeywordComTrigger/keywordUpdated/windowEvents';
-import { PollBudget } from '../../nodes/KeywordComTrigger/shared/budget';
+import { PollBudget } from '../../nodes/KeywordComTrigger/polling/budget';
 import { ALL } from '../../nodes/shared/groupName';
 
 const read = { windowEnd: 1_800_000_000, lastIndex: -1, listLength: 0 };

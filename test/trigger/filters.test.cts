@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api/index.cjs';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
-import { matchFilters, type RankMove } from '../../nodes/KeywordComTrigger/shared/filters';
+import { matchFilters, type RankMove } from '../../nodes/KeywordComTrigger/polling/filters';
 import {
 	chartUrls,
 	rankingUrlChanged,
@@ -19,11 +19,11 @@ import {
 } from '../../nodes/KeywordComTrigger/keywordUpdated/rankingUrls';
 import { RankingUrlHistory } from '../../nodes/KeywordComTrigger/keywordUpdated/rankingUrlHistory';
 import { readAlertTags } from '../../nodes/KeywordComTrigger/newAlert/alertTags';
-import { PollBudget } from '../../nodes/KeywordComTrigger/shared/budget';
+import { PollBudget } from '../../nodes/KeywordComTrigger/polling/budget';
 import {
 	RequestAllowance,
 	type TriggerApi,
-} from '../../nodes/KeywordComTrigger/shared/pollContract';
+} from '../../nodes/KeywordComTrigger/polling/pollContract';
 import {
 	clearCapturedLogs,
 	getCapturedLogs,

@@ -1,7 +1,7 @@
 /**
  * Keyword Updated's states and containers written by name, for the tests of plan.ts and the stored state.
  */
-import { nameKey, type Container } from '../../nodes/KeywordComTrigger/shared/containers';
+import { nameKey, type Container } from '../../nodes/KeywordComTrigger/polling/containers';
 import type {
 	ContainerState,
 	KeywordState,

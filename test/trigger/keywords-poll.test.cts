@@ -23,9 +23,9 @@ import {
 	RequestAllowance,
 	servedList,
 	type PollSettings,
-} from '../../nodes/KeywordComTrigger/shared/pollContract';
-import type { ListRead } from '../../nodes/KeywordComTrigger/shared/keywordList';
-import { readKeywordList } from '../../nodes/KeywordComTrigger/shared/keywordListRead';
+} from '../../nodes/KeywordComTrigger/polling/pollContract';
+import type { ListRead } from '../../nodes/KeywordComTrigger/polling/keywordList';
+import { readKeywordList } from '../../nodes/KeywordComTrigger/polling/keywordListRead';
 import { MemoryApi, type MemKeyword } from './memory-api.cjs';
 
 /** Output Simplified (the default): the keyword's id, ranks and crawl time, which these suites check. */

@@ -4,8 +4,8 @@
  * and a virtual clock: each request takes `latencyMs` of it, requests sent together overlap. A PollBudget built on
  * `api.now` then decides exactly as it would against a slow API, without waiting.
  */
-import type { TriggerApi } from '../../nodes/KeywordComTrigger/shared/pollContract';
-import { PollBudget } from '../../nodes/KeywordComTrigger/shared/budget';
+import type { TriggerApi } from '../../nodes/KeywordComTrigger/polling/pollContract';
+import { PollBudget } from '../../nodes/KeywordComTrigger/polling/budget';
 
 export interface MemAlert {
 	id: number;

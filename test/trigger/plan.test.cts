@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { nameKey, toContainers } from '../../nodes/KeywordComTrigger/shared/containers';
+import { nameKey, toContainers } from '../../nodes/KeywordComTrigger/polling/containers';
 import { windowEvents } from '../../nodes/KeywordComTrigger/keywordUpdated/windowEvents';
 import {
 	departedWindow,
@@ -22,9 +22,9 @@ import {
 	readsInProgress,
 	settleJob,
 } from '../../nodes/KeywordComTrigger/keywordUpdated/plan';
-import { SETTLE_SECONDS } from '../../nodes/KeywordComTrigger/shared/triggerApi';
+import { SETTLE_SECONDS } from '../../nodes/KeywordComTrigger/polling/triggerApi';
 import { ALL } from '../../nodes/shared/groupName';
-import { parseScope } from '../../nodes/KeywordComTrigger/shared/scope';
+import { parseScope } from '../../nodes/KeywordComTrigger/polling/scope';
 import {
 	decodeKeywordState,
 	encodeKeywordState,

@@ -1,5 +1,5 @@
 /**
- * Keyword Updated's rank rules (shared/rankHistory.ts): the rank outside the top results, and the previous rank for either
+ * Keyword Updated's rank rules (polling/rankHistory.ts): the rank outside the top results, and the previous rank for either
  * order of `grankhistory` (the document does not give it) — right, or null where the data cannot tell; never wrong.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import {
 	historyOrderEvidence,
 	learnHistoryOrder,
 	rankChange,
-} from '../../nodes/KeywordComTrigger/shared/rankHistory';
+} from '../../nodes/KeywordComTrigger/polling/rankHistory';
 import type { ListOrder } from '../../nodes/shared/paging';
 
 /** A keyword's attributes as the API would send them: ranks newest first in `newest`, served in `order`. */

@@ -1,5 +1,5 @@
 /**
- * Unit tests of shared/scope.ts, and of the items the events emit (alertRecords.ts, updateItem.ts).
+ * Unit tests of polling/scope.ts, and of the items the events emit (alertRecords.ts, updateItem.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { alertItem } from '../../nodes/KeywordComTrigger/newAlert/alertRecords';
 import { keywordItem } from '../../nodes/KeywordComTrigger/keywordUpdated/updateItem';
 import { inScope } from '../../nodes/shared/groupName';
-import { parseScope } from '../../nodes/KeywordComTrigger/shared/scope';
+import { parseScope } from '../../nodes/KeywordComTrigger/polling/scope';
 import { alertRecord, keywordRecord } from './memory-api.cjs';
 
 describe('scope and items', () => {

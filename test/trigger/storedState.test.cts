@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { cursorAt } from '../../nodes/KeywordComTrigger/shared/windowCursor';
+import { cursorAt } from '../../nodes/KeywordComTrigger/polling/windowCursor';
 import { type AlertCursor } from '../../nodes/KeywordComTrigger/newAlert/alertCursor';
 import { type KeywordState } from '../../nodes/KeywordComTrigger/keywordUpdated/plan';
 import type { ListOrder } from '../../nodes/shared/paging';

@@ -1,5 +1,5 @@
 /**
- * Unit tests of shared/windowCursor.ts: the cursor of a list read by time (New Alert's), its order, floors and
+ * Unit tests of polling/windowCursor.ts: the cursor of a list read by time (New Alert's), its order, floors and
  * advance.
  */
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import {
 	isCovered,
 	maxFloor,
 	type Stamped,
-} from '../../nodes/KeywordComTrigger/shared/windowCursor';
+} from '../../nodes/KeywordComTrigger/polling/windowCursor';
 import {
 	decodeAlertCursor,
 	encodeAlertCursor,

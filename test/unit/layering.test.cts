@@ -29,10 +29,10 @@ const BASE: Record<string, string> = {
 	'nodes/shared/names.ts': 'export const NAME = 1;\n',
 	'nodes/KeywordCom/KeywordCom.node.ts':
 		"import { NAME } from '../shared/names';\nexport const A = NAME;\n",
-	'nodes/KeywordComTrigger/shared/clock.ts':
+	'nodes/KeywordComTrigger/polling/clock.ts':
 		"import { NAME } from '../../shared/names';\nexport const SETTLE = NAME;\n",
 	'nodes/KeywordComTrigger/newAlert/poll.ts':
-		"import { SETTLE } from '../shared/clock';\nexport const ALERTS = SETTLE;\n",
+		"import { SETTLE } from '../polling/clock';\nexport const ALERTS = SETTLE;\n",
 	'nodes/KeywordComTrigger/keywordUpdated/plan.ts': 'export const MARK = 1;\n',
 	'nodes/KeywordComTrigger/keywordUpdated/poll.ts':
 		"import { MARK } from './plan';\nexport const KEYWORDS = MARK;\n",
@@ -67,7 +67,7 @@ const BREAKS: Array<{ rule: string; file: string; text: string }> = [
 	{
 		rule: 'action-not-trigger',
 		file: 'nodes/KeywordCom/KeywordCom.node.ts',
-		text: "import { SETTLE } from '../KeywordComTrigger/shared/clock';\nexport const A = SETTLE;\n",
+		text: "import { SETTLE } from '../KeywordComTrigger/polling/clock';\nexport const A = SETTLE;\n",
 	},
 	{
 		rule: 'events-apart',
@@ -75,8 +75,8 @@ const BREAKS: Array<{ rule: string; file: string; text: string }> = [
 		text: "import { MARK } from '../keywordUpdated/plan';\nexport const ALERTS = MARK;\n",
 	},
 	{
-		rule: 'trigger-shared-below',
-		file: 'nodes/KeywordComTrigger/shared/clock.ts',
+		rule: 'trigger-polling-below',
+		file: 'nodes/KeywordComTrigger/polling/clock.ts',
 		text: "import { MARK } from '../keywordUpdated/plan';\nexport const SETTLE = MARK;\n",
 	},
 	{

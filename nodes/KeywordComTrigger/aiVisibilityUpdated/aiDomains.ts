@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readerOf } from '../../shared/records';
 import { aiDomainId, aiDomainName } from '../../shared/recordKinds/undocumented';
-import type { AiScope } from '../shared/scope';
+import type { AiScope } from '../polling/scope';
 import type { AiDomainRef } from './dayItem';
 
 const isObject = (value: unknown): value is IDataObject =>

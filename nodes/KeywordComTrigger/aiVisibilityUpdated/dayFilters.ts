@@ -4,7 +4,7 @@
  * series (the first day of a domain, or after a gap) passes no filter that compares with it.
  */
 import { competitorsAbove, difference } from '../../shared/aiSeries';
-import type { AiFilters } from '../shared/filters';
+import type { AiFilters } from '../polling/filters';
 import type { AiDay } from './daySeries';
 
 /** How a day compares with the day before, as the item says it and the filters read it. */

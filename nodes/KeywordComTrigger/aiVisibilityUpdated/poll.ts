@@ -25,11 +25,11 @@ import {
 	type PollProblem,
 	type PollSettings,
 	type TriggerApi,
-} from '../shared/pollContract';
-import type { AiScope } from '../shared/scope';
+} from '../polling/pollContract';
+import type { AiScope } from '../polling/scope';
 import { aiDomainsOf, inScope } from './aiDomains';
 import { aiSeriesOf, DAY_SECONDS, type AiDay } from './daySeries';
-import type { AiFilters } from '../shared/filters';
+import type { AiFilters } from '../polling/filters';
 import { compareDays, hasAiFilters, matchDay } from './dayFilters';
 import { dayItem, fullDay, type AiDomainRef } from './dayItem';
 

@@ -5,11 +5,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from '../../shared/paging';
-import { toContainers } from '../shared/containers';
+import { toContainers } from '../polling/containers';
 import { departedWindow, givenUp, markPastDeparture, settleDeparture } from './departures';
 import { type DepartureJob, type KeywordState, type ListJob } from './plan';
 import type { JobRun } from './listReads';
-import { GONE } from '../shared/pollContract';
+import { GONE } from '../polling/pollContract';
 import {
 	isOutOfTime,
 	messageOf,
@@ -18,7 +18,7 @@ import {
 	type PollProblem,
 	type RequestAllowance,
 	type TriggerApi,
-} from '../shared/pollContract';
+} from '../polling/pollContract';
 
 /**
  * The containers that left groups/active, looked up (#2): an archived one (the same project_id, where the API gives

@@ -12,7 +12,7 @@ import {
 	type KeywordState,
 	type ListJob,
 } from './plan';
-import { SETTLE_SECONDS } from '../shared/triggerApi';
+import { SETTLE_SECONDS } from '../polling/triggerApi';
 
 /**
  * What a departed container's lookup (#2) found: its update time and list length, and whether its id is the one

@@ -4,21 +4,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ListOrder } from '../../shared/paging';
-import { compareIds } from '../shared/windowCursor';
-import { hasFilters, keywordMove, matchFilters } from '../shared/filters';
+import { compareIds } from '../polling/windowCursor';
+import { hasFilters, keywordMove, matchFilters } from '../polling/filters';
 import { keywordItem } from './updateItem';
 import { uniqueOldestFirst, type KeywordEvent } from './windowEvents';
 import { settleJob, type Failure, type KeywordState, type ListResult } from './plan';
 import { givenUp } from './departures';
-import { GONE } from '../shared/pollContract';
-import { rankChange } from '../shared/rankHistory';
+import { GONE } from '../polling/pollContract';
+import { rankChange } from '../polling/rankHistory';
 import {
 	messageOf,
 	statusOf,
 	type PollLimits,
 	type PollProblem,
 	type PollSettings,
-} from '../shared/pollContract';
+} from '../polling/pollContract';
 import type { JobRun } from './listReads';
 import type { RankingUrlHistory } from './rankingUrlHistory';
 

@@ -1,6 +1,6 @@
 /**
  * Keyword Updated: the keyword lists of one poll, read side by side as they come (plan.ts says which, and
- * from where; shared/keywordListRead.ts reads one).
+ * from where; polling/keywordListRead.ts reads one).
  */
 import { windowEvents, type KeywordEvent } from './windowEvents';
 import type { ListJob } from './plan';
@@ -10,9 +10,9 @@ import {
 	type PollLimits,
 	type RequestAllowance,
 	type TriggerApi,
-} from '../shared/pollContract';
-import type { ListOutcome } from '../shared/keywordList';
-import { pagesLeft, readKeywordList } from '../shared/keywordListRead';
+} from '../polling/pollContract';
+import type { ListOutcome } from '../polling/keywordList';
+import { pagesLeft, readKeywordList } from '../polling/keywordListRead';
 
 /** Requests in flight at once, usually: two lists, four pages each. */
 const USUAL_IN_FLIGHT = 2 * USUAL_LIST_CONCURRENCY;

@@ -1,8 +1,8 @@
 /**
  * Keyword Updated: the mark a poll moves the whole account to (plan.ts). Pure.
  */
-import type { Container } from '../shared/containers';
-import { SETTLE_SECONDS } from '../shared/triggerApi';
+import type { Container } from '../polling/containers';
+import { SETTLE_SECONDS } from '../polling/triggerApi';
 
 /** The newest update time of `containers` (undefined: none has one). */
 export function newestUpdate(containers: readonly Container[]): number | undefined {

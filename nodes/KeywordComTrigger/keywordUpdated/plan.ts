@@ -24,9 +24,9 @@
  */
 import { inScope, type Scope } from '../../shared/groupName';
 import type { ListOrder } from '../../shared/paging';
-import type { ListRead } from '../shared/keywordList';
-import { GONE } from '../shared/pollContract';
-import { type Container } from '../shared/containers';
+import type { ListRead } from '../polling/keywordList';
+import { GONE } from '../polling/pollContract';
+import { type Container } from '../polling/containers';
 import { markAt } from './mark';
 
 /** A project or group that has left `groups/active` and keeps failing is forgotten after this many polls. */
@@ -70,7 +70,7 @@ export interface KeywordState {
 	containers: Map<string, ContainerState>;
 	/** The containers in scope at the last poll: key → name (to notice one that leaves `groups/active`). */
 	known: Map<string, string>;
-	/** The rank history's order in time, once the data has shown it (shared/rankHistory.ts); never unordered. */
+	/** The rank history's order in time, once the data has shown it (polling/rankHistory.ts); never unordered. */
 	historyOrder?: ListOrder;
 }
 

@@ -9,8 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { inScope } from '../../shared/groupName';
 import { mapConcurrent, type ListOrder } from '../../shared/paging';
-import { toContainers, type Container } from '../shared/containers';
-import { hasFilters, keywordMove, matchFilters, type MovementFilters } from '../shared/filters';
+import { toContainers, type Container } from '../polling/containers';
+import { hasFilters, keywordMove, matchFilters, type MovementFilters } from '../polling/filters';
 import { windowEvents } from './windowEvents';
 import { crawledAt, keywordItem } from './updateItem';
 import {
@@ -22,8 +22,8 @@ import {
 	type ListJob,
 	type SeenContainer,
 } from './plan';
-import { KEYWORD_PAGE_SIZE } from '../shared/keywordList';
-import { learnHistoryOrder, rankChange } from '../shared/rankHistory';
+import { KEYWORD_PAGE_SIZE } from '../polling/keywordList';
+import { learnHistoryOrder, rankChange } from '../polling/rankHistory';
 import {
 	MAX_REQUESTS_PER_POLL,
 	RequestAllowance,
@@ -38,12 +38,12 @@ import {
 	type PollProblem,
 	type PollSettings,
 	type TriggerApi,
-} from '../shared/pollContract';
+} from '../polling/pollContract';
 import { lookUpDepartures, lookUpEndedReads } from './departureLookups';
 import { emitRuns, untried } from './emit';
 import { ListReads, type JobRun, type PageHook } from './listReads';
 import { HISTORY_CHUNK, RankingUrlHistory, unknownUrls, urlHistoryOf } from './rankingUrlHistory';
-import { PollBudget } from '../shared/budget';
+import { PollBudget } from '../polling/budget';
 
 export async function pollKeywordUpdates(
 	api: TriggerApi,

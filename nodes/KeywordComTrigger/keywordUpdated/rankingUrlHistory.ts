@@ -21,14 +21,14 @@ import {
 } from './rankingUrls';
 import type { KeywordEvent } from './windowEvents';
 import type { ListOrder } from '../../shared/paging';
-import { historyOrderEvidence, rankChange } from '../shared/rankHistory';
+import { historyOrderEvidence, rankChange } from '../polling/rankHistory';
 import {
 	statusOf,
 	type PollLimits,
 	type PollProblem,
 	type RequestAllowance,
 	type TriggerApi,
-} from '../shared/pollContract';
+} from '../polling/pollContract';
 
 /** Keywords per history request (the API bounds none in its document; the action node's default chunk). */
 export const HISTORY_CHUNK = 100;

@@ -13,8 +13,8 @@ import { redactDeep } from '../../shared/redact';
 import { flattenRecord } from '../../shared/records';
 import { keywordFields } from '../../shared/recordKinds/keyword';
 import { key, type RecordCatalogue } from '../../shared/recordKinds/catalogue';
-import { unixSeconds } from '../shared/containers';
-import { rankChange } from '../shared/rankHistory';
+import { unixSeconds } from '../polling/containers';
+import { rankChange } from '../polling/rankHistory';
 
 /** Unix seconds of a keyword's crawled_at, or undefined (never crawled). */
 export function crawledAt(record: IDataObject): number | undefined {

@@ -1,5 +1,5 @@
 /**
- * New Alert's cursor: the window cursor (shared/windowCursor.ts) of the alerts emitted, plus the alert list's order and
+ * New Alert's cursor: the window cursor (polling/windowCursor.ts) of the alerts emitted, plus the alert list's order and
  * where its floor was last seen in it, so that the next poll asks for the right page first. Pure.
  */
 import type { ListOrder } from '../../shared/paging';
@@ -10,7 +10,7 @@ import {
 	type Boundary,
 	type Stamped,
 	type WindowCursor,
-} from '../shared/windowCursor';
+} from '../polling/windowCursor';
 import { ALERT_PAGE_SIZE } from './alertRecords';
 
 /** The cursor a poll keeps: what has been emitted, plus where its floor was last seen in the list. */

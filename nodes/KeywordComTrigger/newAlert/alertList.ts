@@ -1,6 +1,6 @@
 /**
  * New Alert: reading the alert list (#20) from the cursor's floor towards the newest alert, whichever way the list
- * runs. The order is read from the records (shared/listOrder.ts), not from the sort parameters sent. Every read stays
+ * runs. The order is read from the records (polling/recordOrder.ts), not from the sort parameters sent. Every read stays
  * within the poll's budget and request cap.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -20,9 +20,9 @@ import {
 	type Boundary,
 	type Stamped,
 	type TieOrder,
-} from '../shared/windowCursor';
+} from '../polling/windowCursor';
 import { floorStart, keptPageSize, pageSizeOf, type AlertCursor } from './alertCursor';
-import { timeSequenceOf, type TimeSequence } from '../shared/listOrder';
+import { timeSequenceOf, type TimeSequence } from '../polling/recordOrder';
 import {
 	READ_CONCURRENCY,
 	isOnePage,
@@ -31,7 +31,7 @@ import {
 	type PollLimits,
 	type RequestAllowance,
 	type ServedList,
-} from '../shared/pollContract';
+} from '../polling/pollContract';
 
 export type FetchAlerts = (page: number, perPage: number) => Promise<ServedList>;
 

@@ -1,11 +1,11 @@
 /**
  * New Alert: pure parts. The poll reads the alert list (#20) from the cursor's floor towards the newest alert
- * (whichever way the list runs); `advance` (shared/windowCursor.ts) tells which alerts are new; they are emitted oldest first.
+ * (whichever way the list runs); `advance` (polling/windowCursor.ts) tells which alerts are new; they are emitted oldest first.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Stamped } from '../shared/windowCursor';
-import { hasFilters, matchFilters, type MovementFilters, type RankMove } from '../shared/filters';
+import type { Stamped } from '../polling/windowCursor';
+import { hasFilters, matchFilters, type MovementFilters, type RankMove } from '../polling/filters';
 import { OUTSIDE, rankValue } from '../../shared/ranks';
 import { alertSecondsOf } from '../../shared/paging';
 import { shapeForOutput, type OutputChoice } from '../../shared/output';

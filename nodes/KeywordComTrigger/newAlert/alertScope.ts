@@ -14,7 +14,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { composeName, groupsOf, inScope, isGroupName, type Scope } from '../../shared/groupName';
 import { alertCategory, alertKeywordId, alertMove } from './alertRecords';
 import { GroupNames, lookUpKeyword } from './keywordLookup';
-import { matchFilters, tagsOf, type MovementFilters } from '../shared/filters';
+import { matchFilters, tagsOf, type MovementFilters } from '../polling/filters';
 import {
 	messageOf,
 	statusOf,
@@ -22,7 +22,7 @@ import {
 	type PollProblem,
 	type RequestAllowance,
 	type TriggerApi,
-} from '../shared/pollContract';
+} from '../polling/pollContract';
 
 /** What the warning of alerts that could not be placed says (the simulation's checker reads it). */
 export const UNPLACED = 'the group of their keyword could not be told';

@@ -18,7 +18,7 @@ import { composeName, isGroupName } from '../../shared/groupName';
 import { mapConcurrent } from '../../shared/paging';
 import { alertCategory, alertKeywordId, alertMove } from './alertRecords';
 import { GroupNames, lookUpKeyword } from './keywordLookup';
-import { matchFilters, tagsOf, type MovementFilters } from '../shared/filters';
+import { matchFilters, tagsOf, type MovementFilters } from '../polling/filters';
 import {
 	GONE,
 	isOutOfTime,
@@ -29,9 +29,9 @@ import {
 	type PollLimits,
 	type PollProblem,
 	type TriggerApi,
-} from '../shared/pollContract';
-import { keywordId } from '../shared/keywordList';
-import { readKeywordList } from '../shared/keywordListRead';
+} from '../polling/pollContract';
+import { keywordId } from '../polling/keywordList';
+import { readKeywordList } from '../polling/keywordListRead';
 
 /** Lists read side by side. */
 const CONCURRENCY = 2;

@@ -5,15 +5,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { groupsOf } from '../../shared/groupName';
-import { toContainers } from '../shared/containers';
-import { keywordId } from '../shared/keywordList';
+import { toContainers } from '../polling/containers';
+import { keywordId } from '../polling/keywordList';
 import {
 	GONE,
 	statusOf,
 	type PollLimits,
 	type RequestAllowance,
 	type TriggerApi,
-} from '../shared/pollContract';
+} from '../polling/pollContract';
 
 const outOfTime = () =>
 	Object.assign(new Error('out of time or requests'), { outOfTime: true }) as Error;

@@ -22,14 +22,14 @@ import {
 	timeOrder,
 	type TieOrder,
 	type WindowCursor,
-} from '../shared/windowCursor';
+} from '../polling/windowCursor';
 import {
 	keptPageSize,
 	newestFloorPosition,
 	nextFloorPosition,
 	type AlertCursor,
 } from './alertCursor';
-import { SETTLE_SECONDS } from '../shared/triggerApi';
+import { SETTLE_SECONDS } from '../polling/triggerApi';
 import { alertsInScope } from './alertScope';
 import { GroupNames } from './keywordLookup';
 import {
@@ -55,7 +55,7 @@ import {
 	type PollProblem,
 	type PollSettings,
 	type TriggerApi,
-} from '../shared/pollContract';
+} from '../polling/pollContract';
 
 export async function pollNewAlerts(
 	api: TriggerApi,

@@ -24,7 +24,7 @@
  * | **Keyword Updated: `c`** | the KeywordState (keywordUpdated/plan.ts) |
  * | `s` | mark: every container in scope not in `p` has reported its keywords crawled up to it (Unix seconds) |
  * | `p` | containers behind the mark: a list (never an object keyed by name: a project may be called `__proto__`) of |
- * | `p[].k`, `p[].n` | its key (shared/containers.ts) and name |
+ * | `p[].k`, `p[].n` | its key (polling/containers.ts) and name |
  * | `p[].w` | reportedUpTo: keywords crawled up to this time were reported |
  * | `p[].r?` | read: a read in progress (ListRead), `{h, e?, x, n, o?, z?, a?, b?}`: |
  * | `r.h`, `r.e?` | windowEnd; lastId, the last keyword read |
@@ -51,11 +51,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Measured } from '../shared/budget';
-import type { WindowCursor } from '../shared/windowCursor';
+import type { Measured } from '../polling/budget';
+import type { WindowCursor } from '../polling/windowCursor';
 import type { AlertCursor } from '../newAlert/alertCursor';
 import type { ContainerState, KeywordState } from '../keywordUpdated/plan';
-import type { ListRead } from '../shared/keywordList';
+import type { ListRead } from '../polling/keywordList';
 import type { ListOrder } from '../../shared/paging';
 import type { AiState } from '../aiVisibilityUpdated/poll';
 

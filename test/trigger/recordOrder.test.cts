@@ -1,11 +1,11 @@
 /**
- * Unit tests of shared/listOrder.ts: a list's order, read from its records.
+ * Unit tests of polling/recordOrder.ts: a list's order, read from its records.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { type Stamped } from '../../nodes/KeywordComTrigger/shared/windowCursor';
-import { idSequenceOf, timeSequenceOf } from '../../nodes/KeywordComTrigger/shared/listOrder';
+import { type Stamped } from '../../nodes/KeywordComTrigger/polling/windowCursor';
+import { idSequenceOf, timeSequenceOf } from '../../nodes/KeywordComTrigger/polling/recordOrder';
 
 const ev = (id: number | string, at: number): Stamped => ({ id: String(id), at });
 

@@ -3,7 +3,7 @@
  * with overlapping pages when the list is ordered by id (shared/paging/), page after page when it is not.
  */
 import { compareIds, pageSizesUpTo, readInBatches } from '../../shared/paging';
-import { idSequenceOf } from './listOrder';
+import { idSequenceOf } from './recordOrder';
 import { readPageByPage } from './pageByPageRead';
 import { isOutOfTime, type PollLimits, type RequestAllowance } from './pollContract';
 import {
