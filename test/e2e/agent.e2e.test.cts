@@ -14,10 +14,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import {
-	EXAMPLE_CREDENTIAL_ID,
-	EXAMPLE_CREDENTIAL_NAME,
 	FakeApiProcess,
-	KEYWORD_COM_TOOL_NODE,
 	RealN8n,
 	buildAndPackPackage,
 	keywordComCredential,
@@ -35,35 +32,20 @@ import {
 	openAiChatModelNode,
 	type ChatRequest,
 } from '../../e2e/lib/fake-model.cjs';
-import { assertKeywordRecords, recordsOf } from './tool-records.cjs';
+import {
+	TOOL_NODE_VERSION,
+	assertKeywordRecords,
+	keywordTools,
+	recordsOf,
+} from './tool-records.cjs';
 
 const ACME = 'Acme Shoes';
 const LIMIT = 5;
-/** The Keyword.com node version the tools use (the node has one). */
-const TOOL_NODE_VERSION = 1;
 const FINAL_ANSWER = 'Acme Shoes tracks "running shoes" among its keywords; its details are above.';
 /** A tool result the model gets must stay small: a whole project's keywords would flood its context. */
 const MAX_TOOL_RESULT_BYTES = 20_000;
 
-const fromAI = (key: string, description: string): string =>
-	`={{ $fromAI('${key}', '${description}', 'string') }}`;
-const credentials = { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } };
-
 function agentWorkflow(): Record<string, unknown> {
-	const tool = (name: string, x: number, parameters: Record<string, unknown>): any => ({
-		id: `kwc-agent-${x}`,
-		name,
-		type: KEYWORD_COM_TOOL_NODE,
-		typeVersion: TOOL_NODE_VERSION,
-		position: [400 + x, 300],
-		parameters,
-		credentials,
-	});
-	const project = {
-		__rl: true,
-		mode: 'name',
-		value: fromAI('project', 'The Keyword.com project name, e.g. Acme Shoes'),
-	};
 	const nodes = [
 		{
 			id: 'kwc-agent-start',
@@ -86,22 +68,7 @@ function agentWorkflow(): Record<string, unknown> {
 			},
 		},
 		openAiChatModelNode({ position: [200, 300] }),
-		tool('Get many keywords', 0, {
-			resource: 'keyword',
-			operation: 'getMany',
-			project,
-			returnAll: false,
-			limit: LIMIT,
-		}),
-		tool('Get a keyword', 200, {
-			resource: 'keyword',
-			operation: 'get',
-			project,
-			keywordId: fromAI(
-				'keywordId',
-				'The numeric ID of the keyword, as listed by Get many keywords',
-			),
-		}),
+		...keywordTools({ idPrefix: 'kwc-agent', at: (x) => [400 + x, 300], getX: 200, limit: LIMIT }),
 	];
 	const connections = {
 		Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },

@@ -16,10 +16,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import {
-	EXAMPLE_CREDENTIAL_ID,
-	EXAMPLE_CREDENTIAL_NAME,
 	FakeApiProcess,
-	KEYWORD_COM_TOOL_NODE,
 	RealN8n,
 	buildAndPackPackage,
 	keywordComCredential,
@@ -27,35 +24,21 @@ import {
 	retryUntil,
 } from '../../e2e/lib/index.cjs';
 import { MCP_TRIGGER_NODE, MCP_TRIGGER_NODE_VERSION } from '../../e2e/lib/fake-model.cjs';
-import { assertKeywordRecords, recordsOf } from './tool-records.cjs';
+import {
+	TOOL_NODE_VERSION,
+	assertKeywordRecords,
+	keywordTools,
+	recordsOf,
+} from './tool-records.cjs';
 
 const ACME = 'Acme Shoes';
 const LIMIT = 3;
-/** The Keyword.com node version the tools use (the node has one). */
-const TOOL_NODE_VERSION = 1;
 const MCP_PATH = 'keyword-com-e2e';
 /** What one tool call may hand an MCP client (and so a model's context). */
 const MAX_RESULT_BYTES = 20_000;
 const TOOL_NAMES = ['Get_a_keyword', 'Get_many_keywords'];
 
-const fromAI = (key: string, description: string): string =>
-	`={{ $fromAI('${key}', '${description}', 'string') }}`;
-
 function mcpWorkflow(): Record<string, unknown> {
-	const project = {
-		__rl: true,
-		mode: 'name',
-		value: fromAI('project', 'The Keyword.com project name, e.g. Acme Shoes'),
-	};
-	const tool = (name: string, x: number, parameters: Record<string, unknown>): any => ({
-		id: `kwc-mcp-${x}`,
-		name,
-		type: KEYWORD_COM_TOOL_NODE,
-		typeVersion: TOOL_NODE_VERSION,
-		position: [x, 300],
-		parameters,
-		credentials: { keywordComApi: { id: EXAMPLE_CREDENTIAL_ID, name: EXAMPLE_CREDENTIAL_NAME } },
-	});
 	return {
 		id: 'kwcMcpFlow000001',
 		name: 'E2E: MCP server with Keyword.com tools',
@@ -69,22 +52,7 @@ function mcpWorkflow(): Record<string, unknown> {
 				webhookId: '0b6f6a53-3f43-4c8e-9a55-4a4d1c2b7e01',
 				parameters: { authentication: 'none', path: MCP_PATH },
 			},
-			tool('Get many keywords', 0, {
-				resource: 'keyword',
-				operation: 'getMany',
-				project,
-				returnAll: false,
-				limit: LIMIT,
-			}),
-			tool('Get a keyword', 250, {
-				resource: 'keyword',
-				operation: 'get',
-				project,
-				keywordId: fromAI(
-					'keywordId',
-					'The numeric ID of the keyword, as listed by Get many keywords',
-				),
-			}),
+			...keywordTools({ idPrefix: 'kwc-mcp', at: (x) => [x, 300], getX: 250, limit: LIMIT }),
 		],
 		connections: {
 			'Get many keywords': {
