@@ -138,10 +138,11 @@ export function keywordMove(
 	};
 }
 
-/** AI Visibility Updated's filters (aiVisibilityUpdated/dayFilters.ts reads them). */
+// AI Visibility Updated's filter settings, beside the movement filters: aiVisibilityUpdated/dayFilters.ts applies them.
 export type ScoreDirection = 'either' | 'rose' | 'dropped';
 export type Presence = 'either' | 'lost' | 'found';
 
+/** AI Visibility Updated's filters, as the node's settings give them. */
 export interface AiFilters {
 	/** The visibility score moved by at least `points` (in `direction`) from the day before. */
 	visibilityChange?: { points: number; direction: ScoreDirection };

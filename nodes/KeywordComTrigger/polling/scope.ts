@@ -1,7 +1,6 @@
 /**
  * The trigger's Project and Group fields as a scope (and AI Visibility Updated's: a domain, topics, engines). What a
- * scope covers, and every other rule about project and group
- * names, is in shared/groupName.ts.
+ * scope covers, and every other rule about project and group names, is in shared/groupName.ts.
  */
 import { type Scope } from '../../shared/groupName';
 import { checkName, InputError } from '../../shared/validation';
