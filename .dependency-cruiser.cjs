@@ -1,6 +1,6 @@
 // The layering of the repository, checked by dependency-cruiser (`npm run lint:deps`, part of `npm test`).
 // Imports point down: the nodes never reach into the tooling around them, the trigger stands apart from the action
-// node, its three events stand apart from each other, what the events share (`polling/`) knows none of them, and what
+// node, its three events stand apart from each other, what the events share (`polling/`, over the filter registry `filters/`) knows none of them, and what
 // reads and writes the stored state as a whole (`state/`) is above them. No import circle anywhere, type-only ones
 // included.
 const TRIGGER = '^nodes/KeywordComTrigger/';
@@ -46,10 +46,19 @@ module.exports = {
 		},
 		{
 			name: 'trigger-polling-below',
-			comment: "The trigger's polling/ knows neither the events, nor state/, nor the node file.",
+			comment:
+				"The trigger's polling/ knows neither the events, nor state/, nor the node file (only filters/, below it).",
 			severity: 'error',
 			from: { path: `${TRIGGER}polling/` },
-			to: { path: `${TRIGGER}`, pathNot: `${TRIGGER}polling/` },
+			to: { path: `${TRIGGER}`, pathNot: `${TRIGGER}(polling|filters)/` },
+		},
+		{
+			name: 'trigger-filters-below',
+			comment:
+				"The trigger's filters/ (the filter registry) is its lowest floor: it knows nothing else of the trigger.",
+			severity: 'error',
+			from: { path: `${TRIGGER}filters/` },
+			to: { path: `${TRIGGER}`, pathNot: `${TRIGGER}filters/` },
 		},
 		{
 			name: 'events-below-state',

@@ -28,6 +28,7 @@ import { aiDomainIdAsked, aiDomainIdShown } from '../fake-api/records.cjs';
 import { Prng } from '../fake-api/prng.cjs';
 import type { AiDomain } from '../fake-api/state.cjs';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
+import type { AiFilterKey } from '../../nodes/KeywordComTrigger/filters/triggerFilters';
 import type { Summary, Violation, ViolationKind } from './checker.cjs';
 import { N8nModel, type PollRun } from './n8n-model.cjs';
 import type { Scheduler } from './plan.cjs';
@@ -162,13 +163,65 @@ interface DashboardData {
 		};
 	};
 }
+/** A day of a domain as the API's series says it now. */
+interface TruthDay {
+	score: number;
+	notFound: boolean;
+	rivals: Map<string, number>;
+}
+
 interface Truth {
 	/** Day number → the day's score, brandNotFound, competitors' scores (as the API shows them now). */
-	days: Map<number, { score: number; notFound: boolean; rivals: Map<string, number> }>;
+	days: Map<number, TruthDay>;
 }
 
 const dayOf = (ms: number) => Math.floor(ms / DAY);
 const dateOf = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
+
+/** A day of a domain's truth and the day before, as the filters compare them. */
+type DayPair = { today: TruthDay | undefined; before: TruthDay | undefined };
+
+/**
+ * Each AI filter of the trigger's registry (nodes/KeywordComTrigger/filters/), judged here on its own from the API's
+ * series, in the registry's order: its reason, false when it leaves the day out, undefined when it is not set. A
+ * filter added there fails to compile here until it is judged.
+ */
+export const AI_RULES: {
+	readonly [Key in AiFilterKey]-?: (
+		days: DayPair,
+		filters: Record<string, unknown>,
+	) => string | false | undefined;
+} = {
+	visibilityChange: ({ today, before }, filters) => {
+		if (filters.visibilityChangedBy === undefined && filters.visibilityDirection === undefined)
+			return undefined;
+		if (!today || !before) return false;
+		const change = Math.round((today.score - before.score) * 100) / 100;
+		const points = Number(filters.visibilityChangedBy ?? 0.01);
+		const direction = String(filters.visibilityDirection ?? 'either');
+		if (change > 0 && change >= points && direction !== 'dropped') return 'visibility_rose';
+		if (change < 0 && -change >= points && direction !== 'rose') return 'visibility_dropped';
+		return false;
+	},
+	brandPresence: ({ today, before }, filters) => {
+		if (filters.brandPresence === undefined) return undefined;
+		if (!today || !before || today.notFound === before.notFound) return false;
+		if (today.notFound && filters.brandPresence !== 'found') return 'brand_lost';
+		if (!today.notFound && filters.brandPresence !== 'lost') return 'brand_found';
+		return false;
+	},
+	competitorOvertook: ({ today, before }, filters) => {
+		if (filters.competitorOvertook !== true) return undefined;
+		if (!today || !before) return false;
+		const overtook = [...today.rivals].some(
+			([name, score]) =>
+				score > today.score &&
+				before.rivals.has(name) &&
+				!((before.rivals.get(name) as number) > before.score),
+		);
+		return overtook ? 'overtaken' : false;
+	},
+};
 
 /** The verdict of the filters on a day, from the API's series now: the reasons, or undefined when it fails. */
 function verdict(
@@ -176,35 +229,12 @@ function verdict(
 	day: number,
 	filters: Record<string, unknown>,
 ): string[] | undefined {
-	const today = truth.days.get(day);
-	const before = truth.days.get(day - 1);
+	const days = { today: truth.days.get(day), before: truth.days.get(day - 1) };
 	const matched: string[] = [];
-	if (filters.visibilityChangedBy !== undefined || filters.visibilityDirection !== undefined) {
-		if (!today || !before) return undefined;
-		const change = Math.round((today.score - before.score) * 100) / 100;
-		const points = Number(filters.visibilityChangedBy ?? 0.01);
-		const direction = String(filters.visibilityDirection ?? 'either');
-		if (change > 0 && change >= points && direction !== 'dropped') matched.push('visibility_rose');
-		else if (change < 0 && -change >= points && direction !== 'rose')
-			matched.push('visibility_dropped');
-		else return undefined;
-	}
-	if (filters.brandPresence !== undefined) {
-		if (!today || !before || today.notFound === before.notFound) return undefined;
-		if (today.notFound && filters.brandPresence !== 'found') matched.push('brand_lost');
-		else if (!today.notFound && filters.brandPresence !== 'lost') matched.push('brand_found');
-		else return undefined;
-	}
-	if (filters.competitorOvertook === true) {
-		if (!today || !before) return undefined;
-		const overtook = [...today.rivals].some(
-			([name, score]) =>
-				score > today.score &&
-				before.rivals.has(name) &&
-				!((before.rivals.get(name) as number) > before.score),
-		);
-		if (!overtook) return undefined;
-		matched.push('overtaken');
+	for (const rule of Object.values(AI_RULES)) {
+		const said = rule(days, filters);
+		if (said === false) return undefined;
+		if (said !== undefined) matched.push(said);
 	}
 	return matched;
 }

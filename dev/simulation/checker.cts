@@ -45,6 +45,7 @@ import {
 } from '../../nodes/KeywordComTrigger/polling/budget';
 import { UNPLACED } from '../../nodes/KeywordComTrigger/newAlert/alertScope';
 import type { ContainerKey } from './plan.cjs';
+import type { RankFilterKey } from '../../nodes/KeywordComTrigger/filters/triggerFilters';
 import type { FilterSetting, ScopeSetting, TriggerOptions } from './settings.cjs';
 import type { Fact, TruthSink } from './world.cjs';
 
@@ -226,9 +227,77 @@ function sameUrl(a: string | undefined, b: string | undefined): boolean {
 	return norm(a) === norm(b);
 }
 
+/** An event's ranks as the checker judges them (null: outside the top results; 'unknown': the world cannot say). */
+interface Ranks {
+	rank: number | null | undefined;
+	previous: number | null | undefined | 'unknown';
+}
+
 /**
- * What the filters say of an event, from the world's truth (the trigger's rules: nodes/KeywordComTrigger/polling/filters.ts). `tagsKnown`:
- * whether the event's tags are what the trigger reads (they did not change after it).
+ * One filter's verdict from the world's truth: its reason, false when it leaves the event out, 'unknown' when the world
+ * cannot tell, undefined when it is not set.
+ */
+type Rule = (
+	fact: Fact,
+	filters: FilterSetting,
+	ranks: Ranks,
+	tagsKnown: boolean,
+) => string | false | 'unknown' | undefined;
+
+/** The two ranks as the movement filters compare them, or why they cannot. */
+function movement({
+	rank,
+	previous,
+}: Ranks): { before: number; after: number } | false | 'unknown' {
+	if (rank === undefined || previous === 'unknown') return 'unknown';
+	if (previous === undefined) return false;
+	return { before: effective(previous), after: effective(rank) };
+}
+
+/**
+ * Each filter of the trigger's registry (nodes/KeywordComTrigger/filters/), judged here on its own from the world's
+ * truth, in the registry's order (the order of the reasons). A filter added there fails to compile here until it is
+ * judged.
+ */
+export const RANK_RULES: { readonly [Key in RankFilterKey]-?: Rule } = {
+	movedBy: (_fact, filters, ranks) => {
+		if (filters.movedBy === undefined) return undefined;
+		const moved = movement(ranks);
+		if (typeof moved !== 'object') return moved;
+		const gained = moved.before - moved.after;
+		const direction = filters.direction ?? 'either';
+		if (gained >= filters.movedBy && gained > 0 && direction !== 'down') return 'moved_up';
+		if (-gained >= filters.movedBy && gained < 0 && direction !== 'up') return 'moved_down';
+		return false;
+	},
+	crossedTop: (_fact, filters, ranks) => {
+		if (filters.crossedTop === undefined) return undefined;
+		const moved = movement(ranks);
+		if (typeof moved !== 'object') return moved;
+		const { before, after } = moved;
+		const n = filters.crossedTop === 0 ? (filters.topN ?? 5) : filters.crossedTop;
+		const crossing = filters.crossing ?? 'either';
+		if (before > n && after <= n && crossing !== 'left') return `top${n}_entered`;
+		if (before <= n && after > n && crossing !== 'entered') return `top${n}_left`;
+		return false;
+	},
+	rankingUrlChanged: (fact, filters) => {
+		if (!filters.rankingUrlChanged || fact.kind === 'alert') return undefined;
+		if (fact.url === undefined && fact.previousUrl === undefined) return 'unknown';
+		if (fact.previousUrl === undefined || sameUrl(fact.url, fact.previousUrl)) return false;
+		return 'ranking_url_changed';
+	},
+	tags: (fact, filters, _ranks, tagsKnown) => {
+		if (!filters.tags || filters.tags.length === 0) return undefined;
+		const wanted = new Set(filters.tags.map((tag) => tag.trim().toLowerCase()));
+		if (fact.tags === undefined || !tagsKnown) return 'unknown';
+		return fact.tags.some((tag) => wanted.has(tag.trim().toLowerCase())) ? 'tagged' : false;
+	},
+};
+
+/**
+ * What the filters say of an event, from the world's truth (RANK_RULES). `tagsKnown`: whether the event's tags are what
+ * the trigger reads (they did not change after it).
  */
 export function verdictOf(
 	fact: Fact,
@@ -239,50 +308,21 @@ export function verdictOf(
 	const matched: string[] = [];
 	let unknown = false;
 	const alert = fact.kind === 'alert';
-	const rank = alert ? (fact.rank ?? null) : fact.rank;
-	const previous = alert ? (fact.prevrank ?? null) : fact.previousRank;
+	const ranks: Ranks = alert
+		? { rank: fact.rank ?? null, previous: fact.prevrank ?? null }
+		: { rank: fact.rank, previous: fact.previousRank };
 	if (onlyRankChanges && !alert) {
+		const { rank, previous } = ranks;
 		if (rank === undefined || previous === 'unknown') unknown = true;
 		else if (previous === undefined) {
 			if (rank === null) return { pass: false };
 		} else if (effective(previous) === effective(rank)) return { pass: false };
 	}
-	const movement = filters?.movedBy !== undefined || filters?.crossedTop !== undefined;
-	if (filters && movement) {
-		if (rank === undefined || previous === 'unknown') unknown = true;
-		else if (previous === undefined) return { pass: false };
-		else {
-			const before = effective(previous);
-			const after = effective(rank);
-			if (filters.movedBy !== undefined) {
-				const gained = before - after;
-				const direction = filters.direction ?? 'either';
-				if (gained >= filters.movedBy && gained > 0 && direction !== 'down')
-					matched.push('moved_up');
-				else if (-gained >= filters.movedBy && gained < 0 && direction !== 'up')
-					matched.push('moved_down');
-				else return { pass: false };
-			}
-			if (filters.crossedTop !== undefined) {
-				const n = filters.crossedTop === 0 ? (filters.topN ?? 5) : filters.crossedTop;
-				const crossing = filters.crossing ?? 'either';
-				if (before > n && after <= n && crossing !== 'left') matched.push(`top${n}_entered`);
-				else if (before <= n && after > n && crossing !== 'entered') matched.push(`top${n}_left`);
-				else return { pass: false };
-			}
-		}
-	}
-	if (filters?.rankingUrlChanged && !alert) {
-		if (fact.url === undefined && fact.previousUrl === undefined) unknown = true;
-		else if (fact.previousUrl === undefined || sameUrl(fact.url, fact.previousUrl))
-			return { pass: false };
-		else matched.push('ranking_url_changed');
-	}
-	if (filters?.tags && filters.tags.length > 0) {
-		const wanted = new Set(filters.tags.map((tag) => tag.trim().toLowerCase()));
-		if (fact.tags === undefined || !tagsKnown) unknown = true;
-		else if (fact.tags.some((tag) => wanted.has(tag.trim().toLowerCase()))) matched.push('tagged');
-		else return { pass: false };
+	for (const rule of Object.values(RANK_RULES)) {
+		const said = filters ? rule(fact, filters, ranks, tagsKnown) : undefined;
+		if (said === false) return { pass: false };
+		if (said === 'unknown') unknown = true;
+		else if (said !== undefined) matched.push(said);
 	}
 	return unknown ? { pass: 'unknown' } : { pass: true, matched };
 }

@@ -6,6 +6,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import {
+	RANK_FILTERS,
+	type RankFilterKey,
+} from '../../nodes/KeywordComTrigger/filters/triggerFilters';
 import { Prng } from '../fake-api/prng.cjs';
 import type { Plan } from './plan.cjs';
 import { TAG_NAMES } from './plan.cjs';
@@ -85,23 +89,36 @@ export function drawOptions(seed: string, event: TriggerEvent): TriggerOptions {
 	// About half the seeds set one filter or more.
 	if (rng.chance(0.5)) return options;
 	const filters: FilterSetting = {};
-	while (Object.keys(filters).length === 0) {
-		if (rng.chance(0.35)) {
-			filters.movedBy = rng.int(1, 8);
-			filters.direction = rng.pick(['either', 'up', 'down'] as const);
-		}
-		if (rng.chance(0.35)) {
-			filters.crossedTop = rng.pick([3, 10, 20, 0]);
-			if (filters.crossedTop === 0) filters.topN = rng.int(1, 50);
-			filters.crossing = rng.pick(['either', 'entered', 'left'] as const);
-		}
-		if (event === 'keywordUpdated' && rng.chance(0.3)) filters.rankingUrlChanged = true;
-		if (rng.chance(0.3)) filters.tags = TAG_NAMES.filter(() => rng.chance(0.5)).slice(0, 2);
-		if (filters.tags?.length === 0) delete filters.tags;
-	}
+	while (Object.keys(filters).length === 0)
+		for (const filter of RANK_FILTERS)
+			if (filter.events.includes(event)) Object.assign(filters, DRAW_FILTER[filter.key](rng));
 	options.filters = filters;
 	return options;
 }
+
+/**
+ * How each filter of the trigger's registry (nodes/KeywordComTrigger/filters/) is drawn: its fields as the node's
+ * collection holds them, or nothing. A filter added there fails to compile here until it is drawn (and in checker.cts
+ * until it is judged).
+ */
+const DRAW_FILTER: { readonly [Key in RankFilterKey]-?: (rng: Prng) => FilterSetting } = {
+	movedBy: (rng) =>
+		rng.chance(0.35)
+			? { movedBy: rng.int(1, 8), direction: rng.pick(['either', 'up', 'down'] as const) }
+			: {},
+	crossedTop: (rng) => {
+		if (!rng.chance(0.35)) return {};
+		const crossedTop = rng.pick([3, 10, 20, 0]);
+		const topN = crossedTop === 0 ? { topN: rng.int(1, 50) } : {};
+		return { crossedTop, ...topN, crossing: rng.pick(['either', 'entered', 'left'] as const) };
+	},
+	rankingUrlChanged: (rng) => (rng.chance(0.3) ? { rankingUrlChanged: true } : {}),
+	tags: (rng) => {
+		if (!rng.chance(0.3)) return {};
+		const tags = TAG_NAMES.filter(() => rng.chance(0.5)).slice(0, 2);
+		return tags.length > 0 ? { tags } : {};
+	},
+};
 
 /** The trigger node's parameters for an event, a scope and the options. */
 export function triggerParameters(

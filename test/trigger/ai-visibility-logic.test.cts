@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { aiDomainsOf } from '../../nodes/KeywordComTrigger/aiVisibilityUpdated/aiDomains';
-import {
-	compareDays,
-	matchDay,
-} from '../../nodes/KeywordComTrigger/aiVisibilityUpdated/dayFilters';
+import { compareDays } from '../../nodes/KeywordComTrigger/aiVisibilityUpdated/dayComparison';
+import { matchDay } from '../../nodes/KeywordComTrigger/filters/triggerFilters';
 import { fullDay } from '../../nodes/KeywordComTrigger/aiVisibilityUpdated/dayItem';
 import {
 	aiSeriesOf,

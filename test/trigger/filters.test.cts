@@ -11,7 +11,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FakeKeywordApi } from '../../dev/fake-api/index.cjs';
 import { KeywordComTrigger } from '../../nodes/KeywordComTrigger/KeywordComTrigger.node';
-import { matchFilters, type RankMove } from '../../nodes/KeywordComTrigger/polling/filters';
+import type { RankMove } from '../../nodes/KeywordComTrigger/filters/subjects';
+import { matchFilters } from '../../nodes/KeywordComTrigger/filters/triggerFilters';
 import {
 	chartUrls,
 	rankingUrlChanged,

@@ -24,7 +24,7 @@ import {
 	servedList,
 	type PollSettings,
 } from '../../nodes/KeywordComTrigger/polling/pollContract';
-import type { ListRead } from '../../nodes/KeywordComTrigger/polling/keywordList';
+import type { ListRead } from '../../nodes/KeywordComTrigger/polling/listReadState';
 import { readKeywordList } from '../../nodes/KeywordComTrigger/polling/keywordListRead';
 import { MemoryApi, type MemKeyword } from './memory-api.cjs';
 

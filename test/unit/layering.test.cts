@@ -29,8 +29,10 @@ const BASE: Record<string, string> = {
 	'nodes/shared/names.ts': 'export const NAME = 1;\n',
 	'nodes/KeywordCom/KeywordCom.node.ts':
 		"import { NAME } from '../shared/names';\nexport const A = NAME;\n",
+	'nodes/KeywordComTrigger/filters/movedBy.ts':
+		"import { NAME } from '../../shared/names';\nexport const MOVED = NAME;\n",
 	'nodes/KeywordComTrigger/polling/clock.ts':
-		"import { NAME } from '../../shared/names';\nexport const SETTLE = NAME;\n",
+		"import { MOVED } from '../filters/movedBy';\nexport const SETTLE = MOVED;\n",
 	'nodes/KeywordComTrigger/newAlert/poll.ts':
 		"import { SETTLE } from '../polling/clock';\nexport const ALERTS = SETTLE;\n",
 	'nodes/KeywordComTrigger/keywordUpdated/plan.ts': 'export const MARK = 1;\n',
@@ -78,6 +80,11 @@ const BREAKS: Array<{ rule: string; file: string; text: string }> = [
 		rule: 'trigger-polling-below',
 		file: 'nodes/KeywordComTrigger/polling/clock.ts',
 		text: "import { MARK } from '../keywordUpdated/plan';\nexport const SETTLE = MARK;\n",
+	},
+	{
+		rule: 'trigger-filters-below',
+		file: 'nodes/KeywordComTrigger/filters/crossedTop.ts',
+		text: "import { SETTLE } from '../polling/clock';\nexport const CROSSED = SETTLE;\n",
 	},
 	{
 		rule: 'events-below-state',

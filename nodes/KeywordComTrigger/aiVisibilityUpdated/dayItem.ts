@@ -14,7 +14,8 @@ import type { OutputChoice } from '../../shared/output';
 import { redactDeep } from '../../shared/redact';
 import { AI_METRICS, pointRecord } from '../../shared/aiSeries';
 import type { AiDay } from './daySeries';
-import { compareDays, type DayComparison } from './dayFilters';
+import type { DayComparison } from '../filters/subjects';
+import { compareDays } from './dayComparison';
 
 /** A domain as the trigger knows it: its id and its name (the domain, e.g. `acme.com`). */
 export interface AiDomainRef {

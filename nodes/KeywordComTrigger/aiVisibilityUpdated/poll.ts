@@ -29,8 +29,8 @@ import {
 import type { AiScope } from '../polling/scope';
 import { aiDomainsOf, inScope } from './aiDomains';
 import { aiSeriesOf, DAY_SECONDS, type AiDay } from './daySeries';
-import type { AiFilters } from '../polling/filters';
-import { compareDays, hasAiFilters, matchDay } from './dayFilters';
+import { hasAiFilters, matchDay, type AiFilters } from '../filters/triggerFilters';
+import { compareDays } from './dayComparison';
 import { dayItem, fullDay, type AiDomainRef } from './dayItem';
 
 export interface AiState {

@@ -5,13 +5,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ListOrder } from '../../shared/paging';
 import { compareIds } from '../polling/windowCursor';
-import { hasFilters, keywordMove, matchFilters } from '../polling/filters';
+import { hasFilters, matchFilters } from '../filters/triggerFilters';
 import { keywordItem } from './updateItem';
 import { uniqueOldestFirst, type KeywordEvent } from './windowEvents';
 import { settleJob, type Failure, type KeywordState, type ListResult } from './plan';
 import { givenUp } from './departures';
 import { GONE } from '../polling/pollContract';
-import { rankChange } from '../polling/rankHistory';
+import { keywordMove, rankChange } from '../polling/rankHistory';
 import {
 	messageOf,
 	statusOf,

@@ -11,7 +11,7 @@ import {
 	type RequestAllowance,
 	type TriggerApi,
 } from '../polling/pollContract';
-import type { ListOutcome } from '../polling/keywordList';
+import type { ListOutcome } from '../polling/listReadState';
 import { pagesLeft, readKeywordList } from '../polling/keywordListRead';
 
 /** Requests in flight at once, usually: two lists, four pages each. */

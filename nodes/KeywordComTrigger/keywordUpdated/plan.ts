@@ -24,7 +24,7 @@
  */
 import { inScope, type Scope } from '../../shared/groupName';
 import type { ListOrder } from '../../shared/paging';
-import type { ListRead } from '../polling/keywordList';
+import type { ListRead } from '../polling/listReadState';
 import { GONE } from '../polling/pollContract';
 import { type Container } from '../polling/containers';
 import { markAt } from './mark';

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { inScope } from '../../shared/groupName';
 import { mapConcurrent, type ListOrder } from '../../shared/paging';
 import { toContainers, type Container } from '../polling/containers';
-import { hasFilters, keywordMove, matchFilters, type MovementFilters } from '../polling/filters';
+import { filtersWithoutRequests, hasFilters, matchFilters } from '../filters/triggerFilters';
 import { windowEvents } from './windowEvents';
 import { crawledAt, keywordItem } from './updateItem';
 import {
@@ -22,8 +22,8 @@ import {
 	type ListJob,
 	type SeenContainer,
 } from './plan';
-import { KEYWORD_PAGE_SIZE } from '../polling/keywordList';
-import { learnHistoryOrder, rankChange } from '../polling/rankHistory';
+import { KEYWORD_PAGE_SIZE } from '../polling/listReadState';
+import { keywordMove, learnHistoryOrder, rankChange } from '../polling/rankHistory';
 import {
 	MAX_REQUESTS_PER_POLL,
 	RequestAllowance,
@@ -106,7 +106,7 @@ function urlLookup(
 	settings: PollSettings,
 	order: ListOrder | undefined,
 ): PageHook {
-	const others: MovementFilters = { ...(settings.filters ?? {}), rankingUrlChanged: false };
+	const others = filtersWithoutRequests(settings.filters, 'keywordUpdated');
 	const known = order === 'descending' || order === 'ascending' ? order : undefined;
 	return async (events) => {
 		const candidates = events.filter((event) => {

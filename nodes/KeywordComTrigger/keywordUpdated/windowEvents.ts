@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isGroupName } from '../../shared/groupName';
 import { compareIds } from '../../shared/paging';
-import { keywordId } from '../polling/keywordList';
+import { keywordId } from '../polling/listReadState';
 import { crawledAt } from './updateItem';
 
 export interface KeywordEvent {

@@ -5,7 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Stamped } from '../polling/windowCursor';
-import { hasFilters, matchFilters, type MovementFilters, type RankMove } from '../polling/filters';
+import { hasFilters, matchFilters, type MovementFilters } from '../filters/triggerFilters';
+import type { RankMove } from '../filters/subjects';
 import { OUTSIDE, rankValue } from '../../shared/ranks';
 import { alertSecondsOf } from '../../shared/paging';
 import { shapeForOutput, type OutputChoice } from '../../shared/output';

@@ -13,8 +13,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { composeName, groupsOf, inScope, isGroupName, type Scope } from '../../shared/groupName';
 import { alertCategory, alertKeywordId, alertMove } from './alertRecords';
-import { GroupNames, lookUpKeyword } from './keywordLookup';
-import { matchFilters, tagsOf, type MovementFilters } from '../polling/filters';
+import { GroupNames, lookUpKeyword } from './alertKeywordLookup';
+import {
+	filtersWithoutRequests,
+	matchFilters,
+	type MovementFilters,
+} from '../filters/triggerFilters';
+import { tagsOf } from '../filters/tags';
 import {
 	messageOf,
 	statusOf,
@@ -48,7 +53,7 @@ export async function alertsInScope(
 	allowance: RequestAllowance,
 	names = new GroupNames(api, limits, allowance),
 ): Promise<ScopedAlerts> {
-	const movement: MovementFilters = { movedBy: filters?.movedBy, crossedTop: filters?.crossedTop };
+	const movement = filtersWithoutRequests(filters, 'newAlert');
 	const passing = records.filter((record) => matchFilters(alertMove(record), movement));
 	const found: ScopedAlerts = { records: [], tags: new Map(), problems: [] };
 	// Where the category alone says: true/false; 'ask': a project-only name that must be told from its groups.

@@ -17,8 +17,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { composeName, isGroupName } from '../../shared/groupName';
 import { mapConcurrent } from '../../shared/paging';
 import { alertCategory, alertKeywordId, alertMove } from './alertRecords';
-import { GroupNames, lookUpKeyword } from './keywordLookup';
-import { matchFilters, tagsOf, type MovementFilters } from '../polling/filters';
+import { GroupNames, lookUpKeyword } from './alertKeywordLookup';
+import {
+	filtersWithoutRequests,
+	matchFilters,
+	type MovementFilters,
+} from '../filters/triggerFilters';
+import { tagsOf } from '../filters/tags';
 import {
 	GONE,
 	isOutOfTime,
@@ -30,7 +35,7 @@ import {
 	type PollProblem,
 	type TriggerApi,
 } from '../polling/pollContract';
-import { keywordId } from '../polling/keywordList';
+import { keywordId } from '../polling/listReadState';
 import { readKeywordList } from '../polling/keywordListRead';
 
 /** Lists read side by side. */
@@ -60,7 +65,7 @@ export async function tagsForAlerts(
 	groups = new GroupNames(api, limits, allowance),
 ): Promise<AlertTags | undefined> {
 	if (!filters?.tags || filters.tags.length === 0) return undefined;
-	const others: MovementFilters = { movedBy: filters.movedBy, crossedTop: filters.crossedTop };
+	const others = filtersWithoutRequests(filters, 'newAlert');
 	const wanted = new Map<string, Set<string>>();
 	for (const record of records) {
 		const keywordId = alertKeywordId(record);

@@ -31,7 +31,7 @@ import {
 } from './alertCursor';
 import { SETTLE_SECONDS } from '../polling/triggerApi';
 import { alertsInScope } from './alertScope';
-import { GroupNames } from './keywordLookup';
+import { GroupNames } from './alertKeywordLookup';
 import {
 	orderOf,
 	probeAndReadAlerts,

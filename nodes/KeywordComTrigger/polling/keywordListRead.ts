@@ -12,7 +12,7 @@ import {
 	type FetchKeywords,
 	type ListOutcome,
 	type ListRead,
-} from './keywordList';
+} from './listReadState';
 
 /** About how many new keywords one page brings (pages overlap by a record or a few). */
 export const KEYWORDS_PER_PAGE = KEYWORD_PAGE_SIZE - 20;

@@ -9,7 +9,7 @@ import {
 	type FetchKeywords,
 	type ListOutcome,
 	type ListRead,
-} from './keywordList';
+} from './listReadState';
 import {
 	isOutOfTime,
 	type PollLimits,

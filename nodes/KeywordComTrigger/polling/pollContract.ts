@@ -8,7 +8,7 @@ import type { OutputChoice } from '../../shared/output';
 import type { ServedPage } from '../../shared/paging';
 import type { Scope } from '../../shared/groupName';
 import type { PollBudget } from './budget';
-import type { AiFilters, MovementFilters } from './filters';
+import type { AiFilters, MovementFilters } from '../filters/triggerFilters';
 import type { AiScope } from './scope';
 
 /** How one request is sent. */
@@ -43,7 +43,7 @@ export interface PollSettings {
 	/** How items are shaped: the Output choice. */
 	output: OutputChoice;
 	onlyRankChanges: boolean;
-	/** The filters (filters.ts): none set lets every event through. */
+	/** The filters (filters/triggerFilters.ts): none set lets every event through. */
 	filters?: MovementFilters;
 	/** AI Visibility Updated: the domains and the part of their measurements read. */
 	ai?: AiScope;

@@ -21,6 +21,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ListOrder } from '../../shared/paging';
 import { currentRank, currentRankValue, OUTSIDE, rankValue } from '../../shared/ranks';
+import type { RankMove } from '../filters/subjects';
+import { tagsOf } from '../filters/tags';
 
 export interface RankChange {
 	/** Current rank, null outside the top results. */
@@ -110,4 +112,20 @@ export function rankChange(attributes: IDataObject, order: ListOrder | undefined
 		current,
 		newestFirst !== undefined && newestFirst === oldestFirst ? newestFirst : undefined,
 	);
+}
+
+/** A keyword update's move as the filters see it (its ranks as worked out above, its tags from the record). */
+export function keywordMove(
+	attributes: IDataObject,
+	order: ListOrder | undefined,
+	rankingUrlChanged?: boolean | 'unknown',
+): RankMove {
+	const movement = rankChange(attributes, order);
+	return {
+		rank: movement.rank,
+		previousRank: movement.previous_rank,
+		previousKnown: movement.change !== null,
+		rankingUrlChanged,
+		tags: tagsOf(attributes),
+	};
 }

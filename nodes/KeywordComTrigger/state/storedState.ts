@@ -55,7 +55,7 @@ import type { Measured } from '../polling/budget';
 import type { WindowCursor } from '../polling/windowCursor';
 import type { AlertCursor } from '../newAlert/alertCursor';
 import type { ContainerState, KeywordState } from '../keywordUpdated/plan';
-import type { ListRead } from '../polling/keywordList';
+import type { ListRead } from '../polling/listReadState';
 import type { ListOrder } from '../../shared/paging';
 import type { AiState } from '../aiVisibilityUpdated/poll';
 

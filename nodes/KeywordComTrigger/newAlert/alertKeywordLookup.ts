@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { groupsOf } from '../../shared/groupName';
 import { toContainers } from '../polling/containers';
-import { keywordId } from '../polling/keywordList';
+import { keywordId } from '../polling/listReadState';
 import {
 	GONE,
 	statusOf,
