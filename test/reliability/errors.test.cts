@@ -1,14 +1,15 @@
 /**
- * Item 1 of the hardening issue: every HTTP failure becomes an error a user can act on — the status, the API's own
- * message whatever the shape of its body, and what to check — exactly as n8n's engine hands it to the user; and
- * "Continue On Fail" pairs one error item with each failed input item while the others go on.
+ * Every HTTP failure becomes an error a user can act on — the status, the API's own message whatever the shape of its
+ * body, and what to check — exactly as n8n's engine hands it to the user; and "Continue On Fail" pairs one error item
+ * with each failed input item while the others go on. Input refused before any request (and its Continue On Fail
+ * items): test/engine/bad-input.test.cts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { PROJECT, describeRequests, keywordAddParameters, rl, run, useFake } from './helpers.cjs';
+import { PROJECT, describeRequests, rl, run, useFake } from './helpers.cjs';
 
 const fake = useFake();
 
@@ -282,24 +283,5 @@ describe('Continue On Fail', () => {
 				'/api/v2/groups/Boom',
 			],
 		);
-	});
-
-	it('a failing add does not stop the adds of the other items', async () => {
-		const before = fake.api.state.findContainer(PROJECT)?.keywordIds.length ?? 0;
-		const outcome = await run(fake, keywordAddParameters({ keywords: '={{ $json.kw }}' }), {
-			continueOnFail: true,
-			items: [
-				{ json: { kw: ['cof alpha', 'cof beta'] } },
-				{ json: { kw: ['x'.repeat(151)] } },
-				{ json: { kw: 'cof gamma' } },
-			],
-		});
-		assert.equal(outcome.raw.length, 3);
-		assert.equal(outcome.raw[0].json.added, 2);
-		assert.match(String(outcome.raw[1].json.error), /Keywords: .*151 characters/);
-		assert.equal(outcome.raw[2].json.added, 1);
-		outcome.raw.forEach((item, index) => assert.equal(pairedIndex(item), index));
-		assert.equal(outcome.requests.length, 2, 'the bad item sent nothing');
-		assert.equal(fake.api.state.findContainer(PROJECT)?.keywordIds.length, before + 3);
 	});
 });
