@@ -4,13 +4,13 @@
  * every module it loaded, itself excepted): a change here starts a new journal.
  */
 import type { Summary } from './checker.cjs';
-import { formatAiReport, simulateAiVisibility } from './aiVisibility.cjs';
+import { formatAiReport, simulateAiVisibility } from './aiVisibilityRun.cjs';
 import { describeEvent, type Scheduler } from './plan.cjs';
 import { describeRun, formatReport } from './report.cjs';
 import { simulate, type DrawnBehaviour, type SimulationConfig, type TriggerEvent } from './run.cjs';
 import { shrink } from './shrink.cjs';
 
-/** AI Visibility Updated has a world of its own (aiVisibility.cts). */
+/** AI Visibility Updated has a world of its own (aiVisibilityRun.cts). */
 export type SoakEvent = TriggerEvent | 'aiVisibilityUpdated';
 
 /** What every simulation of a soak shares. */

@@ -1,5 +1,5 @@
 /**
- * AI Visibility Updated's account-life simulation (dev/simulation/aiVisibility.cts) through n8n's engine, in each
+ * AI Visibility Updated's account-life simulation (dev/simulation/aiVisibilityRun.cts) through n8n's engine, in each
  * scheduler mode: a week of two seeded worlds (days revised, late, missing, without the brand; domains added, hidden
  * and back, removed; one domain failing, the API failing, restarts, killed polls) must leave the checker nothing to
  * say. Then the checker is checked: a trigger made to repeat, drop or emit a day in progress is caught.
@@ -13,7 +13,7 @@ import {
 	formatAiReport,
 	simulateAiVisibility,
 	type AiSimulationConfig,
-} from '../../dev/simulation/aiVisibility.cjs';
+} from '../../dev/simulation/aiVisibilityRun.cjs';
 import type { Scheduler } from '../../dev/simulation/plan.cjs';
 
 const SCHEDULERS: Scheduler[] = ['in-memory', 'durable', 'durable-cursors'];

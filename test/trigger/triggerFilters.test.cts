@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { AI_RULES, drawAiSettings } from '../../dev/simulation/aiVisibility.cjs';
+import { AI_RULES, drawAiSettings } from '../../dev/simulation/aiVisibilityRun.cjs';
 import { RANK_RULES } from '../../dev/simulation/checker.cjs';
 import { drawOptions, triggerParameters } from '../../dev/simulation/settings.cjs';
 import { repoRoot } from '../../e2e/lib/paths.cjs';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { DEFAULT_BEHAVIOUR } from '../../dev/fake-api/behaviour.cjs';
-import { drawAiSettings } from '../../dev/simulation/aiVisibility.cjs';
+import { drawAiSettings } from '../../dev/simulation/aiVisibilityRun.cjs';
 import { drawBehaviour } from '../../dev/simulation/run.cjs';
 
 const ROOT = join(__dirname, '..', '..', '..');
