@@ -354,8 +354,11 @@ function nodeTask(
 
 const mb = (bytes: number): number => round(bytes / 2 ** 20, 1);
 
-/** Selected Fields in the memory run: the keyword and its rank, as a sheet row of a rank report would hold. */
-const SELECTED_FIELDS = ['kw', 'grank'];
+/**
+ * Selected Fields in the memory run: the keyword and its rank, as a sheet row of a rank report would hold (field names
+ * of the keyword's catalogue, as the node offers them).
+ */
+export const SELECTED_FIELDS = ['keyword', 'rank'];
 
 export async function benchRealN8n({
 	keywords,
